@@ -1,0 +1,205 @@
+/* Recording of pipeline barriers and events.  Legacy (synchronization 1)
+ * forms are converted to synchronization2 barriers here, so the executor
+ * and the memory engine see one shape. */
+#include <string.h>
+
+#include "command_buffer.h"
+#include "event.h"
+
+/* Deep copy of a VkDependencyInfo without pNext chains; image barriers are
+ * refused by the caller (vkmm has no images). */
+static bool store_dependency(struct vkmm_command_buffer *cmd, const VkDependencyInfo *info,
+                             struct vkmm_dependency *out)
+{
+    out->flags = info->dependencyFlags;
+    out->memory_barrier_count = info->memoryBarrierCount;
+    out->buffer_barrier_count = info->bufferMemoryBarrierCount;
+    out->memory_barriers = vkmm_command_buffer_store(cmd, info->pMemoryBarriers,
+                                                     info->memoryBarrierCount * sizeof(VkMemoryBarrier2));
+    out->buffer_barriers = vkmm_command_buffer_store(cmd, info->pBufferMemoryBarriers,
+                                                     info->bufferMemoryBarrierCount * sizeof(VkBufferMemoryBarrier2));
+    if ((info->memoryBarrierCount && !out->memory_barriers) ||
+        (info->bufferMemoryBarrierCount && !out->buffer_barriers))
+        return false;
+    for (uint32_t i = 0; i < out->memory_barrier_count; i++)
+        out->memory_barriers[i].pNext = NULL;
+    for (uint32_t i = 0; i < out->buffer_barrier_count; i++)
+        out->buffer_barriers[i].pNext = NULL;
+    return true;
+}
+
+static bool has_image_barriers(struct vkmm_command_buffer *cmd, const char *what, uint32_t count)
+{
+    if (count)
+        vkmm_command_buffer_reject(cmd, "%s: %u image barriers, but vkmm exposes no images", what, count);
+    return count != 0;
+}
+
+/* Converts synchronization-1 arguments: every barrier takes the command's
+ * stage masks, and one access-less global barrier carries the execution
+ * dependency itself (which exists even with no barriers at all). */
+static bool convert_legacy(struct vkmm_command_buffer *cmd, VkPipelineStageFlags src_stages,
+                           VkPipelineStageFlags dst_stages, VkDependencyFlags flags, uint32_t memory_count,
+                           const VkMemoryBarrier *memory, uint32_t buffer_count, const VkBufferMemoryBarrier *buffers,
+                           struct vkmm_dependency *out)
+{
+    out->flags = flags;
+    out->memory_barrier_count = memory_count + 1;
+    out->buffer_barrier_count = buffer_count;
+    out->memory_barriers = vkmm_command_buffer_store(cmd, NULL, (memory_count + 1) * sizeof(VkMemoryBarrier2));
+    out->buffer_barriers = vkmm_command_buffer_store(cmd, NULL, buffer_count * sizeof(VkBufferMemoryBarrier2));
+    if (!out->memory_barriers || (buffer_count && !out->buffer_barriers))
+        return false;
+    for (uint32_t i = 0; i <= memory_count; i++) {
+        out->memory_barriers[i] = (VkMemoryBarrier2){
+            .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+            .srcStageMask = src_stages,
+            .dstStageMask = dst_stages,
+            .srcAccessMask = i < memory_count ? memory[i].srcAccessMask : 0,
+            .dstAccessMask = i < memory_count ? memory[i].dstAccessMask : 0,
+        };
+    }
+    for (uint32_t i = 0; i < buffer_count; i++) {
+        out->buffer_barriers[i] = (VkBufferMemoryBarrier2){
+            .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
+            .srcStageMask = src_stages,
+            .srcAccessMask = buffers[i].srcAccessMask,
+            .dstStageMask = dst_stages,
+            .dstAccessMask = buffers[i].dstAccessMask,
+            .srcQueueFamilyIndex = buffers[i].srcQueueFamilyIndex,
+            .dstQueueFamilyIndex = buffers[i].dstQueueFamilyIndex,
+            .buffer = buffers[i].buffer,
+            .offset = buffers[i].offset,
+            .size = buffers[i].size,
+        };
+    }
+    return true;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdPipelineBarrier2(VkCommandBuffer commandBuffer,
+                                                    const VkDependencyInfo *pDependencyInfo)
+{
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    if (has_image_barriers(cmd, "vkCmdPipelineBarrier2", pDependencyInfo->imageMemoryBarrierCount))
+        return;
+    struct vkmm_command *command = vkmm_command_buffer_append(cmd, VKMM_COMMAND_PIPELINE_BARRIER);
+    if (command)
+        store_dependency(cmd, pDependencyInfo, &command->u.pipeline_barrier.dependency);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdPipelineBarrier(VkCommandBuffer commandBuffer, VkPipelineStageFlags srcStageMask,
+                                                   VkPipelineStageFlags dstStageMask,
+                                                   VkDependencyFlags dependencyFlags, uint32_t memoryBarrierCount,
+                                                   const VkMemoryBarrier *pMemoryBarriers,
+                                                   uint32_t bufferMemoryBarrierCount,
+                                                   const VkBufferMemoryBarrier *pBufferMemoryBarriers,
+                                                   uint32_t imageMemoryBarrierCount,
+                                                   const VkImageMemoryBarrier *pImageMemoryBarriers)
+{
+    (void)pImageMemoryBarriers;
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    if (has_image_barriers(cmd, "vkCmdPipelineBarrier", imageMemoryBarrierCount))
+        return;
+    struct vkmm_command *command = vkmm_command_buffer_append(cmd, VKMM_COMMAND_PIPELINE_BARRIER);
+    if (command)
+        convert_legacy(cmd, srcStageMask, dstStageMask, dependencyFlags, memoryBarrierCount, pMemoryBarriers,
+                       bufferMemoryBarrierCount, pBufferMemoryBarriers, &command->u.pipeline_barrier.dependency);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdSetEvent2(VkCommandBuffer commandBuffer, VkEvent event,
+                                             const VkDependencyInfo *pDependencyInfo)
+{
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    if (has_image_barriers(cmd, "vkCmdSetEvent2", pDependencyInfo->imageMemoryBarrierCount))
+        return;
+    struct vkmm_command *command = vkmm_command_buffer_append(cmd, VKMM_COMMAND_SET_EVENT);
+    if (!command)
+        return;
+    command->u.set_event.event = vkmm_event_from_handle(event);
+    store_dependency(cmd, pDependencyInfo, &command->u.set_event.dependency);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdSetEvent(VkCommandBuffer commandBuffer, VkEvent event,
+                                            VkPipelineStageFlags stageMask)
+{
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    struct vkmm_command *command = vkmm_command_buffer_append(cmd, VKMM_COMMAND_SET_EVENT);
+    if (!command)
+        return;
+    command->u.set_event.event = vkmm_event_from_handle(event);
+    /* The legacy form has a first synchronization scope only; the memory
+     * barriers come with vkCmdWaitEvents. */
+    convert_legacy(cmd, stageMask, 0, 0, 0, NULL, 0, NULL, &command->u.set_event.dependency);
+}
+
+static void record_reset_event(struct vkmm_command_buffer *cmd, VkEvent event, VkPipelineStageFlags2 stages)
+{
+    struct vkmm_command *command = vkmm_command_buffer_append(cmd, VKMM_COMMAND_RESET_EVENT);
+    if (!command)
+        return;
+    command->u.reset_event.event = vkmm_event_from_handle(event);
+    command->u.reset_event.stages = stages;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdResetEvent2(VkCommandBuffer commandBuffer, VkEvent event,
+                                               VkPipelineStageFlags2 stageMask)
+{
+    record_reset_event(vkmm_command_buffer_from_handle(commandBuffer), event, stageMask);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdResetEvent(VkCommandBuffer commandBuffer, VkEvent event,
+                                              VkPipelineStageFlags stageMask)
+{
+    record_reset_event(vkmm_command_buffer_from_handle(commandBuffer), event, stageMask);
+}
+
+static struct vkmm_command *append_wait(struct vkmm_command_buffer *cmd, uint32_t event_count, const VkEvent *events,
+                                        uint32_t dependency_count)
+{
+    struct vkmm_command *command = vkmm_command_buffer_append(cmd, VKMM_COMMAND_WAIT_EVENTS);
+    if (!command)
+        return NULL;
+    struct vkmm_event **stored = vkmm_command_buffer_store(cmd, NULL, event_count * sizeof(*stored));
+    struct vkmm_dependency *deps = vkmm_command_buffer_store(cmd, NULL, dependency_count * sizeof(*deps));
+    if (!stored || !deps)
+        return NULL;
+    for (uint32_t i = 0; i < event_count; i++)
+        stored[i] = vkmm_event_from_handle(events[i]);
+    command->u.wait_events.event_count = event_count;
+    command->u.wait_events.events = stored;
+    command->u.wait_events.dependency_count = dependency_count;
+    command->u.wait_events.dependencies = deps;
+    return command;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdWaitEvents2(VkCommandBuffer commandBuffer, uint32_t eventCount,
+                                               const VkEvent *pEvents, const VkDependencyInfo *pDependencyInfos)
+{
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    for (uint32_t i = 0; i < eventCount; i++) {
+        if (has_image_barriers(cmd, "vkCmdWaitEvents2", pDependencyInfos[i].imageMemoryBarrierCount))
+            return;
+    }
+    struct vkmm_command *command = append_wait(cmd, eventCount, pEvents, eventCount);
+    for (uint32_t i = 0; command && i < eventCount; i++)
+        store_dependency(cmd, &pDependencyInfos[i], &command->u.wait_events.dependencies[i]);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdWaitEvents(VkCommandBuffer commandBuffer, uint32_t eventCount,
+                                              const VkEvent *pEvents, VkPipelineStageFlags srcStageMask,
+                                              VkPipelineStageFlags dstStageMask, uint32_t memoryBarrierCount,
+                                              const VkMemoryBarrier *pMemoryBarriers,
+                                              uint32_t bufferMemoryBarrierCount,
+                                              const VkBufferMemoryBarrier *pBufferMemoryBarriers,
+                                              uint32_t imageMemoryBarrierCount,
+                                              const VkImageMemoryBarrier *pImageMemoryBarriers)
+{
+    (void)pImageMemoryBarriers;
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    if (has_image_barriers(cmd, "vkCmdWaitEvents", imageMemoryBarrierCount))
+        return;
+    struct vkmm_command *command = append_wait(cmd, eventCount, pEvents, 1);
+    if (command)
+        convert_legacy(cmd, srcStageMask, dstStageMask, 0, memoryBarrierCount, pMemoryBarriers,
+                       bufferMemoryBarrierCount, pBufferMemoryBarriers, &command->u.wait_events.dependencies[0]);
+}

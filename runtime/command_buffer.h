@@ -1,0 +1,153 @@
+/* Command buffers and the commands recorded into them. */
+#pragma once
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <vulkan/vulkan.h>
+
+#include "arena.h"
+#include "object.h"
+
+struct vkmm_buffer;
+struct vkmm_command_pool;
+struct vkmm_event;
+struct vkmm_query_pool;
+
+/* A recorded memory dependency in synchronization2 form; legacy barriers
+ * are converted at record time so the executor (and later the memory
+ * engine) sees one shape.  pNext chains are not kept. */
+struct vkmm_dependency {
+    VkDependencyFlags flags;
+    uint32_t memory_barrier_count;
+    uint32_t buffer_barrier_count;
+    VkMemoryBarrier2 *memory_barriers;
+    VkBufferMemoryBarrier2 *buffer_barriers;
+};
+
+enum vkmm_command_type {
+    VKMM_COMMAND_COPY_BUFFER,
+    VKMM_COMMAND_FILL_BUFFER,
+    VKMM_COMMAND_UPDATE_BUFFER,
+    VKMM_COMMAND_PIPELINE_BARRIER,
+    VKMM_COMMAND_SET_EVENT,
+    VKMM_COMMAND_RESET_EVENT,
+    VKMM_COMMAND_WAIT_EVENTS,
+    VKMM_COMMAND_WRITE_TIMESTAMP,
+    VKMM_COMMAND_RESET_QUERY_POOL,
+    VKMM_COMMAND_COPY_QUERY_POOL_RESULTS,
+    VKMM_COMMAND_EXECUTE_COMMANDS,
+    VKMM_COMMAND_BEGIN_LABEL,
+    VKMM_COMMAND_END_LABEL,
+    VKMM_COMMAND_INSERT_LABEL,
+};
+
+const char *vkmm_command_type_name(enum vkmm_command_type type);
+
+struct vkmm_command {
+    enum vkmm_command_type type;
+    uint32_t index; /* position in its command buffer, for reports */
+    struct vkmm_command *next;
+    union {
+        struct {
+            struct vkmm_buffer *src, *dst;
+            uint32_t region_count;
+            VkBufferCopy2 *regions;
+        } copy_buffer;
+        struct {
+            struct vkmm_buffer *dst;
+            VkDeviceSize offset, size; /* size already resolved from VK_WHOLE_SIZE */
+            uint32_t data;
+        } fill_buffer;
+        struct {
+            struct vkmm_buffer *dst;
+            VkDeviceSize offset, size;
+            void *data;
+        } update_buffer;
+        struct {
+            struct vkmm_dependency dependency;
+        } pipeline_barrier;
+        struct {
+            struct vkmm_event *event;
+            struct vkmm_dependency dependency;
+        } set_event;
+        struct {
+            struct vkmm_event *event;
+            VkPipelineStageFlags2 stages;
+        } reset_event;
+        struct {
+            uint32_t event_count;
+            struct vkmm_event **events;
+            /* One per event (synchronization2) or one for all (legacy). */
+            uint32_t dependency_count;
+            struct vkmm_dependency *dependencies;
+        } wait_events;
+        struct {
+            struct vkmm_query_pool *pool;
+            uint32_t query;
+            VkPipelineStageFlags2 stage;
+        } write_timestamp;
+        struct {
+            struct vkmm_query_pool *pool;
+            uint32_t first, count;
+        } reset_query_pool;
+        struct {
+            struct vkmm_query_pool *pool;
+            uint32_t first, count;
+            struct vkmm_buffer *dst;
+            VkDeviceSize offset, stride;
+            VkQueryResultFlags flags;
+        } copy_query_pool_results;
+        struct {
+            uint32_t count;
+            struct vkmm_command_buffer **command_buffers;
+        } execute_commands;
+        struct {
+            char *name;
+            float color[4];
+        } label;
+    } u;
+};
+
+enum vkmm_command_buffer_state {
+    VKMM_COMMAND_BUFFER_INITIAL,
+    VKMM_COMMAND_BUFFER_RECORDING,
+    VKMM_COMMAND_BUFFER_EXECUTABLE,
+    VKMM_COMMAND_BUFFER_INVALID,
+};
+
+struct vkmm_command_buffer {
+    struct vkmm_object base;
+    struct vkmm_command_pool *pool;
+    VkCommandBufferLevel level;
+    enum vkmm_command_buffer_state state;
+    VkCommandBufferUsageFlags usage;
+    /* The first error of a vkCmd* call, returned by vkEndCommandBuffer. */
+    VkResult record_result;
+    struct vkmm_command *first, *last;
+    uint32_t command_count;
+    struct vkmm_arena arena;
+    /* Submissions not yet completed; guarded by the scheduler lock. */
+    uint32_t pending;
+    struct vkmm_command_buffer *pool_prev, *pool_next;
+};
+
+VKMM_DEFINE_HANDLE_CASTS(vkmm_command_buffer, VkCommandBuffer, VK_OBJECT_TYPE_COMMAND_BUFFER)
+
+/* Frees the recorded commands; the command buffer returns to INITIAL. */
+void vkmm_command_buffer_reset(struct vkmm_command_buffer *cmd);
+void vkmm_command_buffer_destroy(struct vkmm_command_buffer *cmd);
+/* Scheduler lock held: one submission of `cmd` has executed. */
+void vkmm_command_buffer_complete_locked(struct vkmm_command_buffer *cmd);
+
+/* Appends a zeroed command of `type`; returns NULL (and records
+ * VK_ERROR_OUT_OF_HOST_MEMORY for vkEndCommandBuffer) when out of memory. */
+struct vkmm_command *vkmm_command_buffer_append(struct vkmm_command_buffer *cmd,
+                                                enum vkmm_command_type type);
+/* Logs an invalid-usage message about a vkCmd* call whose command is then
+ * dropped, so a bad argument never makes the executor touch memory outside
+ * a buffer. */
+void vkmm_command_buffer_reject(struct vkmm_command_buffer *cmd, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Arena storage for a command's payload; NULL (error recorded) on failure.
+ * `source` (may be NULL) is copied in. */
+void *vkmm_command_buffer_store(struct vkmm_command_buffer *cmd, const void *source, size_t size);

@@ -1,0 +1,70 @@
+/* VK_EXT_debug_utils object names, tags and queue labels.  Names are kept
+ * on the object so messages and hazard reports can use them. */
+#include <string.h>
+
+#include "alloc.h"
+#include "device.h"
+#include "log.h"
+#include "queue.h"
+
+/* Handles whose value the loader replaces with its own (so they do not point
+ * at a vkmm object) cannot carry a name here. */
+static bool handle_is_ours(VkObjectType type)
+{
+    return type != VK_OBJECT_TYPE_INSTANCE && type != VK_OBJECT_TYPE_PHYSICAL_DEVICE &&
+           type != VK_OBJECT_TYPE_UNKNOWN;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_SetDebugUtilsObjectNameEXT(VkDevice _device,
+                                                                const VkDebugUtilsObjectNameInfoEXT *pNameInfo)
+{
+    VKMM_FROM_HANDLE(vkmm_device, device, _device);
+    if (!handle_is_ours(pNameInfo->objectType) || !pNameInfo->objectHandle)
+        return VK_SUCCESS;
+    struct vkmm_object *object = (struct vkmm_object *)(uintptr_t)pNameInfo->objectHandle;
+    if (object->type != pNameInfo->objectType)
+        return vkmm_errorf(device, VK_ERROR_UNKNOWN, "objectType %d does not match the handle's type %d",
+                           pNameInfo->objectType, object->type);
+    char *name = NULL;
+    if (pNameInfo->pObjectName && pNameInfo->pObjectName[0]) {
+        name = vkmm_strdup(&device->allocator, pNameInfo->pObjectName, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+        if (!name)
+            return vkmm_errorf(device, VK_ERROR_OUT_OF_HOST_MEMORY, "no memory for an object name");
+    }
+    vkmm_free(&device->allocator, NULL, object->debug_name);
+    object->debug_name = name;
+    return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_SetDebugUtilsObjectTagEXT(VkDevice _device,
+                                                               const VkDebugUtilsObjectTagInfoEXT *pTagInfo)
+{
+    (void)_device, (void)pTagInfo;
+    /* The spec leaves the use of tags to the implementation; vkmm's
+     * reports have no use for binary tags. */
+    return VK_SUCCESS;
+}
+
+static void set_queue_label(struct vkmm_queue *queue, const VkDebugUtilsLabelEXT *label)
+{
+    struct vkmm_device *device = queue->base.device;
+    vkmm_free(&device->allocator, NULL, queue->label);
+    queue->label = NULL;
+    if (label && label->pLabelName)
+        queue->label = vkmm_strdup(&device->allocator, label->pLabelName, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_QueueBeginDebugUtilsLabelEXT(VkQueue _queue, const VkDebugUtilsLabelEXT *pLabelInfo)
+{
+    set_queue_label(vkmm_queue_from_handle(_queue), pLabelInfo);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_QueueEndDebugUtilsLabelEXT(VkQueue _queue)
+{
+    set_queue_label(vkmm_queue_from_handle(_queue), NULL);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_QueueInsertDebugUtilsLabelEXT(VkQueue _queue, const VkDebugUtilsLabelEXT *pLabelInfo)
+{
+    set_queue_label(vkmm_queue_from_handle(_queue), pLabelInfo);
+}

@@ -1,0 +1,165 @@
+#include "device.h"
+
+#include <string.h>
+
+#include "alloc.h"
+#include "device_memory.h"
+#include "instance.h"
+#include "log.h"
+#include "queue.h"
+#include "scheduler.h"
+#include "vkmm_extensions.h"
+
+static const char *find_unsupported_extension(const VkDeviceCreateInfo *info)
+{
+    for (uint32_t i = 0; i < info->enabledExtensionCount; i++) {
+        const char *name = info->ppEnabledExtensionNames[i];
+        bool found = false;
+        for (uint32_t e = 0; e < vkmm_device_extension_count && !found; e++)
+            found = strcmp(vkmm_device_extensions[e].extensionName, name) == 0;
+        if (!found)
+            return name;
+    }
+    return NULL;
+}
+
+static VkResult check_queue_requests(struct vkmm_physical_device *pd, const VkDeviceCreateInfo *info)
+{
+    for (uint32_t i = 0; i < info->queueCreateInfoCount; i++) {
+        const VkDeviceQueueCreateInfo *q = &info->pQueueCreateInfos[i];
+        if (q->queueFamilyIndex >= VKMM_QUEUE_FAMILY_COUNT)
+            return vkmm_errorf(pd, VK_ERROR_INITIALIZATION_FAILED, "queue family %u does not exist",
+                               q->queueFamilyIndex);
+        if (q->queueCount == 0 || q->queueCount > pd->queue_families[q->queueFamilyIndex].queueCount)
+            return vkmm_errorf(pd, VK_ERROR_INITIALIZATION_FAILED, "queue family %u has %u queues, %u requested",
+                               q->queueFamilyIndex, pd->queue_families[q->queueFamilyIndex].queueCount,
+                               q->queueCount);
+        if (q->flags & VK_DEVICE_QUEUE_CREATE_PROTECTED_BIT)
+            return vkmm_errorf(pd, VK_ERROR_FEATURE_NOT_PRESENT, "protected queues are not supported");
+    }
+    return VK_SUCCESS;
+}
+
+static VkResult create_queues(struct vkmm_device *device, const VkDeviceCreateInfo *info)
+{
+    for (uint32_t i = 0; i < info->queueCreateInfoCount; i++) {
+        const VkDeviceQueueCreateInfo *q = &info->pQueueCreateInfos[i];
+        for (uint32_t n = 0; n < q->queueCount; n++) {
+            struct vkmm_queue *queue =
+                vkmm_zalloc(&device->allocator, NULL, sizeof(*queue), VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+            if (!queue)
+                return VK_ERROR_OUT_OF_HOST_MEMORY;
+            vkmm_object_init(&queue->base, VK_OBJECT_TYPE_QUEUE, device->base.instance, device);
+            queue->family = q->queueFamilyIndex;
+            queue->index = n;
+            queue->flags = q->flags;
+            device->queues[q->queueFamilyIndex][n] = queue;
+            if (device->queue_counts[q->queueFamilyIndex] < n + 1)
+                device->queue_counts[q->queueFamilyIndex] = n + 1;
+        }
+    }
+    return VK_SUCCESS;
+}
+
+/* Releases everything a device may own; safe on a partly created one. */
+static void device_finish(struct vkmm_device *device)
+{
+    vkmm_scheduler_destroy(device->scheduler);
+    for (uint32_t f = 0; f < VKMM_QUEUE_FAMILY_COUNT; f++) {
+        for (uint32_t q = 0; q < VKMM_MAX_QUEUES_PER_FAMILY; q++) {
+            struct vkmm_queue *queue = device->queues[f][q];
+            if (!queue)
+                continue;
+            vkmm_free(&device->allocator, NULL, queue->label);
+            vkmm_object_finish(&queue->base);
+            vkmm_free(&device->allocator, NULL, queue);
+        }
+    }
+    vkmm_private_data_store_finish(&device->private_data, &device->allocator);
+    pthread_mutex_destroy(&device->memory_lock);
+    vkmm_object_finish(&device->base);
+    VkAllocationCallbacks allocator = device->allocator;
+    vkmm_free(&allocator, NULL, device);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDevice(VkPhysicalDevice physicalDevice,
+                                                  const VkDeviceCreateInfo *pCreateInfo,
+                                                  const VkAllocationCallbacks *pAllocator, VkDevice *pDevice)
+{
+    VKMM_FROM_HANDLE(vkmm_physical_device, pd, physicalDevice);
+    struct vkmm_instance *instance = pd->base.instance;
+    const char *missing = find_unsupported_extension(pCreateInfo);
+    if (missing)
+        return vkmm_errorf(pd, VK_ERROR_EXTENSION_NOT_PRESENT, "device extension %s is not supported", missing);
+    const char *feature = vkmm_features_find_unsupported(pCreateInfo->pEnabledFeatures, pCreateInfo->pNext,
+                                                         &pd->features);
+    if (feature)
+        return vkmm_errorf(pd, VK_ERROR_FEATURE_NOT_PRESENT, "feature %s is not supported", feature);
+    VkResult result = check_queue_requests(pd, pCreateInfo);
+    if (result != VK_SUCCESS)
+        return result;
+
+    const VkAllocationCallbacks *allocator = vkmm_choose_allocator(&instance->allocator, pAllocator);
+    struct vkmm_device *device = vkmm_zalloc(allocator, NULL, sizeof(*device), VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+    if (!device)
+        return vkmm_errorf(pd, VK_ERROR_OUT_OF_HOST_MEMORY, "no memory for the device");
+    device->allocator = *allocator;
+    vkmm_object_init(&device->base, VK_OBJECT_TYPE_DEVICE, instance, device);
+    device->physical_device = pd;
+    pthread_mutex_init(&device->memory_lock, NULL);
+    vkmm_private_data_store_init(&device->private_data);
+    vkmm_device_memory_init_address_space(device);
+
+    result = create_queues(device, pCreateInfo);
+    if (result == VK_SUCCESS)
+        result = vkmm_scheduler_create(device, &device->scheduler);
+    if (result != VK_SUCCESS) {
+        device_finish(device);
+        return vkmm_errorf(pd, result, "device creation failed");
+    }
+    *pDevice = vkmm_device_to_handle(device);
+    return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_DestroyDevice(VkDevice _device, const VkAllocationCallbacks *pAllocator)
+{
+    (void)pAllocator;
+    VKMM_FROM_HANDLE(vkmm_device, device, _device);
+    if (!device)
+        return;
+    device_finish(device);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetDeviceQueue2(VkDevice _device, const VkDeviceQueueInfo2 *pQueueInfo,
+                                                 VkQueue *pQueue)
+{
+    VKMM_FROM_HANDLE(vkmm_device, device, _device);
+    struct vkmm_queue *queue = NULL;
+    if (pQueueInfo->queueFamilyIndex < VKMM_QUEUE_FAMILY_COUNT &&
+        pQueueInfo->queueIndex < VKMM_MAX_QUEUES_PER_FAMILY)
+        queue = device->queues[pQueueInfo->queueFamilyIndex][pQueueInfo->queueIndex];
+    /* The spec: queues are matched on flags too; a mismatch returns NULL. */
+    if (queue && queue->flags != pQueueInfo->flags)
+        queue = NULL;
+    *pQueue = vkmm_queue_to_handle(queue);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetDeviceQueue(VkDevice device, uint32_t queueFamilyIndex, uint32_t queueIndex,
+                                                VkQueue *pQueue)
+{
+    const VkDeviceQueueInfo2 info = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_INFO_2,
+        .queueFamilyIndex = queueFamilyIndex,
+        .queueIndex = queueIndex,
+    };
+    vkmm_GetDeviceQueue2(device, &info, pQueue);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_DeviceWaitIdle(VkDevice _device)
+{
+    VKMM_FROM_HANDLE(vkmm_device, device, _device);
+    vkmm_scheduler_lock(device->scheduler);
+    VkResult result = vkmm_scheduler_wait_idle_locked(device->scheduler, NULL);
+    vkmm_scheduler_unlock(device->scheduler);
+    return result;
+}

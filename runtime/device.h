@@ -1,0 +1,36 @@
+#pragma once
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <vulkan/vulkan.h>
+
+#include "object.h"
+#include "physical_device.h"
+#include "private_data.h"
+
+struct vkmm_queue;
+struct vkmm_scheduler;
+
+struct vkmm_device {
+    struct vkmm_object base;
+    VkAllocationCallbacks allocator;
+    struct vkmm_physical_device *physical_device;
+
+    struct vkmm_queue *queues[VKMM_QUEUE_FAMILY_COUNT][VKMM_MAX_QUEUES_PER_FAMILY];
+    uint32_t queue_counts[VKMM_QUEUE_FAMILY_COUNT];
+
+    /* Decides when and where recorded commands run; the only object that
+     * does.  It also owns the lock that guards fence, semaphore, event and
+     * query state. */
+    struct vkmm_scheduler *scheduler;
+
+    /* Device-memory bookkeeping (device_memory.c). */
+    pthread_mutex_t memory_lock;
+    uint32_t memory_allocation_count;
+    uint64_t heap_used;
+    uint64_t next_device_address;
+
+    struct vkmm_private_data_store private_data;
+};
+
+VKMM_DEFINE_HANDLE_CASTS(vkmm_device, VkDevice, VK_OBJECT_TYPE_DEVICE)

@@ -1,0 +1,227 @@
+#include "device_memory.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+#include "alloc.h"
+#include "device.h"
+#include "log.h"
+
+/* Device addresses: each allocation gets its own range, aligned and
+ * followed by an unused guard, so a stray address never lands in a
+ * neighbour.  Zero is never a valid address. */
+#define VKMM_DEVICE_ADDRESS_BASE (1ull << 32)
+#define VKMM_DEVICE_ADDRESS_ALIGN (64ull << 10)
+
+static uint64_t round_up(uint64_t value, uint64_t align)
+{
+    return (value + align - 1) / align * align;
+}
+
+uint8_t *vkmm_device_memory_device_bytes(struct vkmm_device_memory *memory, VkDeviceSize offset,
+                                         VkDeviceSize size)
+{
+    assert(offset <= memory->size && size <= memory->size - offset);
+    (void)size;
+    return memory->bytes + offset;
+}
+
+static VkResult reserve_budget(struct vkmm_device *device, VkDeviceSize size, uint64_t *address)
+{
+    const VkPhysicalDeviceLimits *limits = &device->physical_device->properties.v10.limits;
+    const VkMemoryHeap *heap = &device->physical_device->memory.memoryHeaps[0];
+    VkResult result = VK_SUCCESS;
+    pthread_mutex_lock(&device->memory_lock);
+    if (device->memory_allocation_count >= limits->maxMemoryAllocationCount) {
+        result = VK_ERROR_TOO_MANY_OBJECTS;
+    } else if (size > heap->size - device->heap_used) {
+        result = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    } else {
+        device->memory_allocation_count++;
+        device->heap_used += size;
+        *address = device->next_device_address;
+        device->next_device_address += round_up(size, VKMM_DEVICE_ADDRESS_ALIGN) + VKMM_DEVICE_ADDRESS_ALIGN;
+    }
+    pthread_mutex_unlock(&device->memory_lock);
+    return result;
+}
+
+static void release_budget(struct vkmm_device *device, VkDeviceSize size)
+{
+    pthread_mutex_lock(&device->memory_lock);
+    device->memory_allocation_count--;
+    device->heap_used -= size;
+    pthread_mutex_unlock(&device->memory_lock);
+}
+
+void vkmm_device_memory_init_address_space(struct vkmm_device *device)
+{
+    device->next_device_address = VKMM_DEVICE_ADDRESS_BASE;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_AllocateMemory(VkDevice _device, const VkMemoryAllocateInfo *pAllocateInfo,
+                                                    const VkAllocationCallbacks *pAllocator,
+                                                    VkDeviceMemory *pMemory)
+{
+    VKMM_FROM_HANDLE(vkmm_device, device, _device);
+    const VkPhysicalDeviceMemoryProperties *props = &device->physical_device->memory;
+    VkDeviceSize size = pAllocateInfo->allocationSize;
+    if (pAllocateInfo->memoryTypeIndex >= props->memoryTypeCount)
+        return vkmm_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY, "memoryTypeIndex %u does not exist (%u types)",
+                           pAllocateInfo->memoryTypeIndex, props->memoryTypeCount);
+    if (size == 0)
+        return vkmm_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY, "allocationSize is 0");
+
+    uint64_t address = 0;
+    VkResult result = reserve_budget(device, size, &address);
+    if (result == VK_ERROR_TOO_MANY_OBJECTS)
+        return vkmm_errorf(device, result, "maxMemoryAllocationCount (%u) allocations already exist",
+                           device->physical_device->properties.v10.limits.maxMemoryAllocationCount);
+    if (result != VK_SUCCESS)
+        return vkmm_errorf(device, result, "%llu bytes exceed what is left of the heap",
+                           (unsigned long long)size);
+
+    struct vkmm_device_memory *memory =
+        vkmm_zalloc(&device->allocator, pAllocator, sizeof(*memory), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+    if (!memory) {
+        release_budget(device, size);
+        return vkmm_errorf(device, VK_ERROR_OUT_OF_HOST_MEMORY, "no memory for a VkDeviceMemory");
+    }
+    vkmm_object_init(&memory->base, VK_OBJECT_TYPE_DEVICE_MEMORY, device->base.instance, device);
+    memory->size = size;
+    memory->type_index = pAllocateInfo->memoryTypeIndex;
+    memory->properties = props->memoryTypes[memory->type_index].propertyFlags;
+    memory->device_address = address;
+    memory->mapping_size = round_up(size, 4096);
+    /* Anonymous pages: committed lazily by the kernel, zero-filled, and
+     * returned whole on free. */
+    void *bytes = mmap(NULL, memory->mapping_size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (bytes == MAP_FAILED) {
+        vkmm_object_finish(&memory->base);
+        vkmm_free(&device->allocator, pAllocator, memory);
+        release_budget(device, size);
+        return vkmm_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY, "mmap of %llu bytes failed",
+                           (unsigned long long)size);
+    }
+    memory->bytes = bytes;
+    *pMemory = vkmm_device_memory_to_handle(memory);
+    return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_FreeMemory(VkDevice _device, VkDeviceMemory _memory,
+                                           const VkAllocationCallbacks *pAllocator)
+{
+    VKMM_FROM_HANDLE(vkmm_device, device, _device);
+    VKMM_FROM_HANDLE(vkmm_device_memory, memory, _memory);
+    if (!memory)
+        return;
+    /* The spec: "If a memory object is mapped at the time it is freed, it
+     * is implicitly unmapped." */
+    munmap(memory->bytes, memory->mapping_size);
+    release_budget(device, memory->size);
+    vkmm_object_finish(&memory->base);
+    vkmm_free(&device->allocator, pAllocator, memory);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_MapMemory(VkDevice _device, VkDeviceMemory _memory, VkDeviceSize offset,
+                                               VkDeviceSize size, VkMemoryMapFlags flags, void **ppData)
+{
+    (void)flags;
+    VKMM_FROM_HANDLE(vkmm_device, device, _device);
+    VKMM_FROM_HANDLE(vkmm_device_memory, memory, _memory);
+    *ppData = NULL;
+    if (!(memory->properties & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+        return vkmm_errorf(memory, VK_ERROR_MEMORY_MAP_FAILED, "memory type %u is not HOST_VISIBLE",
+                           memory->type_index);
+    if (memory->map_pointer)
+        return vkmm_errorf(memory, VK_ERROR_MEMORY_MAP_FAILED, "memory is already mapped");
+    if (offset >= memory->size)
+        return vkmm_errorf(memory, VK_ERROR_MEMORY_MAP_FAILED, "offset %llu is not below the size %llu",
+                           (unsigned long long)offset, (unsigned long long)memory->size);
+    if (size == VK_WHOLE_SIZE)
+        size = memory->size - offset;
+    if (size == 0 || size > memory->size - offset)
+        return vkmm_errorf(memory, VK_ERROR_MEMORY_MAP_FAILED, "range [%llu, +%llu) exceeds the size %llu",
+                           (unsigned long long)offset, (unsigned long long)size,
+                           (unsigned long long)memory->size);
+    (void)device;
+    memory->map_offset = offset;
+    memory->map_size = size;
+    memory->map_pointer = memory->bytes + offset;
+    *ppData = memory->map_pointer;
+    return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_UnmapMemory(VkDevice _device, VkDeviceMemory _memory)
+{
+    (void)_device;
+    VKMM_FROM_HANDLE(vkmm_device_memory, memory, _memory);
+    memory->map_pointer = NULL;
+    memory->map_offset = 0;
+    memory->map_size = 0;
+}
+
+/* Checks one range against VkMappedMemoryRange's valid usage: mapped,
+ * inside the mapping, and aligned to nonCoherentAtomSize. */
+static bool mapped_range_valid(struct vkmm_device *device, const VkMappedMemoryRange *range, const char *what)
+{
+    VKMM_FROM_HANDLE(vkmm_device_memory, memory, range->memory);
+    VkDeviceSize atom = device->physical_device->properties.v10.limits.nonCoherentAtomSize;
+    VkDeviceSize end = range->size == VK_WHOLE_SIZE ? memory->map_offset + memory->map_size
+                                                    : range->offset + range->size;
+    const char *problem = NULL;
+    if (!memory->map_pointer)
+        problem = "the memory is not mapped";
+    else if (range->offset < memory->map_offset || end > memory->map_offset + memory->map_size)
+        problem = "the range is not inside the mapped range";
+    else if (range->offset % atom)
+        problem = "offset is not a multiple of nonCoherentAtomSize";
+    else if (range->size != VK_WHOLE_SIZE && range->size % atom && end != memory->size)
+        problem = "size is neither VK_WHOLE_SIZE, a multiple of nonCoherentAtomSize, nor reaches the end";
+    if (!problem)
+        return true;
+    vkmm_log(&memory->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+             VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, "VKMM-INVALID-MAPPED-RANGE",
+             "%s: offset %llu size %llu: %s (nonCoherentAtomSize is %llu)", what,
+             (unsigned long long)range->offset, (unsigned long long)range->size, problem,
+             (unsigned long long)atom);
+    return false;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_FlushMappedMemoryRanges(VkDevice _device, uint32_t memoryRangeCount,
+                                                             const VkMappedMemoryRange *pMemoryRanges)
+{
+    VKMM_FROM_HANDLE(vkmm_device, device, _device);
+    /* The host view and the device domain are one copy in this mode, so a
+     * valid flush has nothing to move. */
+    for (uint32_t i = 0; i < memoryRangeCount; i++)
+        mapped_range_valid(device, &pMemoryRanges[i], "vkFlushMappedMemoryRanges");
+    return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_InvalidateMappedMemoryRanges(VkDevice _device, uint32_t memoryRangeCount,
+                                                                  const VkMappedMemoryRange *pMemoryRanges)
+{
+    VKMM_FROM_HANDLE(vkmm_device, device, _device);
+    for (uint32_t i = 0; i < memoryRangeCount; i++)
+        mapped_range_valid(device, &pMemoryRanges[i], "vkInvalidateMappedMemoryRanges");
+    return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetDeviceMemoryCommitment(VkDevice _device, VkDeviceMemory _memory,
+                                                           VkDeviceSize *pCommittedMemoryInBytes)
+{
+    (void)_device;
+    VKMM_FROM_HANDLE(vkmm_device_memory, memory, _memory);
+    /* No type is lazily allocated: all of it counts as committed. */
+    *pCommittedMemoryInBytes = memory->size;
+}
+
+VKAPI_ATTR uint64_t VKAPI_CALL vkmm_GetDeviceMemoryOpaqueCaptureAddress(
+    VkDevice _device, const VkDeviceMemoryOpaqueCaptureAddressInfo *pInfo)
+{
+    (void)_device;
+    VKMM_FROM_HANDLE(vkmm_device_memory, memory, pInfo->memory);
+    return memory->device_address;
+}

@@ -1,0 +1,379 @@
+#include "physical_device.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "instance.h"
+#include "log.h"
+#include "vkmm_extensions.h"
+#include "vkmm/vkmm.h"
+
+/* Not a Khronos-registered vendor or driver ID: vkmm has none.  Both lie
+ * outside the PCI vendor range and the registered VkDriverId values. */
+#define VKMM_VENDOR_ID 0x1F000u
+#define VKMM_DEVICE_ID 0x0001u
+#define VKMM_DRIVER_ID ((VkDriverId)0x564B4D4D) /* 'VKMM' */
+
+/* Larger than any alignment a mistake would get right by luck, and the
+ * largest the spec allows ("nonCoherentAtomSize ... 256 max"). */
+#define VKMM_NON_COHERENT_ATOM_SIZE 256
+
+static uint64_t system_memory_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES);
+    long page_size = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page_size <= 0)
+        return 1ull << 30;
+    return (uint64_t)pages * (uint64_t)page_size;
+}
+
+static void init_features(struct vkmm_core_features *f)
+{
+    memset(f, 0, sizeof(*f));
+    f->v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+    f->v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+    f->v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+    /* Only what works.  Shader features arrive with the compiler. */
+    f->v12.timelineSemaphore = VK_TRUE;
+    f->v12.hostQueryReset = VK_TRUE;
+    f->v12.bufferDeviceAddress = VK_TRUE;
+    f->v13.synchronization2 = VK_TRUE;
+    f->v13.privateData = VK_TRUE;
+}
+
+static void init_limits(VkPhysicalDeviceLimits *l, uint64_t heap_size)
+{
+    (void)heap_size;
+    l->maxImageDimension1D = 0;
+    l->maxMemoryAllocationCount = 4096; /* the spec's minimum; enforced */
+    l->maxSamplerAllocationCount = 4000;
+    l->bufferImageGranularity = 1;
+    l->maxBoundDescriptorSets = 8;
+    l->maxPerStageDescriptorUniformBuffers = 64;
+    l->maxPerStageDescriptorStorageBuffers = 64;
+    l->maxPerStageResources = 128;
+    l->maxDescriptorSetUniformBuffers = 64;
+    l->maxDescriptorSetUniformBuffersDynamic = 16;
+    l->maxDescriptorSetStorageBuffers = 64;
+    l->maxDescriptorSetStorageBuffersDynamic = 16;
+    l->maxUniformBufferRange = 65536;
+    l->maxStorageBufferRange = 0x7fffffffu;
+    l->maxPushConstantsSize = 256;
+    l->maxComputeSharedMemorySize = 32768;
+    l->maxComputeWorkGroupCount[0] = 65535;
+    l->maxComputeWorkGroupCount[1] = 65535;
+    l->maxComputeWorkGroupCount[2] = 65535;
+    l->maxComputeWorkGroupInvocations = 1024;
+    l->maxComputeWorkGroupSize[0] = 1024;
+    l->maxComputeWorkGroupSize[1] = 1024;
+    l->maxComputeWorkGroupSize[2] = 64;
+    l->maxSamplerAnisotropy = 1.0f;
+    l->minMemoryMapAlignment = 64;
+    l->minTexelBufferOffsetAlignment = 16;
+    l->minUniformBufferOffsetAlignment = 16;
+    l->minStorageBufferOffsetAlignment = 16;
+    l->timestampComputeAndGraphics = VK_TRUE;
+    l->timestampPeriod = 1.0f; /* timestamps are CLOCK_MONOTONIC nanoseconds */
+    l->discreteQueuePriorities = 2;
+    l->optimalBufferCopyOffsetAlignment = 16;
+    l->optimalBufferCopyRowPitchAlignment = 16;
+    l->nonCoherentAtomSize = VKMM_NON_COHERENT_ATOM_SIZE;
+    l->maxViewports = 1;
+    l->maxViewportDimensions[0] = 1;
+    l->maxViewportDimensions[1] = 1;
+    l->viewportBoundsRange[0] = -1.0f;
+    l->viewportBoundsRange[1] = 1.0f;
+    l->maxFramebufferWidth = 0;
+    l->maxColorAttachments = 0;
+    l->standardSampleLocations = VK_FALSE;
+}
+
+static void init_uuid(uint8_t uuid[VK_UUID_SIZE], const char *text)
+{
+    memset(uuid, 0, VK_UUID_SIZE);
+    for (size_t i = 0; text[i]; i++)
+        uuid[i % VK_UUID_SIZE] = (uint8_t)(uuid[i % VK_UUID_SIZE] * 31u + (uint8_t)text[i]);
+}
+
+static void init_properties(struct vkmm_core_properties *p, uint64_t heap_size)
+{
+    memset(p, 0, sizeof(*p));
+    VkPhysicalDeviceProperties *v10 = &p->v10;
+    v10->apiVersion = VK_MAKE_API_VERSION(0, 1, 3, VK_HEADER_VERSION);
+    v10->driverVersion = VK_MAKE_API_VERSION(0, VKMM_VERSION_MAJOR, VKMM_VERSION_MINOR, VKMM_VERSION_PATCH);
+    v10->vendorID = VKMM_VENDOR_ID;
+    v10->deviceID = VKMM_DEVICE_ID;
+    v10->deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
+    snprintf(v10->deviceName, sizeof(v10->deviceName), "vkmm (%s mode)",
+             vkmm_mode() == VKMM_MODE_STRICT ? "strict" : "fast");
+    init_uuid(v10->pipelineCacheUUID, "vkmm pipeline cache " VKMM_VERSION_STRING);
+    init_limits(&v10->limits, heap_size);
+
+    VkPhysicalDeviceVulkan11Properties *v11 = &p->v11;
+    v11->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES;
+    init_uuid(v11->deviceUUID, "vkmm device");
+    init_uuid(v11->driverUUID, "vkmm driver " VKMM_VERSION_STRING);
+    v11->deviceNodeMask = 1;
+    v11->subgroupSize = 1;
+    v11->subgroupSupportedStages = 0;
+    v11->subgroupSupportedOperations = 0;
+    v11->pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+    v11->maxMultiviewViewCount = 0;
+    v11->maxMultiviewInstanceIndex = 0;
+    v11->maxPerSetDescriptors = 1024;
+    v11->maxMemoryAllocationSize = heap_size;
+
+    VkPhysicalDeviceVulkan12Properties *v12 = &p->v12;
+    v12->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES;
+    v12->driverID = VKMM_DRIVER_ID;
+    snprintf(v12->driverName, sizeof(v12->driverName), "vkmm");
+    snprintf(v12->driverInfo, sizeof(v12->driverInfo), "vkmm %s, %s mode", VKMM_VERSION_STRING,
+             vkmm_mode() == VKMM_MODE_STRICT ? "strict" : "fast");
+    /* conformanceVersion stays 0.0.0.0: vkmm has not passed the CTS. */
+    v12->denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+    v12->roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+    v12->maxTimelineSemaphoreValueDifference = UINT64_MAX;
+    v12->framebufferIntegerColorSampleCounts = 0;
+
+    VkPhysicalDeviceVulkan13Properties *v13 = &p->v13;
+    v13->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES;
+    v13->minSubgroupSize = 1;
+    v13->maxSubgroupSize = 1;
+    v13->maxBufferSize = heap_size;
+    v13->storageTexelBufferOffsetAlignmentBytes = 16;
+    v13->uniformTexelBufferOffsetAlignmentBytes = 16;
+}
+
+static void init_memory(VkPhysicalDeviceMemoryProperties *m, uint64_t heap_size)
+{
+    memset(m, 0, sizeof(*m));
+    m->memoryHeapCount = 1;
+    m->memoryHeaps[0].size = heap_size;
+    m->memoryHeaps[0].flags = VK_MEMORY_HEAP_DEVICE_LOCAL_BIT;
+    m->memoryTypeCount = VKMM_MEMORY_TYPE_COUNT;
+    m->memoryTypes[VKMM_MEMORY_TYPE_DEVICE_LOCAL].propertyFlags = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    m->memoryTypes[VKMM_MEMORY_TYPE_HOST_COHERENT].propertyFlags =
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    m->memoryTypes[VKMM_MEMORY_TYPE_HOST_CACHED].propertyFlags =
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+}
+
+static void init_queue_families(VkQueueFamilyProperties *families)
+{
+    families[VKMM_QUEUE_FAMILY_COMPUTE] = (VkQueueFamilyProperties){
+        .queueFlags = VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT,
+        .queueCount = VKMM_MAX_QUEUES_PER_FAMILY,
+        .timestampValidBits = 64,
+        .minImageTransferGranularity = { 1, 1, 1 },
+    };
+    families[VKMM_QUEUE_FAMILY_TRANSFER] = (VkQueueFamilyProperties){
+        .queueFlags = VK_QUEUE_TRANSFER_BIT,
+        .queueCount = 2,
+        .timestampValidBits = 64,
+        .minImageTransferGranularity = { 1, 1, 1 },
+    };
+}
+
+void vkmm_physical_device_init(struct vkmm_physical_device *pd, struct vkmm_instance *instance)
+{
+    /* A quarter of the machine stays for the host side of the program. */
+    uint64_t heap_size = system_memory_bytes() / 4 * 3;
+    vkmm_object_init(&pd->base, VK_OBJECT_TYPE_PHYSICAL_DEVICE, instance, NULL);
+    init_features(&pd->features);
+    init_properties(&pd->properties, heap_size);
+    init_memory(&pd->memory, heap_size);
+    init_queue_families(pd->queue_families);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceFeatures(VkPhysicalDevice physicalDevice,
+                                                           VkPhysicalDeviceFeatures *pFeatures)
+{
+    VKMM_FROM_HANDLE(vkmm_physical_device, pd, physicalDevice);
+    *pFeatures = pd->features.v10;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
+                                                            VkPhysicalDeviceFeatures2 *pFeatures)
+{
+    VKMM_FROM_HANDLE(vkmm_physical_device, pd, physicalDevice);
+    pFeatures->features = pd->features.v10;
+    vkmm_features_fill_chain(pFeatures->pNext, &pd->features);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceProperties(VkPhysicalDevice physicalDevice,
+                                                             VkPhysicalDeviceProperties *pProperties)
+{
+    VKMM_FROM_HANDLE(vkmm_physical_device, pd, physicalDevice);
+    *pProperties = pd->properties.v10;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
+                                                              VkPhysicalDeviceProperties2 *pProperties)
+{
+    VKMM_FROM_HANDLE(vkmm_physical_device, pd, physicalDevice);
+    pProperties->properties = pd->properties.v10;
+    vkmm_properties_fill_chain(pProperties->pNext, &pd->properties);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceMemoryProperties(
+    VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties *pMemoryProperties)
+{
+    VKMM_FROM_HANDLE(vkmm_physical_device, pd, physicalDevice);
+    *pMemoryProperties = pd->memory;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceMemoryProperties2(
+    VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties2 *pMemoryProperties)
+{
+    VKMM_FROM_HANDLE(vkmm_physical_device, pd, physicalDevice);
+    pMemoryProperties->memoryProperties = pd->memory;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceQueueFamilyProperties(
+    VkPhysicalDevice physicalDevice, uint32_t *pQueueFamilyPropertyCount,
+    VkQueueFamilyProperties *pQueueFamilyProperties)
+{
+    VKMM_FROM_HANDLE(vkmm_physical_device, pd, physicalDevice);
+    vkmm_fill_array(pQueueFamilyProperties, pQueueFamilyPropertyCount, pd->queue_families,
+                    VKMM_QUEUE_FAMILY_COUNT, sizeof(VkQueueFamilyProperties));
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceQueueFamilyProperties2(
+    VkPhysicalDevice physicalDevice, uint32_t *pQueueFamilyPropertyCount,
+    VkQueueFamilyProperties2 *pQueueFamilyProperties)
+{
+    VKMM_FROM_HANDLE(vkmm_physical_device, pd, physicalDevice);
+    if (!pQueueFamilyProperties) {
+        *pQueueFamilyPropertyCount = VKMM_QUEUE_FAMILY_COUNT;
+        return;
+    }
+    uint32_t n = *pQueueFamilyPropertyCount < VKMM_QUEUE_FAMILY_COUNT ? *pQueueFamilyPropertyCount
+                                                                       : VKMM_QUEUE_FAMILY_COUNT;
+    for (uint32_t i = 0; i < n; i++)
+        pQueueFamilyProperties[i].queueFamilyProperties = pd->queue_families[i];
+    *pQueueFamilyPropertyCount = n;
+}
+
+/* vkmm exposes no images or texel buffers yet, so no format has features. */
+VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceFormatProperties(VkPhysicalDevice physicalDevice,
+                                                                   VkFormat format,
+                                                                   VkFormatProperties *pFormatProperties)
+{
+    (void)physicalDevice;
+    (void)format;
+    memset(pFormatProperties, 0, sizeof(*pFormatProperties));
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceFormatProperties2(VkPhysicalDevice physicalDevice,
+                                                                    VkFormat format,
+                                                                    VkFormatProperties2 *pFormatProperties)
+{
+    vkmm_GetPhysicalDeviceFormatProperties(physicalDevice, format, &pFormatProperties->formatProperties);
+    for (VkBaseOutStructure *s = pFormatProperties->pNext; s; s = s->pNext) {
+        if (s->sType == VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3) {
+            VkFormatProperties3 *p3 = (VkFormatProperties3 *)s;
+            p3->linearTilingFeatures = 0;
+            p3->optimalTilingFeatures = 0;
+            p3->bufferFeatures = 0;
+        }
+    }
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_GetPhysicalDeviceImageFormatProperties(
+    VkPhysicalDevice physicalDevice, VkFormat format, VkImageType type, VkImageTiling tiling,
+    VkImageUsageFlags usage, VkImageCreateFlags flags, VkImageFormatProperties *pImageFormatProperties)
+{
+    (void)physicalDevice, (void)format, (void)type, (void)tiling, (void)usage, (void)flags;
+    memset(pImageFormatProperties, 0, sizeof(*pImageFormatProperties));
+    return VK_ERROR_FORMAT_NOT_SUPPORTED;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_GetPhysicalDeviceImageFormatProperties2(
+    VkPhysicalDevice physicalDevice, const VkPhysicalDeviceImageFormatInfo2 *pImageFormatInfo,
+    VkImageFormatProperties2 *pImageFormatProperties)
+{
+    (void)physicalDevice, (void)pImageFormatInfo;
+    memset(&pImageFormatProperties->imageFormatProperties, 0,
+           sizeof(pImageFormatProperties->imageFormatProperties));
+    return VK_ERROR_FORMAT_NOT_SUPPORTED;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceSparseImageFormatProperties(
+    VkPhysicalDevice physicalDevice, VkFormat format, VkImageType type, VkSampleCountFlagBits samples,
+    VkImageUsageFlags usage, VkImageTiling tiling, uint32_t *pPropertyCount,
+    VkSparseImageFormatProperties *pProperties)
+{
+    (void)physicalDevice, (void)format, (void)type, (void)samples, (void)usage, (void)tiling;
+    (void)pProperties;
+    *pPropertyCount = 0;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceSparseImageFormatProperties2(
+    VkPhysicalDevice physicalDevice, const VkPhysicalDeviceSparseImageFormatInfo2 *pFormatInfo,
+    uint32_t *pPropertyCount, VkSparseImageFormatProperties2 *pProperties)
+{
+    (void)physicalDevice, (void)pFormatInfo, (void)pProperties;
+    *pPropertyCount = 0;
+}
+
+/* No external handle types are supported: the spec's answer for that is
+ * all-zero properties (VkExternalMemoryProperties). */
+VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceExternalBufferProperties(
+    VkPhysicalDevice physicalDevice, const VkPhysicalDeviceExternalBufferInfo *pExternalBufferInfo,
+    VkExternalBufferProperties *pExternalBufferProperties)
+{
+    (void)physicalDevice, (void)pExternalBufferInfo;
+    memset(&pExternalBufferProperties->externalMemoryProperties, 0,
+           sizeof(pExternalBufferProperties->externalMemoryProperties));
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceExternalFenceProperties(
+    VkPhysicalDevice physicalDevice, const VkPhysicalDeviceExternalFenceInfo *pExternalFenceInfo,
+    VkExternalFenceProperties *pExternalFenceProperties)
+{
+    (void)physicalDevice, (void)pExternalFenceInfo;
+    pExternalFenceProperties->exportFromImportedHandleTypes = 0;
+    pExternalFenceProperties->compatibleHandleTypes = 0;
+    pExternalFenceProperties->externalFenceFeatures = 0;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceExternalSemaphoreProperties(
+    VkPhysicalDevice physicalDevice, const VkPhysicalDeviceExternalSemaphoreInfo *pExternalSemaphoreInfo,
+    VkExternalSemaphoreProperties *pExternalSemaphoreProperties)
+{
+    (void)physicalDevice, (void)pExternalSemaphoreInfo;
+    pExternalSemaphoreProperties->exportFromImportedHandleTypes = 0;
+    pExternalSemaphoreProperties->compatibleHandleTypes = 0;
+    pExternalSemaphoreProperties->externalSemaphoreFeatures = 0;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_GetPhysicalDeviceToolProperties(VkPhysicalDevice physicalDevice,
+                                                                    uint32_t *pToolCount,
+                                                                    VkPhysicalDeviceToolProperties *pToolProperties)
+{
+    (void)physicalDevice, (void)pToolProperties;
+    *pToolCount = 0;
+    return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_EnumerateDeviceExtensionProperties(VkPhysicalDevice physicalDevice,
+                                                                        const char *pLayerName,
+                                                                        uint32_t *pPropertyCount,
+                                                                        VkExtensionProperties *pProperties)
+{
+    VKMM_FROM_HANDLE(vkmm_physical_device, pd, physicalDevice);
+    if (pLayerName)
+        return vkmm_errorf(pd, VK_ERROR_LAYER_NOT_PRESENT, "vkmm provides no layer '%s'", pLayerName);
+    return vkmm_fill_array(pProperties, pPropertyCount, vkmm_device_extensions,
+                           vkmm_device_extension_count, sizeof(VkExtensionProperties));
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_EnumerateDeviceLayerProperties(VkPhysicalDevice physicalDevice,
+                                                                    uint32_t *pPropertyCount,
+                                                                    VkLayerProperties *pProperties)
+{
+    (void)physicalDevice, (void)pProperties;
+    *pPropertyCount = 0;
+    return VK_SUCCESS;
+}

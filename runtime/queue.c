@@ -1,0 +1,191 @@
+#include "queue.h"
+
+#include <string.h>
+
+#include "alloc.h"
+#include "command_buffer.h"
+#include "device.h"
+#include "fence.h"
+#include "log.h"
+#include "scheduler.h"
+#include "semaphore.h"
+
+static void free_list(struct vkmm_device *device, struct vkmm_submission *list)
+{
+    while (list) {
+        struct vkmm_submission *next = list->next;
+        vkmm_submission_destroy(device, list);
+        list = next;
+    }
+}
+
+/* Checks that every command buffer of the list may be submitted. */
+static VkResult check_command_buffers(struct vkmm_queue *queue, const struct vkmm_submission *list)
+{
+    for (const struct vkmm_submission *s = list; s; s = s->next) {
+        for (uint32_t i = 0; i < s->command_buffer_count; i++) {
+            struct vkmm_command_buffer *cmd = s->command_buffers[i];
+            if (cmd->state != VKMM_COMMAND_BUFFER_EXECUTABLE)
+                return vkmm_errorf(cmd, VK_ERROR_UNKNOWN, "command buffer submitted while not executable");
+            if (cmd->level != VK_COMMAND_BUFFER_LEVEL_PRIMARY)
+                return vkmm_errorf(cmd, VK_ERROR_UNKNOWN, "secondary command buffer submitted to a queue");
+            if (cmd->pending && !(cmd->usage & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT))
+                return vkmm_errorf(cmd, VK_ERROR_UNKNOWN,
+                                   "command buffer is still pending and lacks SIMULTANEOUS_USE_BIT");
+        }
+    }
+    (void)queue;
+    return VK_SUCCESS;
+}
+
+/* Turns API semaphore values into payload targets and marks command buffers
+ * pending: the part of a submission that must happen in submission order.
+ * Scheduler lock held. */
+static void prepare_locked(struct vkmm_submission *list)
+{
+    for (struct vkmm_submission *s = list; s; s = s->next) {
+        for (uint32_t i = 0; i < s->wait_count; i++)
+            s->waits[i].target = vkmm_semaphore_wait_target_locked(s->waits[i].semaphore, s->waits[i].target);
+        for (uint32_t i = 0; i < s->signal_count; i++)
+            s->signals[i].target =
+                vkmm_semaphore_signal_target_locked(s->signals[i].semaphore, s->signals[i].target);
+        for (uint32_t i = 0; i < s->command_buffer_count; i++)
+            s->command_buffers[i]->pending++;
+    }
+}
+
+static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *list, struct vkmm_fence *fence)
+{
+    struct vkmm_device *device = queue->base.device;
+    VkResult result = check_command_buffers(queue, list);
+    if (result != VK_SUCCESS) {
+        free_list(device, list);
+        return result;
+    }
+    if (fence) {
+        /* The fence signals after all batches: attach it to the last one, or
+         * to an empty batch when there are none ("fence ... signaled once all
+         * previously submitted work ... has completed"). */
+        struct vkmm_submission *last = list;
+        while (last && last->next)
+            last = last->next;
+        if (!last) {
+            last = list = vkmm_submission_create(device, 0, 0, 0);
+            if (!last)
+                return vkmm_errorf(queue, VK_ERROR_OUT_OF_HOST_MEMORY, "no memory for a fence-only submission");
+        }
+        last->fence = fence;
+    }
+    if (!list)
+        return VK_SUCCESS;
+    vkmm_scheduler_lock(device->scheduler);
+    prepare_locked(list);
+    vkmm_scheduler_submit_locked(device->scheduler, queue, list);
+    vkmm_scheduler_unlock(device->scheduler);
+    return VK_SUCCESS;
+}
+
+static const VkTimelineSemaphoreSubmitInfo *find_timeline_info(const VkSubmitInfo *info)
+{
+    for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext) {
+        if (s->sType == VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO)
+            return (const VkTimelineSemaphoreSubmitInfo *)s;
+    }
+    return NULL;
+}
+
+static struct vkmm_submission *convert_submit(struct vkmm_device *device, const void *batch)
+{
+    const VkSubmitInfo *info = batch;
+    struct vkmm_submission *s = vkmm_submission_create(device, info->waitSemaphoreCount,
+                                                       info->commandBufferCount, info->signalSemaphoreCount);
+    if (!s)
+        return NULL;
+    const VkTimelineSemaphoreSubmitInfo *timeline = find_timeline_info(info);
+    for (uint32_t i = 0; i < info->waitSemaphoreCount; i++) {
+        s->waits[i].semaphore = vkmm_semaphore_from_handle(info->pWaitSemaphores[i]);
+        s->waits[i].stages = info->pWaitDstStageMask[i];
+        if (timeline && timeline->pWaitSemaphoreValues && i < timeline->waitSemaphoreValueCount)
+            s->waits[i].target = timeline->pWaitSemaphoreValues[i];
+    }
+    for (uint32_t i = 0; i < info->commandBufferCount; i++)
+        s->command_buffers[i] = vkmm_command_buffer_from_handle(info->pCommandBuffers[i]);
+    for (uint32_t i = 0; i < info->signalSemaphoreCount; i++) {
+        s->signals[i].semaphore = vkmm_semaphore_from_handle(info->pSignalSemaphores[i]);
+        s->signals[i].stages = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+        if (timeline && timeline->pSignalSemaphoreValues && i < timeline->signalSemaphoreValueCount)
+            s->signals[i].target = timeline->pSignalSemaphoreValues[i];
+    }
+    return s;
+}
+
+static struct vkmm_submission *convert_submit2(struct vkmm_device *device, const void *batch)
+{
+    const VkSubmitInfo2 *info = batch;
+    struct vkmm_submission *s = vkmm_submission_create(device, info->waitSemaphoreInfoCount,
+                                                       info->commandBufferInfoCount, info->signalSemaphoreInfoCount);
+    if (!s)
+        return NULL;
+    for (uint32_t i = 0; i < info->waitSemaphoreInfoCount; i++) {
+        const VkSemaphoreSubmitInfo *w = &info->pWaitSemaphoreInfos[i];
+        s->waits[i] = (struct vkmm_semaphore_op){ vkmm_semaphore_from_handle(w->semaphore), w->value, w->stageMask };
+    }
+    for (uint32_t i = 0; i < info->commandBufferInfoCount; i++)
+        s->command_buffers[i] = vkmm_command_buffer_from_handle(info->pCommandBufferInfos[i].commandBuffer);
+    for (uint32_t i = 0; i < info->signalSemaphoreInfoCount; i++) {
+        const VkSemaphoreSubmitInfo *g = &info->pSignalSemaphoreInfos[i];
+        s->signals[i] = (struct vkmm_semaphore_op){ vkmm_semaphore_from_handle(g->semaphore), g->value, g->stageMask };
+    }
+    return s;
+}
+
+typedef struct vkmm_submission *(*convert_fn)(struct vkmm_device *device, const void *info);
+
+/* Converts `count` batches of `stride` bytes each, keeping their order. */
+static VkResult build_list(struct vkmm_queue *queue, uint32_t count, const void *infos, size_t stride,
+                           convert_fn convert, struct vkmm_submission **out)
+{
+    struct vkmm_submission *list = NULL, **tail = &list;
+    for (uint32_t b = 0; b < count; b++) {
+        *tail = convert(queue->base.device, (const char *)infos + b * stride);
+        if (!*tail) {
+            free_list(queue->base.device, list);
+            return vkmm_errorf(queue, VK_ERROR_OUT_OF_HOST_MEMORY, "no memory for a submission");
+        }
+        tail = &(*tail)->next;
+    }
+    *out = list;
+    return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueSubmit(VkQueue _queue, uint32_t submitCount, const VkSubmitInfo *pSubmits,
+                                                 VkFence fence)
+{
+    VKMM_FROM_HANDLE(vkmm_queue, queue, _queue);
+    struct vkmm_submission *list = NULL;
+    VkResult result = build_list(queue, submitCount, pSubmits, sizeof(*pSubmits), convert_submit, &list);
+    if (result != VK_SUCCESS)
+        return result;
+    return submit_list(queue, list, vkmm_fence_from_handle(fence));
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueSubmit2(VkQueue _queue, uint32_t submitCount,
+                                                  const VkSubmitInfo2 *pSubmits, VkFence fence)
+{
+    VKMM_FROM_HANDLE(vkmm_queue, queue, _queue);
+    struct vkmm_submission *list = NULL;
+    VkResult result = build_list(queue, submitCount, pSubmits, sizeof(*pSubmits), convert_submit2, &list);
+    if (result != VK_SUCCESS)
+        return result;
+    return submit_list(queue, list, vkmm_fence_from_handle(fence));
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueWaitIdle(VkQueue _queue)
+{
+    VKMM_FROM_HANDLE(vkmm_queue, queue, _queue);
+    struct vkmm_scheduler *scheduler = queue->base.device->scheduler;
+    vkmm_scheduler_lock(scheduler);
+    VkResult result = vkmm_scheduler_wait_idle_locked(scheduler, queue);
+    vkmm_scheduler_unlock(scheduler);
+    return result;
+}

@@ -1,0 +1,267 @@
+/* Scheduler policy of this stage: each queue's submissions run in order on
+ * a worker thread of that queue; queues run concurrently, linked only by
+ * semaphores.  Waits sleep on one condition variable that every state change
+ * broadcasts. */
+#include "scheduler.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+
+#include "alloc.h"
+#include "command_buffer.h"
+#include "device.h"
+#include "execute.h"
+#include "fence.h"
+#include "log.h"
+#include "queue.h"
+#include "semaphore.h"
+
+struct queue_state {
+    struct vkmm_scheduler *scheduler;
+    struct vkmm_queue *queue;
+    pthread_t thread;
+    bool thread_started;
+    struct vkmm_submission *head, *tail;
+    uint64_t submitted; /* serial of the last submission enqueued */
+    uint64_t completed; /* serial of the last submission finished */
+};
+
+struct vkmm_scheduler {
+    struct vkmm_device *device;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    bool shutting_down;
+    uint32_t queue_count;
+    struct queue_state queues[VKMM_QUEUE_FAMILY_COUNT * VKMM_MAX_QUEUES_PER_FAMILY];
+};
+
+struct vkmm_submission *vkmm_submission_create(struct vkmm_device *device, uint32_t wait_count,
+                                               uint32_t command_buffer_count, uint32_t signal_count)
+{
+    size_t size = sizeof(struct vkmm_submission) +
+                  (wait_count + signal_count) * sizeof(struct vkmm_semaphore_op) +
+                  command_buffer_count * sizeof(struct vkmm_command_buffer *);
+    struct vkmm_submission *s = vkmm_zalloc(&device->allocator, NULL, size, VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    if (!s)
+        return NULL;
+    s->waits = (struct vkmm_semaphore_op *)(s + 1);
+    s->signals = s->waits + wait_count;
+    s->command_buffers = (struct vkmm_command_buffer **)(s->signals + signal_count);
+    s->wait_count = wait_count;
+    s->signal_count = signal_count;
+    s->command_buffer_count = command_buffer_count;
+    return s;
+}
+
+void vkmm_submission_destroy(struct vkmm_device *device, struct vkmm_submission *submission)
+{
+    vkmm_free(&device->allocator, NULL, submission);
+}
+
+void vkmm_scheduler_lock(struct vkmm_scheduler *scheduler)
+{
+    pthread_mutex_lock(&scheduler->lock);
+}
+
+void vkmm_scheduler_unlock(struct vkmm_scheduler *scheduler)
+{
+    pthread_mutex_unlock(&scheduler->lock);
+}
+
+void vkmm_scheduler_notify_locked(struct vkmm_scheduler *scheduler)
+{
+    pthread_cond_broadcast(&scheduler->changed);
+}
+
+static struct queue_state *state_of(struct vkmm_scheduler *scheduler, struct vkmm_queue *queue)
+{
+    for (uint32_t i = 0; i < scheduler->queue_count; i++) {
+        if (scheduler->queues[i].queue == queue)
+            return &scheduler->queues[i];
+    }
+    assert(!"queue unknown to the scheduler");
+    return NULL;
+}
+
+static struct timespec deadline_after(uint64_t timeout_ns)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    uint64_t ns = (uint64_t)now.tv_nsec + timeout_ns % 1000000000ull;
+    now.tv_sec += (time_t)(timeout_ns / 1000000000ull + ns / 1000000000ull);
+    now.tv_nsec = (long)(ns % 1000000000ull);
+    return now;
+}
+
+VkResult vkmm_scheduler_wait_locked(struct vkmm_scheduler *scheduler, bool (*ready)(void *arg), void *arg,
+                                    uint64_t timeout_ns)
+{
+    /* Beyond ~146 years a timeout is the same as forever, and adding it to
+     * the clock would overflow. */
+    bool forever = timeout_ns >= (1ull << 62);
+    struct timespec deadline = forever ? (struct timespec){ 0 } : deadline_after(timeout_ns);
+    while (!ready(arg)) {
+        if (timeout_ns == 0)
+            return VK_TIMEOUT;
+        if (forever) {
+            pthread_cond_wait(&scheduler->changed, &scheduler->lock);
+        } else if (pthread_cond_timedwait(&scheduler->changed, &scheduler->lock, &deadline) == ETIMEDOUT) {
+            return ready(arg) ? VK_SUCCESS : VK_TIMEOUT;
+        }
+    }
+    return VK_SUCCESS;
+}
+
+static bool waits_satisfied(void *arg)
+{
+    const struct vkmm_submission *s = arg;
+    for (uint32_t i = 0; i < s->wait_count; i++) {
+        if (!vkmm_semaphore_reached_locked(s->waits[i].semaphore, s->waits[i].target))
+            return false;
+    }
+    return true;
+}
+
+struct worker_wake {
+    struct vkmm_scheduler *scheduler;
+    struct queue_state *state;
+};
+
+static bool work_or_shutdown(void *arg)
+{
+    struct worker_wake *w = arg;
+    return w->state->head != NULL || w->scheduler->shutting_down;
+}
+
+static void run_submission(struct vkmm_scheduler *scheduler, struct vkmm_submission *s)
+{
+    vkmm_scheduler_wait_locked(scheduler, waits_satisfied, s, UINT64_MAX);
+    vkmm_scheduler_unlock(scheduler);
+    struct vkmm_execution execution = {
+        .device = scheduler->device,
+        .scheduler = scheduler,
+        .queue = s->queue,
+        .submission = s,
+    };
+    for (uint32_t i = 0; i < s->command_buffer_count; i++)
+        vkmm_execute_command_buffer(&execution, s->command_buffers[i]);
+    vkmm_scheduler_lock(scheduler);
+    for (uint32_t i = 0; i < s->command_buffer_count; i++)
+        vkmm_command_buffer_complete_locked(s->command_buffers[i]);
+    for (uint32_t i = 0; i < s->signal_count; i++)
+        vkmm_semaphore_signal_locked(s->signals[i].semaphore, s->signals[i].target);
+    if (s->fence)
+        vkmm_fence_signal_locked(s->fence);
+}
+
+static void *queue_worker(void *arg)
+{
+    struct queue_state *state = arg;
+    struct vkmm_scheduler *scheduler = state->scheduler;
+    struct worker_wake wake = { scheduler, state };
+    vkmm_scheduler_lock(scheduler);
+    for (;;) {
+        vkmm_scheduler_wait_locked(scheduler, work_or_shutdown, &wake, UINT64_MAX);
+        if (!state->head)
+            break; /* shutting down with nothing left */
+        struct vkmm_submission *s = state->head;
+        state->head = s->next;
+        if (!state->head)
+            state->tail = NULL;
+        run_submission(scheduler, s);
+        state->completed = s->serial;
+        vkmm_submission_destroy(scheduler->device, s);
+        vkmm_scheduler_notify_locked(scheduler);
+    }
+    vkmm_scheduler_unlock(scheduler);
+    return NULL;
+}
+
+VkResult vkmm_scheduler_create(struct vkmm_device *device, struct vkmm_scheduler **out)
+{
+    struct vkmm_scheduler *scheduler =
+        vkmm_zalloc(&device->allocator, NULL, sizeof(*scheduler), VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+    if (!scheduler)
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    scheduler->device = device;
+    pthread_mutex_init(&scheduler->lock, NULL);
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&scheduler->changed, &attr);
+    pthread_condattr_destroy(&attr);
+
+    for (uint32_t f = 0; f < VKMM_QUEUE_FAMILY_COUNT; f++) {
+        for (uint32_t q = 0; q < device->queue_counts[f]; q++) {
+            struct queue_state *state = &scheduler->queues[scheduler->queue_count++];
+            state->scheduler = scheduler;
+            state->queue = device->queues[f][q];
+        }
+    }
+    for (uint32_t i = 0; i < scheduler->queue_count; i++) {
+        struct queue_state *state = &scheduler->queues[i];
+        if (pthread_create(&state->thread, NULL, queue_worker, state) != 0) {
+            vkmm_scheduler_destroy(scheduler);
+            return VK_ERROR_INITIALIZATION_FAILED;
+        }
+        state->thread_started = true;
+    }
+    *out = scheduler;
+    return VK_SUCCESS;
+}
+
+void vkmm_scheduler_destroy(struct vkmm_scheduler *scheduler)
+{
+    if (!scheduler)
+        return;
+    vkmm_scheduler_lock(scheduler);
+    scheduler->shutting_down = true;
+    vkmm_scheduler_notify_locked(scheduler);
+    vkmm_scheduler_unlock(scheduler);
+    for (uint32_t i = 0; i < scheduler->queue_count; i++) {
+        if (scheduler->queues[i].thread_started)
+            pthread_join(scheduler->queues[i].thread, NULL);
+    }
+    pthread_cond_destroy(&scheduler->changed);
+    pthread_mutex_destroy(&scheduler->lock);
+    vkmm_free(&scheduler->device->allocator, NULL, scheduler);
+}
+
+void vkmm_scheduler_submit_locked(struct vkmm_scheduler *scheduler, struct vkmm_queue *queue,
+                                  struct vkmm_submission *first)
+{
+    struct queue_state *state = state_of(scheduler, queue);
+    for (struct vkmm_submission *s = first; s;) {
+        struct vkmm_submission *next = s->next;
+        s->next = NULL;
+        s->queue = queue;
+        s->serial = ++state->submitted;
+        if (state->tail)
+            state->tail->next = s;
+        else
+            state->head = s;
+        state->tail = s;
+        s = next;
+    }
+    vkmm_scheduler_notify_locked(scheduler);
+}
+
+static bool queues_idle(void *arg)
+{
+    struct vkmm_scheduler *scheduler = ((struct worker_wake *)arg)->scheduler;
+    struct queue_state *only = ((struct worker_wake *)arg)->state;
+    for (uint32_t i = 0; i < scheduler->queue_count; i++) {
+        struct queue_state *state = &scheduler->queues[i];
+        if ((!only || only == state) && state->completed != state->submitted)
+            return false;
+    }
+    return true;
+}
+
+VkResult vkmm_scheduler_wait_idle_locked(struct vkmm_scheduler *scheduler, struct vkmm_queue *queue)
+{
+    struct worker_wake which = { scheduler, queue ? state_of(scheduler, queue) : NULL };
+    return vkmm_scheduler_wait_locked(scheduler, queues_idle, &which, UINT64_MAX);
+}
