@@ -1,0 +1,88 @@
+/* Shared set-up for API tests: they reach vkmm only through the Vulkan
+ * loader (VK_ICD_FILENAMES points at the build tree's manifest), with the
+ * Khronos validation layer enabled so the tests prove themselves valid
+ * Vulkan.  Any validation or vkmm error message fails the test unless the
+ * test says it expects some. */
+#pragma once
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <vulkan/vulkan.h>
+
+#define VKMM_TEST_MAX_QUEUES 8
+
+struct vkmm_test {
+    VkInstance instance;
+    VkPhysicalDevice physical_device;
+    VkDevice device;
+    VkDebugUtilsMessengerEXT messenger;
+    VkPhysicalDeviceMemoryProperties memory_properties;
+    VkPhysicalDeviceProperties properties;
+    /* Queues of family 0 (compute + transfer), then of family 1 (transfer). */
+    VkQueue compute_queues[VKMM_TEST_MAX_QUEUES];
+    uint32_t compute_queue_count;
+    VkQueue transfer_queues[VKMM_TEST_MAX_QUEUES];
+    uint32_t transfer_queue_count;
+    VkCommandPool pool; /* family 0, RESET_COMMAND_BUFFER_BIT */
+    bool validation;     /* the validation layer is active */
+
+    /* Messages seen (error severity), split by source. */
+    uint32_t validation_errors; /* from the validation layer */
+    uint32_t driver_errors;     /* from vkmm (message IDs starting VKMM- or VK_) */
+    uint32_t expected_errors;   /* errors the test allows: set by the test */
+    char last_message[1024];
+    char last_message_id[128];
+};
+
+/* Options for creating the test instance/device. */
+struct vkmm_test_options {
+    bool no_validation;                 /* e.g. for deliberately invalid calls */
+    const VkAllocationCallbacks *allocator;
+    const void *device_features_chain;  /* pNext for VkDeviceCreateInfo */
+};
+
+/* Creates instance (validation layer + debug messenger), device with every
+ * queue of both families, and a command pool.  Fails the test on error. */
+struct vkmm_test *vkmm_test_create(const struct vkmm_test_options *options);
+/* Destroys everything and asserts that no unexpected error message came. */
+void vkmm_test_destroy(struct vkmm_test *t);
+
+/* CMocka group set-up/teardown storing a default vkmm_test in *state. */
+int vkmm_test_setup(void **state);
+int vkmm_test_teardown(void **state);
+
+/* A buffer with its own memory of the given property flags (exact match
+ * preferred), bound at offset 0. */
+struct vkmm_test_buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    VkDeviceSize size;
+    uint32_t memory_type;
+    void *mapped; /* non-NULL when the memory is host-visible */
+};
+
+uint32_t vkmm_test_find_memory_type(struct vkmm_test *t, VkMemoryPropertyFlags required,
+                                    VkMemoryPropertyFlags forbidden);
+struct vkmm_test_buffer vkmm_test_buffer_create(struct vkmm_test *t, VkDeviceSize size,
+                                                VkMemoryPropertyFlags properties);
+void vkmm_test_buffer_destroy(struct vkmm_test *t, struct vkmm_test_buffer *b);
+
+/* Primary command buffer from t->pool, already begun with ONE_TIME_SUBMIT. */
+VkCommandBuffer vkmm_test_begin(struct vkmm_test *t);
+/* Ends, submits to `queue` with a fence, waits, frees the command buffer. */
+void vkmm_test_submit_and_wait(struct vkmm_test *t, VkQueue queue, VkCommandBuffer cmd);
+
+/* A full-memory barrier (synchronization2) from every write to every
+ * access, including the host. */
+void vkmm_test_full_barrier(VkCommandBuffer cmd);
+
+#define VK_CHECK(call)                                                                      \
+    do {                                                                                    \
+        VkResult vk_check_result_ = (call);                                                 \
+        if (vk_check_result_ != VK_SUCCESS)                                                 \
+            fail_msg("%s returned %d at %s:%d", #call, vk_check_result_, __FILE__, __LINE__); \
+    } while (0)

@@ -1,0 +1,52 @@
+# Runs vulkaninfo (summary, full text and --json) on vkmm and checks that it
+# exits 0, shows vkmm as the only device, and prints no vkmm error.
+file(MAKE_DIRECTORY ${WORK_DIR})
+
+function(run_vulkaninfo label)
+  execute_process(COMMAND ${VULKANINFO} ${ARGN} WORKING_DIRECTORY ${WORK_DIR}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "vulkaninfo ${label} exited ${rc}:\n${err}")
+  endif()
+  if(err MATCHES "vkmm:" OR out MATCHES "VKMM-ERROR|VK_ERROR")
+    message(FATAL_ERROR "vulkaninfo ${label} reported a vkmm error:\n${err}")
+  endif()
+  set(out "${out}" PARENT_SCOPE)
+endfunction()
+
+run_vulkaninfo(--summary --summary)
+string(REGEX MATCHALL "deviceName[ ]*= [^\n]*" names "${out}")
+list(LENGTH names count)
+if(NOT count EQUAL 1 OR NOT names MATCHES "vkmm")
+  message(FATAL_ERROR "expected vkmm as the only device, got: ${names}")
+endif()
+if(NOT out MATCHES "PHYSICAL_DEVICE_TYPE_CPU")
+  message(FATAL_ERROR "vkmm should report a CPU device")
+endif()
+
+run_vulkaninfo(full)
+foreach(section "VkPhysicalDeviceVulkan12Features" "VkPhysicalDeviceVulkan13Properties" "nonCoherentAtomSize"
+                "MEMORY_PROPERTY_HOST_CACHED_BIT" "timelineSemaphore")
+  if(NOT out MATCHES "${section}")
+    message(FATAL_ERROR "full vulkaninfo output lacks ${section}")
+  endif()
+endforeach()
+
+file(GLOB old_json ${WORK_DIR}/*.json)
+if(old_json)
+  file(REMOVE ${old_json})
+endif()
+run_vulkaninfo(--json --json)
+file(GLOB json_files ${WORK_DIR}/*.json)
+if(NOT json_files)
+  set(json_text "${out}")
+else()
+  list(GET json_files 0 json_file)
+  file(READ ${json_file} json_text)
+endif()
+string(JSON device_name ERROR_VARIABLE json_error GET "${json_text}" capabilities device properties
+       VkPhysicalDeviceProperties deviceName)
+if(json_error OR NOT device_name MATCHES "vkmm")
+  message(FATAL_ERROR "vulkaninfo --json did not describe vkmm (${json_error})")
+endif()
+message(STATUS "vulkaninfo: ${device_name}")
