@@ -29,6 +29,31 @@ vkmm_require_file(VKMM_VK_ICD_H vulkan/vk_icd.h libvulkan-dev /usr/include)
 
 find_package(Threads REQUIRED)
 
+# LLVM-C with ORC LLJIT (Debian 12: llvm-19-dev).
+find_program(VKMM_LLVM_CONFIG NAMES llvm-config-19 PATHS /usr/lib/llvm-19/bin)
+if(NOT VKMM_LLVM_CONFIG)
+  message(FATAL_ERROR "vkmm needs LLVM 19: install the Debian package 'llvm-19-dev'")
+endif()
+execute_process(COMMAND ${VKMM_LLVM_CONFIG} --includedir OUTPUT_VARIABLE VKMM_LLVM_INCLUDE
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+execute_process(COMMAND ${VKMM_LLVM_CONFIG} --libdir OUTPUT_VARIABLE VKMM_LLVM_LIBDIR
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+find_library(VKMM_LLVM_LIBRARY NAMES LLVM-19 LLVM PATHS ${VKMM_LLVM_LIBDIR} NO_DEFAULT_PATH)
+if(NOT VKMM_LLVM_LIBRARY OR NOT EXISTS ${VKMM_LLVM_INCLUDE}/llvm-c/LLJIT.h)
+  message(FATAL_ERROR "vkmm needs LLVM 19's C API and shared library: install the Debian package 'llvm-19-dev'")
+endif()
+
+# SPIRV-Tools (validator, parser, optimiser) and SPIRV-Headers.
+vkmm_require_file(VKMM_SPIRV_TOOLS_H spirv-tools/libspirv.h spirv-tools /usr/include)
+find_library(VKMM_SPIRV_TOOLS_LIBRARY NAMES libSPIRV-Tools-opt.a)
+find_library(VKMM_SPIRV_TOOLS_CORE_LIBRARY NAMES libSPIRV-Tools.a)
+if(NOT VKMM_SPIRV_TOOLS_LIBRARY OR NOT VKMM_SPIRV_TOOLS_CORE_LIBRARY)
+  message(FATAL_ERROR "vkmm needs the SPIRV-Tools libraries: install the Debian package 'spirv-tools'")
+endif()
+vkmm_require_file(VKMM_SPIRV_H spirv/unified1/spirv.h spirv-headers /usr/include)
+vkmm_require_file(VKMM_SPIRV_GRAMMAR spirv/unified1/spirv.core.grammar.json spirv-headers /usr/include)
+vkmm_require_file(VKMM_GLSL_GRAMMAR spirv/unified1/extinst.glsl.std.450.grammar.json spirv-headers /usr/include)
+
 if(VKMM_BUILD_TESTS)
   find_library(VKMM_VULKAN_LOADER vulkan)
   if(NOT VKMM_VULKAN_LOADER)
@@ -38,6 +63,10 @@ if(VKMM_BUILD_TESTS)
   find_library(VKMM_CMOCKA_LIBRARY cmocka)
   if(NOT VKMM_CMOCKA_INCLUDE OR NOT VKMM_CMOCKA_LIBRARY)
     message(FATAL_ERROR "vkmm's tests need CMocka: install the Debian package 'libcmocka-dev'")
+  endif()
+  find_program(VKMM_GLSLC glslc)
+  if(NOT VKMM_GLSLC)
+    message(FATAL_ERROR "vkmm's tests compile GLSL shaders: install the Debian package 'glslc'")
   endif()
   find_program(VKMM_VULKANINFO vulkaninfo)
   if(NOT VKMM_VULKANINFO)

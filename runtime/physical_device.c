@@ -134,6 +134,17 @@ static void init_properties(struct vkmm_core_properties *p, uint64_t heap_size)
     v12->denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
     v12->roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
     v12->maxTimelineSemaphoreValueDifference = UINT64_MAX;
+    /* The spec: "The UpdateAfterBind descriptor limits must each be greater
+     * than or equal to the corresponding non-UpdateAfterBind limit"; the
+     * VUs of vkCreatePipelineLayout count every descriptor against them. */
+    const VkPhysicalDeviceLimits *l = &v10->limits;
+    v12->maxPerStageDescriptorUpdateAfterBindUniformBuffers = l->maxPerStageDescriptorUniformBuffers;
+    v12->maxPerStageDescriptorUpdateAfterBindStorageBuffers = l->maxPerStageDescriptorStorageBuffers;
+    v12->maxPerStageUpdateAfterBindResources = l->maxPerStageResources;
+    v12->maxDescriptorSetUpdateAfterBindUniformBuffers = l->maxDescriptorSetUniformBuffers;
+    v12->maxDescriptorSetUpdateAfterBindUniformBuffersDynamic = l->maxDescriptorSetUniformBuffersDynamic;
+    v12->maxDescriptorSetUpdateAfterBindStorageBuffers = l->maxDescriptorSetStorageBuffers;
+    v12->maxDescriptorSetUpdateAfterBindStorageBuffersDynamic = l->maxDescriptorSetStorageBuffersDynamic;
     v12->framebufferIntegerColorSampleCounts = 0;
 
     VkPhysicalDeviceVulkan13Properties *v13 = &p->v13;
@@ -148,15 +159,25 @@ static void init_properties(struct vkmm_core_properties *p, uint64_t heap_size)
 static void init_memory(VkPhysicalDeviceMemoryProperties *m, uint64_t heap_size)
 {
     memset(m, 0, sizeof(*m));
-    m->memoryHeapCount = 1;
+    /* VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT "will be set if and only if the
+     * memory type belongs to a heap with the VK_MEMORY_HEAP_DEVICE_LOCAL_BIT
+     * set", so the host-visible types, which are not device-local, live in
+     * a heap of their own.  Both heaps are the same system memory; the
+     * device keeps one budget for the two (device_memory.c). */
+    m->memoryHeapCount = 2;
     m->memoryHeaps[0].size = heap_size;
     m->memoryHeaps[0].flags = VK_MEMORY_HEAP_DEVICE_LOCAL_BIT;
+    m->memoryHeaps[1].size = heap_size;
+    m->memoryHeaps[1].flags = 0;
     m->memoryTypeCount = VKMM_MEMORY_TYPE_COUNT;
     m->memoryTypes[VKMM_MEMORY_TYPE_DEVICE_LOCAL].propertyFlags = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    m->memoryTypes[VKMM_MEMORY_TYPE_DEVICE_LOCAL].heapIndex = 0;
     m->memoryTypes[VKMM_MEMORY_TYPE_HOST_COHERENT].propertyFlags =
         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    m->memoryTypes[VKMM_MEMORY_TYPE_HOST_COHERENT].heapIndex = 1;
     m->memoryTypes[VKMM_MEMORY_TYPE_HOST_CACHED].propertyFlags =
         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+    m->memoryTypes[VKMM_MEMORY_TYPE_HOST_CACHED].heapIndex = 1;
 }
 
 static void init_queue_families(VkQueueFamilyProperties *families)
@@ -317,15 +338,19 @@ VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceSparseImageFormatProperties2(
     *pPropertyCount = 0;
 }
 
-/* No external handle types are supported: the spec's answer for that is
- * all-zero properties (VkExternalMemoryProperties). */
+/* No external handle types are supported: no features, nothing to export
+ * from, but VkExternalMemoryProperties: "compatibleHandleTypes must include
+ * at least handleType". */
 VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceExternalBufferProperties(
     VkPhysicalDevice physicalDevice, const VkPhysicalDeviceExternalBufferInfo *pExternalBufferInfo,
     VkExternalBufferProperties *pExternalBufferProperties)
 {
-    (void)physicalDevice, (void)pExternalBufferInfo;
-    memset(&pExternalBufferProperties->externalMemoryProperties, 0,
-           sizeof(pExternalBufferProperties->externalMemoryProperties));
+    (void)physicalDevice;
+    pExternalBufferProperties->externalMemoryProperties = (VkExternalMemoryProperties){
+        .externalMemoryFeatures = 0,
+        .exportFromImportedHandleTypes = 0,
+        .compatibleHandleTypes = pExternalBufferInfo->handleType,
+    };
 }
 
 VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceExternalFenceProperties(

@@ -8,6 +8,9 @@ packages=(
   libvulkan-dev                               # Vulkan headers, vk.xml, the loader
   vulkan-tools                                # vulkaninfo
   vulkan-validationlayers                     # VK_LAYER_KHRONOS_validation for the tests
+  llvm-19-dev                                 # LLVM-C and ORC LLJIT: the shader compiler's back end
+  spirv-tools spirv-headers                   # SPIR-V validator, parser, optimiser; enums and grammar
+  glslc                                       # the tests' GLSL shaders, compiled at build time
   libcmocka-dev                               # unit and API test framework
   mesa-vulkan-drivers                         # lavapipe, for side-by-side comparisons
 )

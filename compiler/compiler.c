@@ -1,0 +1,150 @@
+/* vkmm_compile: SPIR-V -> validated, normalised SPIR-V -> LLVM IR ->
+ * optimised host code.  Debugging knobs: VKMM_DUMP_IR=1 prints the IR
+ * before and after optimisation on stderr. */
+#include "compiler.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+
+#include "jit.h"
+#include "spirv_private.h"
+
+static bool dump_ir(void)
+{
+    const char *dump = getenv("VKMM_DUMP_IR");
+    return dump && *dump == '1';
+}
+
+static void init_types(struct tr *t)
+{
+    t->i1 = LLVMInt1TypeInContext(t->context);
+    t->i8 = LLVMInt8TypeInContext(t->context);
+    t->i16 = LLVMInt16TypeInContext(t->context);
+    t->i32 = LLVMInt32TypeInContext(t->context);
+    t->i64 = LLVMInt64TypeInContext(t->context);
+    t->f16 = LLVMHalfTypeInContext(t->context);
+    t->f32 = LLVMFloatTypeInContext(t->context);
+    t->f64 = LLVMDoubleTypeInContext(t->context);
+    t->ptr = LLVMPointerTypeInContext(t->context, 0);
+    t->void_type = LLVMVoidTypeInContext(t->context);
+    t->mask_type = LLVMVectorType(t->i1, t->width);
+    t->lane_i32 = LLVMVectorType(t->i32, t->width);
+    t->lane_i64 = LLVMVectorType(t->i64, t->width);
+}
+
+static bool valid_width(unsigned width)
+{
+    return width == 1 || width == 4 || width == 8 || width == 16;
+}
+
+/* Builds, checks, optimises and JIT-compiles the module of `m`. */
+static int generate(struct spv_module *m, const struct vkmm_compile_options *options,
+                    struct vkmm_compiled_shader *out, struct spv_error *error)
+{
+    LLVMOrcThreadSafeContextRef safe_context = LLVMOrcCreateNewThreadSafeContext();
+    struct tr t = {
+        .m = m,
+        .options = options,
+        .error = error,
+        .width = options->subgroup_width,
+        .context = LLVMOrcThreadSafeContextGetContext(safe_context),
+    };
+    t.module = LLVMModuleCreateWithNameInContext("vkmm_shader", t.context);
+    t.builder = LLVMCreateBuilderInContext(t.context);
+    LLVMTargetMachineRef machine = vkmm_jit_target_machine();
+    if (!machine) {
+        spv_fail(error, "no LLVM target for the host CPU");
+        goto fail;
+    }
+    LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(machine);
+    LLVMSetModuleDataLayout(t.module, layout);
+    LLVMDisposeTargetData(layout);
+    char *triple = LLVMGetTargetMachineTriple(machine);
+    LLVMSetTarget(t.module, triple);
+    LLVMDisposeMessage(triple);
+    init_types(&t);
+
+    bool translated = spv_translate(&t);
+    free(t.layouts);
+    t.layouts = NULL;
+    if (!translated)
+        goto fail;
+    if (dump_ir()) {
+        fprintf(stderr, "=== vkmm IR (before optimisation) ===\n");
+        LLVMDumpModule(t.module);
+    }
+    char *message = NULL;
+    if (LLVMVerifyModule(t.module, LLVMReturnStatusAction, &message)) {
+        spv_fail(error, "internal compiler error: invalid IR: %.400s", message);
+        LLVMDisposeMessage(message);
+        goto fail;
+    }
+    LLVMDisposeMessage(message);
+    vkmm_jit_optimize(t.module, machine, options->optimize ? 2 : 0);
+    if (dump_ir()) {
+        fprintf(stderr, "=== vkmm IR (optimised) ===\n");
+        LLVMDumpModule(t.module);
+    }
+    LLVMDisposeBuilder(t.builder);
+    LLVMDisposeTargetMachine(machine);
+    void *address = NULL;
+    char jit_error[256];
+    out->jit = vkmm_jit_compile(safe_context, t.module, "vkmm_subgroup_main", &address, jit_error,
+                                sizeof(jit_error));
+    if (!out->jit)
+        return spv_fail(error, "%s", jit_error), -1;
+    out->function = (vkmm_shader_function)address;
+    out->state_size = t.state_size;
+    return 0;
+
+fail:
+    if (machine)
+        LLVMDisposeTargetMachine(machine);
+    LLVMDisposeBuilder(t.builder);
+    LLVMDisposeModule(t.module);
+    LLVMOrcDisposeThreadSafeContext(safe_context);
+    return -1;
+}
+
+int vkmm_compile(const uint32_t *words, size_t word_count, const struct vkmm_compile_options *options,
+                 struct vkmm_compiled_shader *out, char *error, size_t error_size)
+{
+    struct spv_error failure = { .failed = false };
+    memset(out, 0, sizeof(*out));
+    if (!valid_width(options->subgroup_width)) {
+        snprintf(error, error_size, "subgroup width %u is not 1, 4, 8 or 16", options->subgroup_width);
+        return -1;
+    }
+    uint32_t *prepared = NULL;
+    size_t prepared_count = 0;
+    if (vkmm_spirv_prepare(words, word_count, options->spec, options->spec_count, &prepared, &prepared_count, error,
+                           error_size) != 0)
+        return -1;
+    struct spv_module module;
+    int result = -1;
+    if (spv_module_parse(&module, prepared, prepared_count, options->entry_point, &failure) &&
+        generate(&module, options, out, &failure) == 0) {
+        memcpy(out->local_size, module.local_size, sizeof(out->local_size));
+        uint32_t invocations = module.local_size[0] * module.local_size[1] * module.local_size[2];
+        out->subgroup_width = options->subgroup_width;
+        out->subgroup_count = (invocations + options->subgroup_width - 1) / options->subgroup_width;
+        out->shared_memory_size = module.workgroup_size_bytes;
+        result = 0;
+    } else {
+        snprintf(error, error_size, "%s", failure.message);
+    }
+    spv_module_free(&module);
+    free(prepared);
+    return result;
+}
+
+void vkmm_compiled_shader_free(struct vkmm_compiled_shader *shader)
+{
+    vkmm_jit_module_free(shader->jit);
+    memset(shader, 0, sizeof(*shader));
+}

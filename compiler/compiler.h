@@ -1,0 +1,50 @@
+/* The compiler: a pure function from (SPIR-V, entry point, specialization,
+ * descriptor layout, subgroup width, mode) to a callable that runs one
+ * subgroup of a compute workgroup (DESIGN §4).  It knows nothing of queues
+ * or Vulkan objects. */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shader_abi.h"
+#include "spirv_tools.h"
+
+/* Where the descriptors of (set, binding) are in the set's descriptor
+ * array, as the pipeline layout decides. */
+struct vkmm_compile_binding {
+    uint32_t binding;
+    uint32_t first;
+    uint32_t count;
+};
+
+struct vkmm_compile_set {
+    uint32_t binding_count;
+    const struct vkmm_compile_binding *bindings;
+};
+
+struct vkmm_compile_options {
+    const char *entry_point;
+    unsigned subgroup_width;                 /* W: 1, 4, 8 or 16 */
+    const struct vkmm_spec_constant *spec;
+    uint32_t spec_count;
+    uint32_t set_count;
+    const struct vkmm_compile_set *sets;     /* set_count entries */
+    int optimize;                            /* 0: no LLVM optimisation (debugging) */
+};
+
+struct vkmm_compiled_shader {
+    vkmm_shader_function function;
+    uint32_t local_size[3];
+    uint32_t subgroup_width;
+    uint32_t subgroup_count;        /* per workgroup */
+    uint32_t shared_memory_size;
+    uint32_t state_size;
+    struct vkmm_jit_module *jit;    /* owns the code */
+};
+
+/* Returns 0 on success; otherwise `error` names the problem (validation
+ * message, unsupported opcode or capability with its word offset). */
+int vkmm_compile(const uint32_t *words, size_t word_count, const struct vkmm_compile_options *options,
+                 struct vkmm_compiled_shader *out, char *error, size_t error_size);
+void vkmm_compiled_shader_free(struct vkmm_compiled_shader *shader);

@@ -1,0 +1,945 @@
+/* The one lowering point for memory (DESIGN §4): variables, pointers,
+ * access chains, loads, stores, atomics and barriers.  Every access of
+ * every lane is bounds-checked against the memory its pointer came from
+ * (a descriptor's range, a variable), so a shader never touches host memory
+ * outside its bindings: out-of-bounds loads read zero, stores are dropped.
+ *
+ * Storage kinds:
+ *  - explicit: buffers and push constants, laid out by Offset/ArrayStride/
+ *    MatrixStride decorations;
+ *  - shared: Workgroup variables in the workgroup's memory, natural layout;
+ *  - lane-scaled: Function/Private/Input variables, one copy per lane.  A
+ *    scalar at natural offset o of lane l lives at base + W*o + l*size, so
+ *    the lanes of one scalar are adjacent and a uniform access is one vector
+ *    load or store.
+ *
+ * Strict mode (a later issue) routes the leaf accesses and barriers below
+ * through the memory-model engine; this file is where it plugs in. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "spirv_names.h"
+#include "spirv_private.h"
+
+enum storage_kind {
+    STORAGE_EXPLICIT,
+    STORAGE_SHARED,
+    STORAGE_LANE_SCALED,
+};
+
+static enum storage_kind storage_kind(uint32_t storage_class)
+{
+    switch (storage_class) {
+    case SpvStorageClassWorkgroup:
+        return STORAGE_SHARED;
+    case SpvStorageClassFunction:
+    case SpvStorageClassPrivate:
+    case SpvStorageClassInput:
+    case SpvStorageClassOutput:
+        return STORAGE_LANE_SCALED;
+    default:
+        return STORAGE_EXPLICIT;
+    }
+}
+
+static uint32_t align_up(uint32_t value, uint32_t align)
+{
+    return align ? (value + align - 1) / align * align : value;
+}
+
+/* --- Pointer values ------------------------------------------------------------- */
+
+static LLVMTypeRef pointer_struct(struct tr *t)
+{
+    LLVMTypeRef lanes[3] = { t->lane_i64, t->lane_i64, t->lane_i64 };
+    return LLVMStructTypeInContext(t->context, lanes, 3, 0);
+}
+
+static LLVMValueRef pack_pointer(struct tr *t, struct tr_pointer p)
+{
+    LLVMValueRef value = LLVMGetUndef(pointer_struct(t));
+    value = LLVMBuildInsertValue(t->builder, value, p.addr, 0, "");
+    value = LLVMBuildInsertValue(t->builder, value, p.lo, 1, "");
+    return LLVMBuildInsertValue(t->builder, value, p.hi, 2, "");
+}
+
+static struct tr_pointer unpack_pointer(struct tr *t, LLVMValueRef value)
+{
+    struct tr_pointer p;
+    p.addr = LLVMBuildExtractValue(t->builder, value, 0, "");
+    p.lo = LLVMBuildExtractValue(t->builder, value, 1, "");
+    p.hi = LLVMBuildExtractValue(t->builder, value, 2, "");
+    return p;
+}
+
+static LLVMValueRef i64_splat(struct tr *t, uint64_t value)
+{
+    return tr_splat(t, LLVMConstInt(t->i64, value, 0));
+}
+
+/* --- Layout ----------------------------------------------------------------------- */
+
+/* Natural offset of member `index` of a struct. */
+static uint32_t natural_member_offset(struct tr *t, const struct spv_type *type, uint32_t index)
+{
+    uint32_t offset = 0;
+    for (uint32_t i = 0; i <= index; i++) {
+        const struct spv_type *member = spv_type(t->m, type->members[i].type);
+        offset = align_up(offset, member->natural_align);
+        if (i < index)
+            offset += member->natural_size;
+    }
+    return offset;
+}
+
+static uint32_t natural_stride(struct tr *t, uint32_t element)
+{
+    const struct spv_type *e = spv_type(t->m, element);
+    return align_up(e->natural_size, e->natural_align);
+}
+
+bool spv_memory_layout(struct tr *t)
+{
+    struct spv_module *m = t->m;
+    uint32_t shared = 0, private_bytes = 0;
+    for (uint32_t i = 0; i < m->variable_count; i++) {
+        struct spv_variable *v = &m->variables[i];
+        const struct spv_type *type = spv_type(m, v->pointee);
+        switch (storage_kind(v->storage_class)) {
+        case STORAGE_SHARED:
+            shared = align_up(shared, type->natural_align ? type->natural_align : 1);
+            v->offset = shared;
+            v->size = type->natural_size;
+            shared += v->size;
+            break;
+        case STORAGE_LANE_SCALED:
+            /* Aligned to 16 so that W * offset keeps vector loads aligned. */
+            private_bytes = align_up(private_bytes, 16);
+            v->offset = private_bytes;
+            v->size = type->natural_size;
+            private_bytes += v->size;
+            break;
+        default:
+            break;
+        }
+    }
+    m->workgroup_size_bytes = align_up(shared, 16);
+    m->private_size_bytes = align_up(private_bytes, 16);
+    if (m->workgroup_size_bytes > 32768)
+        return spv_fail(t->error, "Workgroup variables need %u bytes, above maxComputeSharedMemorySize 32768",
+                        m->workgroup_size_bytes);
+    return true;
+}
+
+/* --- Leaf accesses ------------------------------------------------------------------ */
+
+/* Per-lane byte addresses of a scalar of `size` bytes at AoS offset `extra`
+ * from the pointer. */
+static LLVMValueRef leaf_addresses(struct tr *t, const struct tr_pointer *p, LLVMValueRef extra, unsigned size,
+                                   enum storage_kind kind)
+{
+    if (kind != STORAGE_LANE_SCALED)
+        return LLVMBuildAdd(t->builder, p->addr, extra, "");
+    LLVMValueRef scaled = LLVMBuildMul(t->builder, extra, i64_splat(t, t->width), "");
+    LLVMValueRef lanes = LLVMBuildZExt(t->builder, tr_lane_index(t), t->lane_i64, "");
+    LLVMValueRef lane_offset = LLVMBuildMul(t->builder, lanes, i64_splat(t, size), "");
+    return LLVMBuildAdd(t->builder, LLVMBuildAdd(t->builder, p->addr, scaled, ""), lane_offset, "");
+}
+
+static LLVMValueRef in_bounds(struct tr *t, const struct tr_pointer *p, LLVMValueRef addresses, unsigned size)
+{
+    LLVMValueRef end = LLVMBuildAdd(t->builder, addresses, i64_splat(t, size), "");
+    LLVMValueRef low_ok = LLVMBuildICmp(t->builder, LLVMIntUGE, addresses, p->lo, "");
+    LLVMValueRef high_ok = LLVMBuildICmp(t->builder, LLVMIntULE, end, p->hi, "");
+    /* end < address: the addition wrapped around. */
+    LLVMValueRef no_wrap = LLVMBuildICmp(t->builder, LLVMIntUGE, end, addresses, "");
+    LLVMValueRef ok = LLVMBuildAnd(t->builder, LLVMBuildAnd(t->builder, low_ok, high_ok, ""), no_wrap, "");
+    return LLVMBuildAnd(t->builder, ok, t->exec, "");
+}
+
+static LLVMValueRef first_lane(struct tr *t, LLVMValueRef vector)
+{
+    return LLVMBuildExtractElement(t->builder, vector, LLVMConstInt(t->i32, 0, 0), "");
+}
+
+/* all(addresses == addresses[0] + lane * stride) */
+static LLVMValueRef lanes_strided(struct tr *t, LLVMValueRef addresses, unsigned stride)
+{
+    LLVMValueRef lanes = LLVMBuildZExt(t->builder, tr_lane_index(t), t->lane_i64, "");
+    LLVMValueRef expected = LLVMBuildAdd(t->builder, tr_splat(t, first_lane(t, addresses)),
+                                         LLVMBuildMul(t->builder, lanes, i64_splat(t, stride), ""), "");
+    return tr_all(t, LLVMBuildICmp(t->builder, LLVMIntEQ, addresses, expected, ""));
+}
+
+static LLVMBasicBlockRef new_block(struct tr *t, const char *name)
+{
+    return LLVMAppendBasicBlockInContext(t->context, t->function, name);
+}
+
+static LLVMValueRef to_pointer(struct tr *t, LLVMValueRef address)
+{
+    return LLVMBuildIntToPtr(t->builder, address, t->ptr, "");
+}
+
+static LLVMValueRef to_pointers(struct tr *t, LLVMValueRef addresses)
+{
+    return LLVMBuildIntToPtr(t->builder, addresses, LLVMVectorType(t->ptr, t->width), "");
+}
+
+/* Loads one scalar of every active lane: a vector load when the lanes are
+ * adjacent, a scalar load when they share an address, a masked gather
+ * otherwise.  Inactive or out-of-bounds lanes read zero. */
+static LLVMValueRef load_leaf(struct tr *t, const struct tr_pointer *p, LLVMValueRef extra, LLVMTypeRef scalar,
+                              unsigned size, enum storage_kind kind)
+{
+    LLVMTypeRef vector = LLVMVectorType(scalar, t->width);
+    LLVMValueRef addresses = leaf_addresses(t, p, extra, size, kind);
+    LLVMValueRef mask = in_bounds(t, p, addresses, size);
+    LLVMValueRef full = tr_all(t, mask);
+    LLVMBasicBlockRef check = new_block(t, "load.check");
+    LLVMBasicBlockRef contiguous = new_block(t, "load.vector");
+    LLVMBasicBlockRef check_uniform = new_block(t, "load.check.uniform");
+    LLVMBasicBlockRef uniform = new_block(t, "load.uniform");
+    LLVMBasicBlockRef gather = new_block(t, "load.gather");
+    LLVMBasicBlockRef join = new_block(t, "load.join");
+    LLVMBuildCondBr(t->builder, full, check, gather);
+
+    LLVMPositionBuilderAtEnd(t->builder, check);
+    LLVMBuildCondBr(t->builder, lanes_strided(t, addresses, size), contiguous, check_uniform);
+
+    LLVMPositionBuilderAtEnd(t->builder, contiguous);
+    LLVMValueRef loaded = LLVMBuildLoad2(t->builder, vector, to_pointer(t, first_lane(t, addresses)), "");
+    LLVMSetAlignment(loaded, 1);
+    LLVMBuildBr(t->builder, join);
+
+    LLVMPositionBuilderAtEnd(t->builder, check_uniform);
+    LLVMBuildCondBr(t->builder, lanes_strided(t, addresses, 0), uniform, gather);
+
+    LLVMPositionBuilderAtEnd(t->builder, uniform);
+    LLVMValueRef one = LLVMBuildLoad2(t->builder, scalar, to_pointer(t, first_lane(t, addresses)), "");
+    LLVMSetAlignment(one, 1);
+    LLVMValueRef splat = tr_splat(t, one);
+    LLVMBuildBr(t->builder, join);
+
+    LLVMPositionBuilderAtEnd(t->builder, gather);
+    LLVMTypeRef overloads[2] = { vector, LLVMVectorType(t->ptr, t->width) };
+    LLVMValueRef args[4] = { to_pointers(t, addresses), LLVMConstInt(t->i32, 1, 0), mask, LLVMConstNull(vector) };
+    LLVMValueRef gathered = tr_call_intrinsic(t, "llvm.masked.gather", overloads, 2, args, 4);
+    LLVMBuildBr(t->builder, join);
+
+    LLVMPositionBuilderAtEnd(t->builder, join);
+    LLVMValueRef phi = LLVMBuildPhi(t->builder, vector, "");
+    LLVMValueRef values[3] = { loaded, splat, gathered };
+    LLVMBasicBlockRef from[3] = { contiguous, uniform, gather };
+    LLVMAddIncoming(phi, values, from, 3);
+    return phi;
+}
+
+/* Stores one scalar of every active, in-bounds lane. */
+static void store_leaf(struct tr *t, const struct tr_pointer *p, LLVMValueRef extra, LLVMValueRef value,
+                       unsigned size, enum storage_kind kind)
+{
+    LLVMTypeRef vector = LLVMTypeOf(value);
+    LLVMValueRef addresses = leaf_addresses(t, p, extra, size, kind);
+    LLVMValueRef mask = in_bounds(t, p, addresses, size);
+    LLVMBasicBlockRef check = new_block(t, "store.check");
+    LLVMBasicBlockRef contiguous = new_block(t, "store.vector");
+    LLVMBasicBlockRef masked = new_block(t, "store.masked");
+    LLVMBasicBlockRef scatter = new_block(t, "store.scatter");
+    LLVMBasicBlockRef join = new_block(t, "store.join");
+    LLVMBuildCondBr(t->builder, lanes_strided(t, addresses, size), check, scatter);
+
+    LLVMPositionBuilderAtEnd(t->builder, check);
+    LLVMBuildCondBr(t->builder, tr_all(t, mask), contiguous, masked);
+
+    LLVMPositionBuilderAtEnd(t->builder, contiguous);
+    LLVMValueRef store = LLVMBuildStore(t->builder, value, to_pointer(t, first_lane(t, addresses)));
+    LLVMSetAlignment(store, 1);
+    LLVMBuildBr(t->builder, join);
+
+    LLVMPositionBuilderAtEnd(t->builder, masked);
+    LLVMTypeRef overloads[2] = { vector, t->ptr };
+    LLVMValueRef args[4] = { value, to_pointer(t, first_lane(t, addresses)), LLVMConstInt(t->i32, 1, 0), mask };
+    tr_call_intrinsic(t, "llvm.masked.store", overloads, 2, args, 4);
+    LLVMBuildBr(t->builder, join);
+
+    LLVMPositionBuilderAtEnd(t->builder, scatter);
+    LLVMTypeRef scatter_overloads[2] = { vector, LLVMVectorType(t->ptr, t->width) };
+    LLVMValueRef scatter_args[4] = { value, to_pointers(t, addresses), LLVMConstInt(t->i32, 1, 0), mask };
+    tr_call_intrinsic(t, "llvm.masked.scatter", scatter_overloads, 2, scatter_args, 4);
+    LLVMBuildBr(t->builder, join);
+
+    LLVMPositionBuilderAtEnd(t->builder, join);
+}
+
+/* --- Whole values ------------------------------------------------------------------ */
+
+struct place {
+    struct tr_pointer pointer;
+    enum storage_kind kind;
+    bool explicit_layout;
+};
+
+static unsigned scalar_bytes(const struct spv_type *type)
+{
+    return type->kind == SPV_TYPE_BOOL ? 4 : type->width / 8;
+}
+
+static LLVMValueRef load_scalar(struct tr *t, const struct place *at, LLVMValueRef extra, const struct spv_type *type)
+{
+    unsigned size = scalar_bytes(type);
+    if (type->kind == SPV_TYPE_BOOL) {
+        LLVMValueRef word = load_leaf(t, &at->pointer, extra, t->i32, 4, at->kind);
+        return LLVMBuildICmp(t->builder, LLVMIntNE, word, LLVMConstNull(LLVMTypeOf(word)), "");
+    }
+    return load_leaf(t, &at->pointer, extra, spv_scalar_llvm(t, type), size, at->kind);
+}
+
+static void store_scalar(struct tr *t, const struct place *at, LLVMValueRef extra, const struct spv_type *type,
+                         LLVMValueRef value)
+{
+    if (type->kind == SPV_TYPE_BOOL)
+        value = LLVMBuildZExt(t->builder, value, t->lane_i32, "");
+    store_leaf(t, &at->pointer, extra, value, scalar_bytes(type), at->kind);
+}
+
+/* Walks a value of `type_id` at AoS offset `extra`; `layout` carries the
+ * matrix decorations of the member it came from.  With `value` NULL it
+ * loads, otherwise it stores `value`. */
+static LLVMValueRef access_value(struct tr *t, const struct place *at, LLVMValueRef extra, uint32_t type_id,
+                                 struct tr_layout layout, LLVMValueRef value)
+{
+    const struct spv_type *type = spv_type(t->m, type_id);
+    switch (type->kind) {
+    case SPV_TYPE_BOOL:
+    case SPV_TYPE_INT:
+    case SPV_TYPE_FLOAT:
+        if (value) {
+            store_scalar(t, at, extra, type, value);
+            return NULL;
+        }
+        return load_scalar(t, at, extra, type);
+    case SPV_TYPE_POINTER:
+        if (value) {
+            store_leaf(t, &at->pointer, extra, LLVMBuildExtractValue(t->builder, value, 0, ""), 8, at->kind);
+            return NULL;
+        }
+        {
+            /* A PhysicalStorageBuffer pointer read from memory: its bounds are
+             * unknown here, so it reaches nothing (see spirv capability list). */
+            LLVMValueRef address = load_leaf(t, &at->pointer, extra, t->i64, 8, at->kind);
+            struct tr_pointer p = { address, i64_splat(t, 0), i64_splat(t, 0) };
+            return pack_pointer(t, p);
+        }
+    default:
+        break;
+    }
+    unsigned count = type->kind == SPV_TYPE_STRUCT ? type->member_count : type->count;
+    LLVMValueRef result = value ? NULL : LLVMGetUndef(type->value_type);
+    for (unsigned i = 0; i < count; i++) {
+        uint32_t element = type->element;
+        uint32_t offset = 0;
+        struct tr_layout inner = layout;
+        if (type->kind == SPV_TYPE_STRUCT) {
+            const struct spv_member *member = &type->members[i];
+            element = member->type;
+            offset = at->explicit_layout ? member->offset : natural_member_offset(t, type, i);
+            inner.matrix_stride = member->matrix_stride;
+            inner.row_major = member->row_major;
+        } else if (type->kind == SPV_TYPE_ARRAY) {
+            offset = i * (at->explicit_layout ? type->array_stride : natural_stride(t, element));
+        } else if (type->kind == SPV_TYPE_MATRIX) {
+            const struct spv_type *column = spv_type(t->m, element);
+            unsigned scalar = scalar_bytes(spv_type(t->m, column->element));
+            if (at->explicit_layout && layout.row_major)
+                offset = i * scalar; /* column i starts at element (0, i) */
+            else
+                offset = i * (at->explicit_layout ? layout.matrix_stride : natural_stride(t, element));
+            /* The column's components are matrix_stride apart when row-major. */
+            inner.row_major = layout.row_major;
+            inner.matrix_stride = at->explicit_layout && layout.row_major ? layout.matrix_stride : 0;
+        } else if (type->kind == SPV_TYPE_VECTOR) {
+            unsigned scalar = scalar_bytes(spv_type(t->m, element));
+            offset = i * (layout.row_major && layout.matrix_stride ? layout.matrix_stride : scalar);
+            inner.row_major = false;
+            inner.matrix_stride = 0;
+        }
+        LLVMValueRef at_offset = LLVMBuildAdd(t->builder, extra, i64_splat(t, offset), "");
+        if (value) {
+            access_value(t, at, at_offset, element, inner, LLVMBuildExtractValue(t->builder, value, i, ""));
+        } else {
+            LLVMValueRef part = access_value(t, at, at_offset, element, inner, NULL);
+            result = LLVMBuildInsertValue(t->builder, result, part, i, "");
+        }
+    }
+    return result;
+}
+
+static struct place place_of(struct tr *t, uint32_t pointer_id)
+{
+    const struct spv_type *ptype = spv_type(t->m, t->m->ids[pointer_id].type);
+    struct place at;
+    at.pointer = unpack_pointer(t, tr_get(t, pointer_id));
+    at.kind = storage_kind(ptype->storage_class);
+    at.explicit_layout = at.kind == STORAGE_EXPLICIT;
+    return at;
+}
+
+static LLVMValueRef load_through(struct tr *t, uint32_t pointer_id)
+{
+    const struct spv_type *ptype = spv_type(t->m, t->m->ids[pointer_id].type);
+    struct place at = place_of(t, pointer_id);
+    return access_value(t, &at, i64_splat(t, 0), ptype->element, t->layouts[pointer_id], NULL);
+}
+
+static void store_through(struct tr *t, uint32_t pointer_id, LLVMValueRef value)
+{
+    const struct spv_type *ptype = spv_type(t->m, t->m->ids[pointer_id].type);
+    struct place at = place_of(t, pointer_id);
+    access_value(t, &at, i64_splat(t, 0), ptype->element, t->layouts[pointer_id], value);
+}
+
+/* --- Variables ------------------------------------------------------------------------ */
+
+static LLVMValueRef descriptor_table(struct tr *t, uint32_t set)
+{
+    return tr_invocation_field(t, VKMM_INVOCATION_SETS + 8 * set, t->ptr);
+}
+
+static const struct vkmm_compile_binding *find_binding(struct tr *t, uint32_t set, uint32_t binding)
+{
+    if (set >= t->options->set_count)
+        return NULL;
+    const struct vkmm_compile_set *s = &t->options->sets[set];
+    for (uint32_t i = 0; i < s->binding_count; i++) {
+        if (s->bindings[i].binding == binding)
+            return &s->bindings[i];
+    }
+    return NULL;
+}
+
+/* The pointer to the buffer of descriptor `first + index` of a set, per
+ * lane; an index outside the binding gives a pointer that reaches nothing. */
+static struct tr_pointer descriptor_pointer(struct tr *t, uint32_t set, uint32_t first, uint32_t count,
+                                            LLVMValueRef index)
+{
+    LLVMValueRef table = LLVMBuildPtrToInt(t->builder, descriptor_table(t, set), t->i64, "");
+    LLVMValueRef valid = LLVMBuildICmp(t->builder, LLVMIntULT, index, i64_splat(t, count), "");
+    LLVMValueRef element = LLVMBuildSelect(t->builder, valid, index, i64_splat(t, 0), "");
+    LLVMValueRef entry = LLVMBuildAdd(t->builder, tr_splat(t, table),
+                                      LLVMBuildMul(t->builder, LLVMBuildAdd(t->builder, element,
+                                                                            i64_splat(t, first), ""),
+                                                   i64_splat(t, VKMM_DESCRIPTOR_SIZE), ""), "");
+    LLVMTypeRef overloads[2] = { t->lane_i64, LLVMVectorType(t->ptr, t->width) };
+    LLVMValueRef all = tr_splat(t, LLVMConstInt(t->i1, 1, 0));
+    LLVMValueRef base_args[4] = { to_pointers(t, entry), LLVMConstInt(t->i32, 8, 0), all, i64_splat(t, 0) };
+    LLVMValueRef base = tr_call_intrinsic(t, "llvm.masked.gather", overloads, 2, base_args, 4);
+    LLVMValueRef range_entry = LLVMBuildAdd(t->builder, entry, i64_splat(t, VKMM_DESCRIPTOR_RANGE), "");
+    LLVMValueRef range_args[4] = { to_pointers(t, range_entry), LLVMConstInt(t->i32, 8, 0), all, i64_splat(t, 0) };
+    LLVMValueRef range = tr_call_intrinsic(t, "llvm.masked.gather", overloads, 2, range_args, 4);
+    range = LLVMBuildSelect(t->builder, valid, range, i64_splat(t, 0), "");
+    struct tr_pointer p = { base, base, LLVMBuildAdd(t->builder, base, range, "") };
+    return p;
+}
+
+static bool is_descriptor_array(struct tr *t, const struct spv_variable *v)
+{
+    const struct spv_type *type = spv_type(t->m, v->pointee);
+    return storage_kind(v->storage_class) == STORAGE_EXPLICIT && v->storage_class != SpvStorageClassPushConstant &&
+           (type->kind == SPV_TYPE_ARRAY || type->kind == SPV_TYPE_RUNTIME_ARRAY);
+}
+
+static bool variable_pointer(struct tr *t, const struct spv_variable *v, struct tr_pointer *out)
+{
+    struct spv_id *id = &t->m->ids[v->id];
+    switch (v->storage_class) {
+    case SpvStorageClassWorkgroup: {
+        LLVMValueRef base = LLVMBuildPtrToInt(t->builder,
+                                              tr_invocation_field(t, VKMM_INVOCATION_SHARED_MEMORY, t->ptr), t->i64, "");
+        LLVMValueRef start = LLVMBuildAdd(t->builder, base, LLVMConstInt(t->i64, v->offset, 0), "");
+        out->addr = out->lo = tr_splat(t, start);
+        out->hi = tr_splat(t, LLVMBuildAdd(t->builder, start, LLVMConstInt(t->i64, v->size, 0), ""));
+        return true;
+    }
+    case SpvStorageClassFunction:
+    case SpvStorageClassPrivate:
+    case SpvStorageClassInput:
+    case SpvStorageClassOutput: {
+        LLVMValueRef start = LLVMBuildAdd(t->builder, t->private_base,
+                                          LLVMConstInt(t->i64, (uint64_t)v->offset * t->width, 0), "");
+        out->addr = out->lo = tr_splat(t, start);
+        out->hi = tr_splat(t, LLVMBuildAdd(t->builder, start,
+                                           LLVMConstInt(t->i64, (uint64_t)v->size * t->width, 0), ""));
+        return true;
+    }
+    case SpvStorageClassPushConstant: {
+        LLVMValueRef base = LLVMBuildPtrToInt(t->builder,
+                                              tr_invocation_field(t, VKMM_INVOCATION_PUSH_CONSTANTS, t->ptr), t->i64, "");
+        out->addr = out->lo = tr_splat(t, base);
+        out->hi = tr_splat(t, LLVMBuildAdd(t->builder, base, LLVMConstInt(t->i64, 256, 0), ""));
+        return true;
+    }
+    case SpvStorageClassStorageBuffer:
+    case SpvStorageClassUniform: {
+        const struct vkmm_compile_binding *binding = find_binding(t, id->set, id->binding);
+        if (!binding)
+            return spv_fail(t->error, "variable %%%u uses set %u binding %u, which the pipeline layout lacks",
+                            v->id, id->set, id->binding);
+        if (is_descriptor_array(t, v)) {
+            /* Resolved by the access chain's first index. */
+            out->addr = i64_splat(t, 0);
+            out->lo = out->hi = i64_splat(t, 0);
+            return true;
+        }
+        *out = descriptor_pointer(t, id->set, binding->first, binding->count, i64_splat(t, 0));
+        return true;
+    }
+    default:
+        return spv_fail(t->error, "variables of storage class %u are not supported", v->storage_class);
+    }
+}
+
+/* Value of a compute builtin for every lane. */
+static bool builtin_value(struct tr *t, uint32_t builtin, uint32_t type_id, LLVMValueRef *out)
+{
+    struct spv_module *m = t->m;
+    LLVMBuilderRef b = t->builder;
+    LLVMValueRef subgroup = tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32);
+    LLVMValueRef lane = tr_lane_index(t);
+    LLVMValueRef index = LLVMBuildAdd(b, tr_splat(t, LLVMBuildMul(b, subgroup, LLVMConstInt(t->i32, t->width, 0), "")),
+                                      lane, "");
+    LLVMValueRef size[3], local[3], group[3], count[3];
+    for (int i = 0; i < 3; i++) {
+        size[i] = tr_splat(t, LLVMConstInt(t->i32, m->local_size[i], 0));
+        group[i] = tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_ID + 4 * i, t->i32));
+        count[i] = tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_NUM_WORKGROUPS + 4 * i, t->i32));
+    }
+    local[0] = LLVMBuildURem(b, index, size[0], "");
+    local[1] = LLVMBuildURem(b, LLVMBuildUDiv(b, index, size[0], ""), size[1], "");
+    local[2] = LLVMBuildUDiv(b, index, LLVMBuildMul(b, size[0], size[1], ""), "");
+    LLVMValueRef vec[4] = { 0 };
+    unsigned n = 1;
+    switch (builtin) {
+    case SpvBuiltInLocalInvocationId:
+        memcpy(vec, local, sizeof(local));
+        n = 3;
+        break;
+    case SpvBuiltInWorkgroupId:
+        memcpy(vec, group, sizeof(group));
+        n = 3;
+        break;
+    case SpvBuiltInNumWorkgroups:
+        memcpy(vec, count, sizeof(count));
+        n = 3;
+        break;
+    case SpvBuiltInWorkgroupSize:
+        memcpy(vec, size, sizeof(size));
+        n = 3;
+        break;
+    case SpvBuiltInGlobalInvocationId:
+        for (int i = 0; i < 3; i++)
+            vec[i] = LLVMBuildAdd(b, LLVMBuildMul(b, group[i], size[i], ""), local[i], "");
+        n = 3;
+        break;
+    case SpvBuiltInLocalInvocationIndex:
+        vec[0] = index;
+        break;
+    case SpvBuiltInSubgroupId:
+        vec[0] = tr_splat(t, subgroup);
+        break;
+    case SpvBuiltInNumSubgroups: {
+        uint32_t total = m->local_size[0] * m->local_size[1] * m->local_size[2];
+        vec[0] = tr_splat(t, LLVMConstInt(t->i32, (total + t->width - 1) / t->width, 0));
+        break;
+    }
+    case SpvBuiltInSubgroupSize:
+        vec[0] = tr_splat(t, LLVMConstInt(t->i32, t->width, 0));
+        break;
+    case SpvBuiltInSubgroupLocalInvocationId:
+        vec[0] = lane;
+        break;
+    case SpvBuiltInSubgroupEqMask:
+    case SpvBuiltInSubgroupGeMask:
+    case SpvBuiltInSubgroupGtMask:
+    case SpvBuiltInSubgroupLeMask:
+    case SpvBuiltInSubgroupLtMask: {
+        /* Lane l's mask over the W lanes; only the first word can be set. */
+        LLVMValueRef one = tr_splat(t, LLVMConstInt(t->i32, 1, 0));
+        LLVMValueRef bit = LLVMBuildShl(b, one, lane, "");
+        LLVMValueRef all = tr_splat(t, LLVMConstInt(t->i32, t->width >= 32 ? 0xffffffffu : (1u << t->width) - 1, 0));
+        LLVMValueRef below = LLVMBuildSub(b, bit, one, "");
+        LLVMValueRef word;
+        if (builtin == SpvBuiltInSubgroupEqMask)
+            word = bit;
+        else if (builtin == SpvBuiltInSubgroupLtMask)
+            word = below;
+        else if (builtin == SpvBuiltInSubgroupLeMask)
+            word = LLVMBuildOr(b, below, bit, "");
+        else if (builtin == SpvBuiltInSubgroupGtMask)
+            word = LLVMBuildAnd(b, all, LLVMBuildNot(b, LLVMBuildOr(b, below, bit, ""), ""), "");
+        else
+            word = LLVMBuildAnd(b, all, LLVMBuildNot(b, below, ""), "");
+        vec[0] = word;
+        vec[1] = vec[2] = vec[3] = tr_splat(t, LLVMConstInt(t->i32, 0, 0));
+        n = 4;
+        break;
+    }
+    default:
+        return spv_fail(t->error, "builtin %u is not a compute builtin vkmm supports", builtin);
+    }
+    const struct spv_type *type = spv_type(m, type_id);
+    if (type->kind != SPV_TYPE_VECTOR) {
+        *out = vec[0];
+        return true;
+    }
+    LLVMValueRef value = LLVMGetUndef(type->value_type);
+    for (unsigned i = 0; i < n && i < type->count; i++)
+        value = LLVMBuildInsertValue(b, value, vec[i], i, "");
+    *out = value;
+    return true;
+}
+
+bool spv_memory_init_function(struct tr *t)
+{
+    struct spv_module *m = t->m;
+    t->layouts = calloc(m->bound, sizeof(struct tr_layout));
+    if (!t->layouts)
+        return spv_fail(t->error, "out of memory");
+    LLVMValueRef saved_exec = t->exec;
+    t->exec = tr_splat(t, LLVMConstInt(t->i1, 1, 0));
+    for (uint32_t i = 0; i < m->variable_count; i++) {
+        const struct spv_variable *v = &m->variables[i];
+        struct tr_pointer p;
+        if (!variable_pointer(t, v, &p))
+            return false;
+        m->ids[v->id].constant = pack_pointer(t, p);
+        uint32_t builtin = m->ids[v->id].builtin;
+        if (v->storage_class == SpvStorageClassInput && builtin != SpvBuiltInMax) {
+            LLVMValueRef value = NULL;
+            if (!builtin_value(t, builtin, v->pointee, &value))
+                return false;
+            struct place at = { p, STORAGE_LANE_SCALED, false };
+            struct tr_layout none = { 0, false };
+            access_value(t, &at, i64_splat(t, 0), v->pointee, none, value);
+        }
+    }
+    t->exec = saved_exec;
+    return true;
+}
+
+bool spv_memory_init_variables(struct tr *t)
+{
+    struct spv_module *m = t->m;
+    LLVMValueRef saved_exec = t->exec;
+    t->exec = tr_splat(t, LLVMConstInt(t->i1, 1, 0));
+    for (uint32_t i = 0; i < m->variable_count; i++) {
+        const struct spv_variable *v = &m->variables[i];
+        const struct spv_insn *insn = &m->insns[m->ids[v->id].insn];
+        if (insn->opcode != SpvOpVariable || insn->word_count < 5)
+            continue;
+        if (storage_kind(v->storage_class) == STORAGE_EXPLICIT)
+            continue;
+        store_through(t, v->id, tr_get(t, spv_words(m, insn)[4]));
+    }
+    t->exec = saved_exec;
+    return true;
+}
+
+/* --- Access chains ---------------------------------------------------------------- */
+
+static LLVMValueRef index_i64(struct tr *t, uint32_t id)
+{
+    LLVMValueRef index = tr_get(t, id);
+    unsigned width = LLVMGetIntTypeWidth(LLVMGetElementType(LLVMTypeOf(index)));
+    if (width == 64)
+        return index;
+    /* The spec: access chain indexes are treated as signed. */
+    return LLVMBuildSExt(t->builder, index, t->lane_i64, "");
+}
+
+static bool constant_index(struct tr *t, uint32_t id, uint32_t *out)
+{
+    const struct spv_id *c = &t->m->ids[id];
+    if (c->kind != SPV_ID_CONSTANT || t->m->insns[c->insn].opcode != SpvOpConstant)
+        return false;
+    *out = spv_words(t->m, &t->m->insns[c->insn])[3];
+    return true;
+}
+
+static bool translate_access_chain(struct tr *t, const struct spv_insn *insn, const uint32_t *w)
+{
+    struct spv_module *m = t->m;
+    uint32_t base_id = w[3];
+    const struct spv_type *base_type = spv_type(m, m->ids[base_id].type);
+    enum storage_kind kind = storage_kind(base_type->storage_class);
+    bool explicit_layout = kind == STORAGE_EXPLICIT;
+    struct tr_pointer p = unpack_pointer(t, tr_get(t, base_id));
+    struct tr_layout layout = t->layouts[base_id];
+    uint32_t type_id = base_type->element;
+    uint32_t first = 4;
+    LLVMValueRef offset = i64_splat(t, 0);
+
+    if (insn->opcode == SpvOpPtrAccessChain) {
+        uint32_t stride = base_type->array_stride;
+        offset = LLVMBuildMul(t->builder, index_i64(t, w[4]), i64_splat(t, stride), "");
+        first = 5;
+    }
+    const struct spv_id *base = &m->ids[base_id];
+    if (base->kind == SPV_ID_VARIABLE && is_descriptor_array(t, &m->variables[base->variable]) &&
+        first < insn->word_count) {
+        const struct vkmm_compile_binding *binding = find_binding(t, base->set, base->binding);
+        p = descriptor_pointer(t, base->set, binding->first, binding->count, index_i64(t, w[first]));
+        type_id = spv_type(m, type_id)->element;
+        first++;
+    }
+    for (uint32_t k = first; k < insn->word_count; k++) {
+        const struct spv_type *type = spv_type(m, type_id);
+        uint32_t constant;
+        switch (type->kind) {
+        case SPV_TYPE_STRUCT: {
+            if (!constant_index(t, w[k], &constant) || constant >= type->member_count)
+                return spv_fail(t->error, "struct index at word %u is not a constant member", insn->offset);
+            const struct spv_member *member = &type->members[constant];
+            uint32_t member_offset = explicit_layout ? member->offset : natural_member_offset(t, type, constant);
+            offset = LLVMBuildAdd(t->builder, offset, i64_splat(t, member_offset), "");
+            layout.matrix_stride = member->matrix_stride;
+            layout.row_major = member->row_major;
+            type_id = member->type;
+            break;
+        }
+        case SPV_TYPE_ARRAY:
+        case SPV_TYPE_RUNTIME_ARRAY: {
+            uint32_t stride = explicit_layout ? type->array_stride : natural_stride(t, type->element);
+            offset = LLVMBuildAdd(t->builder, offset,
+                                  LLVMBuildMul(t->builder, index_i64(t, w[k]), i64_splat(t, stride), ""), "");
+            type_id = type->element;
+            break;
+        }
+        case SPV_TYPE_MATRIX: {
+            const struct spv_type *column = spv_type(m, type->element);
+            unsigned scalar = scalar_bytes(spv_type(m, column->element));
+            uint32_t stride;
+            if (explicit_layout && layout.row_major)
+                stride = scalar;
+            else
+                stride = explicit_layout ? layout.matrix_stride : natural_stride(t, type->element);
+            offset = LLVMBuildAdd(t->builder, offset,
+                                  LLVMBuildMul(t->builder, index_i64(t, w[k]), i64_splat(t, stride), ""), "");
+            if (!(explicit_layout && layout.row_major))
+                layout.matrix_stride = 0;
+            type_id = type->element;
+            break;
+        }
+        case SPV_TYPE_VECTOR: {
+            unsigned scalar = scalar_bytes(spv_type(m, type->element));
+            uint32_t stride = layout.row_major && layout.matrix_stride ? layout.matrix_stride : scalar;
+            offset = LLVMBuildAdd(t->builder, offset,
+                                  LLVMBuildMul(t->builder, index_i64(t, w[k]), i64_splat(t, stride), ""), "");
+            layout.row_major = false;
+            layout.matrix_stride = 0;
+            type_id = type->element;
+            break;
+        }
+        default:
+            return spv_fail(t->error, "access chain into a scalar at word %u", insn->offset);
+        }
+    }
+    if (kind == STORAGE_LANE_SCALED)
+        offset = LLVMBuildMul(t->builder, offset, i64_splat(t, t->width), "");
+    p.addr = LLVMBuildAdd(t->builder, p.addr, offset, "");
+    t->layouts[w[2]] = layout;
+    tr_set(t, w[2], pack_pointer(t, p));
+    return true;
+}
+
+static bool translate_array_length(struct tr *t, const uint32_t *w)
+{
+    struct spv_module *m = t->m;
+    const struct spv_type *ptype = spv_type(m, m->ids[w[3]].type);
+    const struct spv_type *block = spv_type(m, ptype->element);
+    const struct spv_member *member = &block->members[w[4]];
+    const struct spv_type *array = spv_type(m, member->type);
+    struct tr_pointer p = unpack_pointer(t, tr_get(t, w[3]));
+    LLVMValueRef start = LLVMBuildAdd(t->builder, p.addr, i64_splat(t, member->offset), "");
+    LLVMValueRef has_room = LLVMBuildICmp(t->builder, LLVMIntUGT, p.hi, start, "");
+    LLVMValueRef bytes = LLVMBuildSelect(t->builder, has_room, LLVMBuildSub(t->builder, p.hi, start, ""),
+                                         i64_splat(t, 0), "");
+    LLVMValueRef length = LLVMBuildUDiv(t->builder, bytes, i64_splat(t, array->array_stride ? array->array_stride : 1), "");
+    tr_set(t, w[2], LLVMBuildTrunc(t->builder, length, t->lane_i32, ""));
+    return true;
+}
+
+/* --- Atomics ---------------------------------------------------------------------- */
+
+static LLVMAtomicRMWBinOp rmw_op(uint16_t opcode, bool *handled)
+{
+    *handled = true;
+    switch (opcode) {
+    case SpvOpAtomicExchange: return LLVMAtomicRMWBinOpXchg;
+    case SpvOpAtomicIAdd:
+    case SpvOpAtomicIIncrement: return LLVMAtomicRMWBinOpAdd;
+    case SpvOpAtomicISub:
+    case SpvOpAtomicIDecrement: return LLVMAtomicRMWBinOpSub;
+    case SpvOpAtomicSMin: return LLVMAtomicRMWBinOpMin;
+    case SpvOpAtomicUMin: return LLVMAtomicRMWBinOpUMin;
+    case SpvOpAtomicSMax: return LLVMAtomicRMWBinOpMax;
+    case SpvOpAtomicUMax: return LLVMAtomicRMWBinOpUMax;
+    case SpvOpAtomicAnd: return LLVMAtomicRMWBinOpAnd;
+    case SpvOpAtomicOr: return LLVMAtomicRMWBinOpOr;
+    case SpvOpAtomicXor: return LLVMAtomicRMWBinOpXor;
+    case SpvOpAtomicFAddEXT: return LLVMAtomicRMWBinOpFAdd;
+    case SpvOpAtomicFMinEXT: return LLVMAtomicRMWBinOpFMin;
+    case SpvOpAtomicFMaxEXT: return LLVMAtomicRMWBinOpFMax;
+    default:
+        *handled = false;
+        return LLVMAtomicRMWBinOpXchg;
+    }
+}
+
+/* Atomics run lane by lane (lane order is one of the orders the model
+ * allows), each on its own bounds-checked address; inactive and
+ * out-of-bounds lanes do nothing and return zero. */
+static bool translate_atomic(struct tr *t, const struct spv_insn *insn, const uint32_t *w)
+{
+    struct spv_module *m = t->m;
+    uint16_t op = insn->opcode;
+    bool is_store = op == SpvOpAtomicStore;
+    uint32_t pointer_id = is_store ? w[1] : w[3];
+    const struct spv_type *ptype = spv_type(m, m->ids[pointer_id].type);
+    const struct spv_type *scalar = spv_type(m, ptype->element);
+    LLVMTypeRef element = spv_scalar_llvm(t, scalar);
+    unsigned size = scalar->width / 8;
+    struct place at = place_of(t, pointer_id);
+    LLVMValueRef addresses = leaf_addresses(t, &at.pointer, i64_splat(t, 0), size, at.kind);
+    LLVMValueRef mask = in_bounds(t, &at.pointer, addresses, size);
+    LLVMValueRef operand = NULL, comparator = NULL;
+    if (is_store)
+        operand = tr_get(t, w[4]);
+    else if (op == SpvOpAtomicCompareExchange) {
+        operand = tr_get(t, w[7]);
+        comparator = tr_get(t, w[8]);
+    } else if (op == SpvOpAtomicIIncrement || op == SpvOpAtomicIDecrement) {
+        operand = tr_splat(t, LLVMConstInt(element, 1, 0));
+    } else if (op != SpvOpAtomicLoad) {
+        operand = tr_get(t, w[6]);
+    }
+    LLVMValueRef result = LLVMConstNull(LLVMVectorType(element, t->width));
+    for (unsigned lane = 0; lane < t->width; lane++) {
+        LLVMValueRef index = LLVMConstInt(t->i32, lane, 0);
+        LLVMValueRef active = LLVMBuildExtractElement(t->builder, mask, index, "");
+        LLVMBasicBlockRef run = new_block(t, "atomic.lane");
+        LLVMBasicBlockRef skip = new_block(t, "atomic.next");
+        LLVMBasicBlockRef from = LLVMGetInsertBlock(t->builder);
+        LLVMBuildCondBr(t->builder, active, run, skip);
+        LLVMPositionBuilderAtEnd(t->builder, run);
+        LLVMValueRef address = to_pointer(t, LLVMBuildExtractElement(t->builder, addresses, index, ""));
+        LLVMValueRef lane_operand = operand ? LLVMBuildExtractElement(t->builder, operand, index, "") : NULL;
+        LLVMValueRef old;
+        if (op == SpvOpAtomicLoad) {
+            old = LLVMBuildLoad2(t->builder, element, address, "");
+            LLVMSetOrdering(old, LLVMAtomicOrderingSequentiallyConsistent);
+            LLVMSetAlignment(old, size);
+        } else if (is_store) {
+            LLVMValueRef store = LLVMBuildStore(t->builder, lane_operand, address);
+            LLVMSetOrdering(store, LLVMAtomicOrderingSequentiallyConsistent);
+            LLVMSetAlignment(store, size);
+            old = LLVMConstNull(element);
+        } else if (op == SpvOpAtomicCompareExchange) {
+            LLVMValueRef lane_comparator = LLVMBuildExtractElement(t->builder, comparator, index, "");
+            LLVMValueRef pair = LLVMBuildAtomicCmpXchg(t->builder, address, lane_comparator, lane_operand,
+                                                       LLVMAtomicOrderingSequentiallyConsistent,
+                                                       LLVMAtomicOrderingSequentiallyConsistent, 0);
+            old = LLVMBuildExtractValue(t->builder, pair, 0, "");
+        } else {
+            bool known;
+            LLVMAtomicRMWBinOp rmw = rmw_op(op, &known);
+            if (!known)
+                return spv_fail(t->error, "unsupported atomic %s at word %u", spv_opcode_name(op), insn->offset);
+            old = LLVMBuildAtomicRMW(t->builder, rmw, address, lane_operand, LLVMAtomicOrderingSequentiallyConsistent, 0);
+        }
+        LLVMValueRef updated = LLVMBuildInsertElement(t->builder, result, old, index, "");
+        LLVMBasicBlockRef run_end = LLVMGetInsertBlock(t->builder);
+        LLVMBuildBr(t->builder, skip);
+        LLVMPositionBuilderAtEnd(t->builder, skip);
+        LLVMValueRef phi = LLVMBuildPhi(t->builder, LLVMTypeOf(result), "");
+        LLVMValueRef values[2] = { result, updated };
+        LLVMBasicBlockRef blocks[2] = { from, run_end };
+        LLVMAddIncoming(phi, values, blocks, 2);
+        result = phi;
+    }
+    if (!is_store)
+        tr_set(t, w[2], result);
+    return true;
+}
+
+/* --- Barriers --------------------------------------------------------------------- */
+
+/* Memory semantics of OpMemoryBarrier / OpControlBarrier.  Work of one
+ * workgroup runs on one thread, so only device-scope semantics need a
+ * hardware fence (other workgroups run on other threads). */
+static void memory_barrier(struct tr *t, uint32_t scope_id, uint32_t semantics_id)
+{
+    struct spv_module *m = t->m;
+    uint32_t scope = spv_words(m, &m->insns[m->ids[scope_id].insn])[3];
+    uint32_t semantics = spv_words(m, &m->insns[m->ids[semantics_id].insn])[3];
+    if (!(semantics & ~0x1fu) || scope == SpvScopeWorkgroup || scope == SpvScopeSubgroup || scope == SpvScopeInvocation)
+        return;
+    LLVMBuildFence(t->builder, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+}
+
+/* --- Dispatch ---------------------------------------------------------------------- */
+
+bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handled)
+{
+    const uint32_t *w = spv_words(t->m, insn);
+    *handled = true;
+    switch (insn->opcode) {
+    case SpvOpVariable:
+        return true; /* storage assigned in spv_memory_layout */
+    case SpvOpLoad:
+        tr_set(t, w[2], load_through(t, w[3]));
+        return true;
+    case SpvOpStore:
+        store_through(t, w[1], tr_get(t, w[2]));
+        return true;
+    case SpvOpCopyMemory: {
+        LLVMValueRef value = load_through(t, w[2]);
+        store_through(t, w[1], value);
+        return true;
+    }
+    case SpvOpAccessChain:
+    case SpvOpInBoundsAccessChain:
+    case SpvOpPtrAccessChain:
+        return translate_access_chain(t, insn, w);
+    case SpvOpArrayLength:
+        return translate_array_length(t, w);
+    case SpvOpMemoryBarrier:
+        memory_barrier(t, w[1], w[2]);
+        return true;
+    case SpvOpControlBarrier:
+        memory_barrier(t, w[2], w[3]);
+        return true;
+    case SpvOpAtomicLoad:
+    case SpvOpAtomicStore:
+    case SpvOpAtomicExchange:
+    case SpvOpAtomicCompareExchange:
+    case SpvOpAtomicIIncrement:
+    case SpvOpAtomicIDecrement:
+    case SpvOpAtomicIAdd:
+    case SpvOpAtomicISub:
+    case SpvOpAtomicSMin:
+    case SpvOpAtomicUMin:
+    case SpvOpAtomicSMax:
+    case SpvOpAtomicUMax:
+    case SpvOpAtomicAnd:
+    case SpvOpAtomicOr:
+    case SpvOpAtomicXor:
+    case SpvOpAtomicFAddEXT:
+    case SpvOpAtomicFMinEXT:
+    case SpvOpAtomicFMaxEXT:
+        return translate_atomic(t, insn, w);
+    default:
+        *handled = false;
+        return true;
+    }
+}

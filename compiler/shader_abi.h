@@ -1,0 +1,52 @@
+/* The interface between generated shader code and the runtime.  Generated
+ * code reads these structures at the offsets given here, so any change must
+ * change both sides (the _Static_asserts pin the layout). */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define VKMM_SHADER_MAX_SETS 8
+
+struct vkmm_descriptor;
+
+/* What one call of a compiled shader function needs: one subgroup of one
+ * workgroup. */
+struct vkmm_shader_invocation {
+    const struct vkmm_descriptor *sets[VKMM_SHADER_MAX_SETS]; /* descriptor arrays, dynamic offsets applied */
+    const uint8_t *push_constants;                            /* VKMM_MAX_PUSH_CONSTANT_SIZE bytes */
+    uint8_t *shared_memory;                                   /* the workgroup's Workgroup storage */
+    uint32_t workgroup_id[3];                                 /* including the dispatch base */
+    uint32_t num_workgroups[3];
+    uint32_t subgroup_id;
+    uint32_t reserved;
+};
+
+enum vkmm_shader_invocation_field {
+    VKMM_INVOCATION_SETS = 0,
+    VKMM_INVOCATION_PUSH_CONSTANTS = 64,
+    VKMM_INVOCATION_SHARED_MEMORY = 72,
+    VKMM_INVOCATION_WORKGROUP_ID = 80,
+    VKMM_INVOCATION_NUM_WORKGROUPS = 92,
+    VKMM_INVOCATION_SUBGROUP_ID = 104,
+};
+_Static_assert(offsetof(struct vkmm_shader_invocation, push_constants) == VKMM_INVOCATION_PUSH_CONSTANTS, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, shared_memory) == VKMM_INVOCATION_SHARED_MEMORY, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, workgroup_id) == VKMM_INVOCATION_WORKGROUP_ID, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, num_workgroups) == VKMM_INVOCATION_NUM_WORKGROUPS, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, subgroup_id) == VKMM_INVOCATION_SUBGROUP_ID, "abi");
+
+/* Descriptor as the generated code reads it: base pointer then range. */
+enum { VKMM_DESCRIPTOR_SIZE = 32, VKMM_DESCRIPTOR_BASE = 0, VKMM_DESCRIPTOR_RANGE = 8 };
+
+/* Result of one call: the subgroup finished, or stopped at a control
+ * barrier and must be called again (with the same state) once every
+ * subgroup of the workgroup has reached it. */
+enum vkmm_shader_status {
+    VKMM_SHADER_DONE = 0,
+    VKMM_SHADER_AT_BARRIER = 1,
+};
+
+/* `state` is compiled_shader.state_size bytes, zeroed before the first
+ * call for a workgroup, 64-byte aligned. */
+typedef int (*vkmm_shader_function)(void *state, const struct vkmm_shader_invocation *invocation);

@@ -1,0 +1,283 @@
+/* The compiler's view of a SPIR-V module, and the translation context
+ * shared by the spirv_<family>.c files.
+ *
+ * Invariants the translator relies on: the module has passed the SPIR-V
+ * validator for Vulkan 1.3 and the normalising passes of spirv_tools.cpp, so
+ * ids are defined before use (except forward references the validator
+ * allows: OpPhi operands, branch targets, forward pointers), operand types
+ * match their instructions, and there are no OpFunctionCall left.  Every
+ * place that still checks is a check for what vkmm itself does not support,
+ * and fails with a message naming the opcode or capability. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llvm-c/Core.h>
+#include <spirv/unified1/spirv.h>
+
+#include "compiler.h"
+
+/* --- Module ------------------------------------------------------------ */
+
+enum spv_type_kind {
+    SPV_TYPE_NONE = 0,
+    SPV_TYPE_VOID,
+    SPV_TYPE_BOOL,
+    SPV_TYPE_INT,
+    SPV_TYPE_FLOAT,
+    SPV_TYPE_VECTOR,
+    SPV_TYPE_MATRIX,
+    SPV_TYPE_ARRAY,
+    SPV_TYPE_RUNTIME_ARRAY,
+    SPV_TYPE_STRUCT,
+    SPV_TYPE_POINTER,
+    SPV_TYPE_FUNCTION,
+};
+
+struct spv_member {
+    uint32_t type;
+    uint32_t offset;        /* Offset decoration (explicit layouts) */
+    uint32_t matrix_stride; /* MatrixStride decoration */
+    bool row_major;
+    bool has_offset;
+    uint32_t builtin;       /* SpvBuiltInMax when none */
+};
+
+struct spv_type {
+    enum spv_type_kind kind;
+    uint32_t width;          /* bits, for BOOL (32 in memory), INT, FLOAT */
+    bool is_signed;
+    uint32_t count;          /* vector components, matrix columns, array length */
+    uint32_t element;        /* component / column / element / pointee type id */
+    uint32_t storage_class;  /* pointers */
+    uint32_t array_stride;   /* ArrayStride decoration (arrays, pointers for PtrAccessChain) */
+    uint32_t member_count;
+    struct spv_member *members;
+    bool block;              /* Block or BufferBlock */
+    bool buffer_block;
+    /* Natural layout (for storage without explicit offsets). */
+    uint32_t natural_size, natural_align;
+    LLVMTypeRef value_type;  /* the SIMD value type (see spirv_types.c) */
+};
+
+enum spv_id_kind {
+    SPV_ID_NONE = 0,
+    SPV_ID_TYPE,
+    SPV_ID_CONSTANT,
+    SPV_ID_VARIABLE,  /* module-scope OpVariable */
+    SPV_ID_VALUE,     /* result of an instruction inside a function */
+    SPV_ID_LABEL,
+    SPV_ID_FUNCTION,
+    SPV_ID_EXT_INST_SET,
+    SPV_ID_STRING,
+};
+
+struct spv_id {
+    enum spv_id_kind kind;
+    uint32_t insn;         /* index of the defining instruction */
+    uint32_t type;         /* result type id */
+    struct spv_type *type_info; /* for SPV_ID_TYPE */
+    /* Decorations. */
+    uint32_t builtin;      /* SpvBuiltInMax when none */
+    uint32_t set, binding;
+    bool has_binding;
+    bool non_writable, coherent, volatile_;
+    uint32_t array_stride;
+    const char *name;      /* OpName, for messages */
+    /* Translation state. */
+    uint32_t block;        /* defining block (function values) */
+    bool needs_slot;       /* used outside its defining block */
+    LLVMValueRef constant; /* SIMD constant value, for constants */
+    LLVMValueRef slot;     /* cross-block storage, for values */
+    uint32_t variable;     /* index into module variables, for SPV_ID_VARIABLE */
+};
+
+enum spv_ext_set {
+    SPV_EXT_NONE = 0,
+    SPV_EXT_GLSL_STD_450,
+    SPV_EXT_NON_SEMANTIC, /* debug printf, shader debug info: no effect on execution */
+    SPV_EXT_OTHER,
+};
+
+struct spv_insn {
+    uint16_t opcode;
+    uint16_t word_count;
+    uint32_t offset;        /* of the first word in the module */
+    uint32_t result_type;
+    uint32_t result_id;
+    uint16_t ext_inst_set;  /* enum spv_ext_set, for OpExtInst */
+    uint32_t line;          /* OpLine in effect (0: none) */
+    uint32_t id_operands;   /* index into module.id_operand_words */
+    uint16_t id_operand_count;
+};
+
+struct spv_block {
+    uint32_t label;         /* id */
+    uint32_t first, last;   /* instruction range [first, last]; last is the terminator */
+    uint32_t merge;         /* OpSelectionMerge / OpLoopMerge merge block, or 0 */
+    uint32_t continue_target;
+    uint32_t order;         /* position in the structured order (dispatch number) */
+    LLVMBasicBlockRef llvm;
+};
+
+/* Global variables other than builtin inputs, with where their storage is. */
+struct spv_variable {
+    uint32_t id;
+    uint32_t storage_class;
+    uint32_t pointee;        /* type id */
+    uint32_t offset;         /* Workgroup: in shared memory; Private/Function: in the private area */
+    uint32_t size;           /* natural size */
+};
+
+struct spv_module {
+    const uint32_t *words;
+    size_t word_count;
+    uint32_t bound;
+    struct spv_id *ids;
+    struct spv_insn *insns;
+    uint32_t insn_count;
+    uint32_t *id_operand_words; /* word offsets (within the instruction) of id operands */
+    uint32_t id_operand_word_count;
+    /* The entry point. */
+    uint32_t entry_function;
+    uint32_t local_size[3];
+    uint32_t local_size_ids[3]; /* LocalSizeId operands, 0 when literal */
+    uint32_t workgroup_size_constant; /* WorkgroupSize builtin constant, or 0 */
+    bool uses_vulkan_memory_model;
+    /* Function body of the entry point. */
+    struct spv_block *blocks;
+    uint32_t block_count;
+    uint32_t *block_of_label; /* label id -> block index + 1 (0: none) */
+    struct spv_variable *variables;
+    uint32_t variable_count;
+    uint32_t workgroup_size_bytes;
+    uint32_t private_size_bytes; /* natural bytes per invocation */
+    bool has_barrier;
+    uint32_t glsl_std_450;   /* id of the GLSL.std.450 import, or 0 */
+    /* OpLine strings, for reports. */
+};
+
+/* Error reporting: a message into the compile result; translation then
+ * unwinds by returning false up to vkmm_compile. */
+struct spv_error {
+    char message[512];
+    bool failed;
+};
+
+bool spv_fail(struct spv_error *error, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+bool spv_module_parse(struct spv_module *m, const uint32_t *words, size_t word_count, const char *entry_name,
+                      struct spv_error *error);
+void spv_module_free(struct spv_module *m);
+
+static inline const uint32_t *spv_words(const struct spv_module *m, const struct spv_insn *insn)
+{
+    return m->words + insn->offset;
+}
+
+static inline struct spv_type *spv_type(const struct spv_module *m, uint32_t id)
+{
+    return m->ids[id].type_info;
+}
+
+/* --- Translation --------------------------------------------------------- */
+
+/* A pointer value: per lane, the address and the bounds of the memory it
+ * may reach.  For lane-scaled storage (Function, Private, Input) the
+ * address is that of lane 0's copy and lane l adds l * leaf size (see
+ * lower_memory.c). */
+struct tr_pointer {
+    LLVMValueRef addr; /* <W x i64> */
+    LLVMValueRef lo;   /* <W x i64> */
+    LLVMValueRef hi;   /* <W x i64> */
+};
+
+/* Layout facts a pointer's type does not carry: the MatrixStride and
+ * RowMajor decorations of the struct member an access chain went through. */
+struct tr_layout {
+    uint32_t matrix_stride;
+    bool row_major;
+};
+
+struct tr {
+    struct spv_module *m;
+    const struct vkmm_compile_options *options;
+    struct spv_error *error;
+    unsigned width;                /* lanes W */
+    LLVMContextRef context;
+    LLVMModuleRef module;
+    LLVMBuilderRef builder;
+    LLVMValueRef function;
+    LLVMValueRef state;            /* ptr: struct vkmm_subgroup_state */
+    LLVMValueRef invocation;       /* ptr: struct vkmm_shader_invocation */
+    LLVMBasicBlockRef dispatcher;
+    LLVMBasicBlockRef entry_block;
+    /* Lane state. */
+    LLVMValueRef exec;             /* <W x i1> lanes running the current block */
+    LLVMValueRef alive_slot;       /* ptr to <W x i1> */
+    LLVMValueRef next_slot;        /* ptr to <W x i32> */
+    LLVMValueRef private_base;     /* i64: lane-scaled private storage base */
+    LLVMValueRef shared_base;      /* i64 */
+    /* Values of ids in the current segment (value_generation[id] ==
+     * generation), see translate.c. */
+    LLVMValueRef *values;
+    uint32_t *value_generation;
+    uint32_t generation;
+    LLVMValueRef exec_slot;        /* ptr to <W x i8>: the mask a block starts with */
+    LLVMBasicBlockRef *resume_blocks; /* resume point number -> block */
+    uint32_t resume_count;
+    uint32_t state_size;           /* bytes of subgroup state */
+    struct tr_layout *layouts;     /* per pointer id */
+    uint32_t current_block;
+    uint32_t current_line;
+    /* Handy types. */
+    LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, ptr, void_type;
+    LLVMTypeRef mask_type;         /* <W x i1> */
+    LLVMTypeRef lane_i32, lane_i64;
+};
+
+/* spirv_types.c */
+bool spv_types_lower(struct tr *t);
+LLVMTypeRef spv_scalar_llvm(struct tr *t, const struct spv_type *type); /* element type of one lane */
+/* Layout of `type` in memory with explicit decorations (buffers) or the
+ * natural layout; scalar leaves only. */
+uint32_t spv_type_size(struct tr *t, uint32_t type_id, bool explicit_layout);
+
+/* translate.c: values */
+LLVMValueRef tr_get(struct tr *t, uint32_t id);
+void tr_set(struct tr *t, uint32_t id, LLVMValueRef value);
+LLVMValueRef tr_splat(struct tr *t, LLVMValueRef scalar);
+LLVMValueRef tr_lane_index(struct tr *t); /* <W x i32> 0..W-1 */
+LLVMValueRef tr_any(struct tr *t, LLVMValueRef mask);
+LLVMValueRef tr_all(struct tr *t, LLVMValueRef mask);
+LLVMValueRef tr_call_intrinsic(struct tr *t, const char *name, LLVMTypeRef *overloads, unsigned overload_count,
+                               LLVMValueRef *args, unsigned arg_count);
+LLVMValueRef tr_zero(struct tr *t, uint32_t type_id);
+/* Per component map over vectors/matrices: applies fn to every scalar lane
+ * vector of the operands. */
+typedef LLVMValueRef (*tr_component_fn)(struct tr *t, LLVMValueRef *args, void *user);
+LLVMValueRef tr_map(struct tr *t, uint32_t result_type, LLVMValueRef *args, unsigned arg_count,
+                    tr_component_fn fn, void *user);
+LLVMValueRef tr_invocation_field(struct tr *t, unsigned field, LLVMTypeRef type);
+LLVMValueRef tr_state_field_ptr(struct tr *t, unsigned field);
+
+/* The opcode families.  Each returns true when it handled the opcode
+ * (false with t->error unset: not its opcode). */
+bool spv_translate_arith(struct tr *t, const struct spv_insn *insn, bool *handled);
+bool spv_translate_composite(struct tr *t, const struct spv_insn *insn, bool *handled);
+bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handled);
+bool spv_translate_glsl450(struct tr *t, const struct spv_insn *insn, bool *handled);
+bool spv_translate_subgroup(struct tr *t, const struct spv_insn *insn, bool *handled);
+
+/* lower_memory.c entry points used by translate.c */
+/* Assigns Workgroup and private offsets to variables (before code). */
+bool spv_memory_layout(struct tr *t);
+/* Computes every variable's pointer and writes builtin inputs (each call). */
+bool spv_memory_init_function(struct tr *t);
+/* Runs variable initialisers (first call of a workgroup only). */
+bool spv_memory_init_variables(struct tr *t);
+
+/* translate.c */
+bool spv_translate(struct tr *t);

@@ -1,0 +1,771 @@
+/* Translation of the entry point into one LLVM function that runs a
+ * subgroup of W lanes (DESIGN §4).
+ *
+ * Control flow: every lane has a "next block" number (the block's position
+ * in a structured order: a construct's blocks come before its merge block).
+ * A dispatcher picks the smallest number among live lanes and runs that
+ * block with the lanes waiting there as the execution mask, so divergent
+ * lanes reconverge at merge blocks.  When all live lanes run a block and
+ * its branch is uniform, the branch jumps straight to the successor's code,
+ * so converged code is ordinary LLVM control flow (loops stay loops).
+ *
+ * Values: an id used only in its defining block is a plain LLVM value;
+ * one used elsewhere (or an OpPhi) also has a slot written under the
+ * execution mask.  Slots are allocas, or live in the subgroup's state
+ * memory when the shader has control barriers: a barrier returns to the
+ * runtime (VKMM_SHADER_AT_BARRIER) and the next call resumes after it, so
+ * the subgroups of a workgroup are coroutines.  A barrier splits its block
+ * into segments; values crossing a segment boundary get slots too.  Strict
+ * mode will add suspension points the same way (a flag per opcode). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Target.h>
+
+#include "spirv_names.h"
+#include "spirv_private.h"
+
+#define EXIT_BLOCK 0x7fffffffu
+
+/* Layout of the subgroup state (all offsets in bytes). */
+enum {
+    STATE_STATUS = 0,     /* i32: 0 fresh, 1 suspended */
+    STATE_PENDING = 4,    /* i32: resume point number */
+    STATE_LANES = 64,     /* next: <W x i32>, then alive: <W x i8> */
+};
+
+/* --- Small helpers --------------------------------------------------------- */
+
+LLVMValueRef tr_splat(struct tr *t, LLVMValueRef scalar)
+{
+    LLVMTypeRef vector = LLVMVectorType(LLVMTypeOf(scalar), t->width);
+    LLVMValueRef single = LLVMBuildInsertElement(t->builder, LLVMGetUndef(vector), scalar,
+                                                 LLVMConstInt(t->i32, 0, 0), "");
+    LLVMValueRef zeros[16] = { 0 };
+    for (unsigned i = 0; i < t->width; i++)
+        zeros[i] = LLVMConstInt(t->i32, 0, 0);
+    return LLVMBuildShuffleVector(t->builder, single, LLVMGetUndef(vector), LLVMConstVector(zeros, t->width), "");
+}
+
+LLVMValueRef tr_lane_index(struct tr *t)
+{
+    LLVMValueRef lanes[16];
+    for (unsigned i = 0; i < t->width; i++)
+        lanes[i] = LLVMConstInt(t->i32, i, 0);
+    return LLVMConstVector(lanes, t->width);
+}
+
+LLVMValueRef tr_call_intrinsic(struct tr *t, const char *name, LLVMTypeRef *overloads, unsigned overload_count,
+                               LLVMValueRef *args, unsigned arg_count)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(t->module, id, overloads, overload_count);
+    LLVMTypeRef type = LLVMIntrinsicGetType(t->context, id, overloads, overload_count);
+    return LLVMBuildCall2(t->builder, type, fn, args, arg_count, "");
+}
+
+LLVMValueRef tr_any(struct tr *t, LLVMValueRef mask)
+{
+    LLVMTypeRef type = t->mask_type;
+    return tr_call_intrinsic(t, "llvm.vector.reduce.or", &type, 1, &mask, 1);
+}
+
+LLVMValueRef tr_all(struct tr *t, LLVMValueRef mask)
+{
+    LLVMTypeRef type = t->mask_type;
+    return tr_call_intrinsic(t, "llvm.vector.reduce.and", &type, 1, &mask, 1);
+}
+
+static LLVMValueRef byte_ptr(struct tr *t, LLVMValueRef base, unsigned offset)
+{
+    LLVMValueRef index = LLVMConstInt(t->i64, offset, 0);
+    return LLVMBuildGEP2(t->builder, t->i8, base, &index, 1, "");
+}
+
+LLVMValueRef tr_invocation_field(struct tr *t, unsigned field, LLVMTypeRef type)
+{
+    return LLVMBuildLoad2(t->builder, type, byte_ptr(t, t->invocation, field), "");
+}
+
+LLVMValueRef tr_state_field_ptr(struct tr *t, unsigned field)
+{
+    return byte_ptr(t, t->state, field);
+}
+
+/* select(mask, a, b) lane by lane, through aggregates. */
+static LLVMValueRef select_lanes(struct tr *t, LLVMValueRef mask, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMTypeRef type = LLVMTypeOf(a);
+    LLVMTypeKind kind = LLVMGetTypeKind(type);
+    if (kind == LLVMVectorTypeKind)
+        return LLVMBuildSelect(t->builder, mask, a, b, "");
+    unsigned n = kind == LLVMArrayTypeKind ? LLVMGetArrayLength(type) : LLVMCountStructElementTypes(type);
+    LLVMValueRef result = LLVMGetUndef(type);
+    for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef ai = LLVMBuildExtractValue(t->builder, a, i, "");
+        LLVMValueRef bi = LLVMBuildExtractValue(t->builder, b, i, "");
+        result = LLVMBuildInsertValue(t->builder, result, select_lanes(t, mask, ai, bi), i, "");
+    }
+    return result;
+}
+
+/* --- Constants ---------------------------------------------------------------- */
+
+static LLVMValueRef zero_of(struct tr *t, const struct spv_type *type)
+{
+    (void)t;
+    return LLVMConstNull(type->value_type);
+}
+
+LLVMValueRef tr_zero(struct tr *t, uint32_t type_id)
+{
+    return zero_of(t, spv_type(t->m, type_id));
+}
+
+static LLVMValueRef splat_constant(struct tr *t, LLVMValueRef scalar)
+{
+    LLVMValueRef lanes[16];
+    for (unsigned i = 0; i < t->width; i++)
+        lanes[i] = scalar;
+    return LLVMConstVector(lanes, t->width);
+}
+
+static LLVMValueRef scalar_constant(struct tr *t, const struct spv_type *type, const uint32_t *value)
+{
+    LLVMTypeRef scalar = spv_scalar_llvm(t, type);
+    uint64_t bits = value[0];
+    if (type->width == 64)
+        bits |= (uint64_t)value[1] << 32;
+    if (type->kind == SPV_TYPE_INT)
+        return LLVMConstInt(scalar, bits, 0);
+    LLVMValueRef as_int = LLVMConstInt(LLVMIntTypeInContext(t->context, type->width), bits, 0);
+    return LLVMConstBitCast(as_int, scalar);
+}
+
+static LLVMValueRef constant_value(struct tr *t, uint32_t id)
+{
+    struct spv_id *c = &t->m->ids[id];
+    if (c->constant)
+        return c->constant;
+    const struct spv_insn *insn = &t->m->insns[c->insn];
+    const uint32_t *w = spv_words(t->m, insn);
+    const struct spv_type *type = spv_type(t->m, insn->result_type);
+    LLVMValueRef value;
+    switch (insn->opcode) {
+    case SpvOpConstant:
+        value = splat_constant(t, scalar_constant(t, type, &w[3]));
+        break;
+    case SpvOpConstantTrue:
+    case SpvOpConstantFalse:
+        value = splat_constant(t, LLVMConstInt(t->i1, insn->opcode == SpvOpConstantTrue, 0));
+        break;
+    case SpvOpConstantComposite: {
+        unsigned n = insn->word_count - 3u;
+        LLVMValueRef parts[n ? n : 1];
+        for (unsigned i = 0; i < n; i++)
+            parts[i] = constant_value(t, w[3 + i]);
+        if (type->kind == SPV_TYPE_STRUCT)
+            value = LLVMConstNamedStruct(type->value_type, parts, n);
+        else
+            value = LLVMConstArray(LLVMTypeOf(parts[0]), parts, n);
+        break;
+    }
+    default: /* OpConstantNull, OpUndef: vkmm makes undefined values zero */
+        value = zero_of(t, type);
+        break;
+    }
+    c->constant = value;
+    return value;
+}
+
+/* --- Values ------------------------------------------------------------------ */
+
+LLVMValueRef tr_get(struct tr *t, uint32_t id)
+{
+    struct spv_id *v = &t->m->ids[id];
+    if (v->kind == SPV_ID_CONSTANT)
+        return constant_value(t, id);
+    if (v->kind == SPV_ID_VARIABLE)
+        return v->constant; /* the variable's pointer, computed in the prologue */
+    if (t->value_generation[id] == t->generation && t->values[id])
+        return t->values[id];
+    if (!v->slot) {
+        spv_fail(t->error, "value %%%u used before its definition", id);
+        return tr_zero(t, v->type);
+    }
+    LLVMValueRef loaded = LLVMBuildLoad2(t->builder, spv_type(t->m, v->type)->value_type, v->slot, "");
+    t->values[id] = loaded;
+    t->value_generation[id] = t->generation;
+    return loaded;
+}
+
+void tr_set(struct tr *t, uint32_t id, LLVMValueRef value)
+{
+    struct spv_id *v = &t->m->ids[id];
+    t->values[id] = value;
+    t->value_generation[id] = t->generation;
+    if (!v->slot)
+        return;
+    LLVMTypeRef type = LLVMTypeOf(value);
+    LLVMValueRef old = LLVMBuildLoad2(t->builder, type, v->slot, "");
+    LLVMBuildStore(t->builder, select_lanes(t, t->exec, value, old), v->slot);
+}
+
+/* Starts a new segment: values of earlier segments are read from slots. */
+static void new_segment(struct tr *t)
+{
+    t->generation++;
+}
+
+/* --- Analysis ------------------------------------------------------------------ */
+
+static bool is_control_barrier(const struct spv_insn *insn)
+{
+    return insn->opcode == SpvOpControlBarrier;
+}
+
+/* Segment number of every instruction of the function: blocks and control
+ * barriers start segments. */
+static bool mark_slots(struct tr *t)
+{
+    struct spv_module *m = t->m;
+    uint32_t *segment_of = calloc(m->bound, sizeof(uint32_t));
+    if (!segment_of)
+        return spv_fail(t->error, "out of memory");
+    uint32_t segment = 0;
+    /* First pass: where each value is defined. */
+    for (uint32_t b = 0; b < m->block_count; b++) {
+        segment++;
+        for (uint32_t i = m->blocks[b].first; i <= m->blocks[b].last; i++) {
+            const struct spv_insn *insn = &m->insns[i];
+            if (is_control_barrier(insn))
+                segment++;
+            if (insn->result_id)
+                segment_of[insn->result_id] = segment;
+            if (insn->opcode == SpvOpPhi)
+                m->ids[insn->result_id].needs_slot = true;
+        }
+    }
+    /* Second pass: uses in other segments.  A phi operand is used at the
+     * end of its predecessor block. */
+    segment = 0;
+    for (uint32_t b = 0; b < m->block_count; b++) {
+        segment++;
+        for (uint32_t i = m->blocks[b].first; i <= m->blocks[b].last; i++) {
+            const struct spv_insn *insn = &m->insns[i];
+            const uint32_t *w = spv_words(m, insn);
+            if (is_control_barrier(insn))
+                segment++;
+            if (insn->opcode == SpvOpPhi) {
+                for (uint32_t k = 3; k + 1 < insn->word_count; k += 2) {
+                    uint32_t value = w[k], parent = w[k + 1];
+                    uint32_t parent_block = m->block_of_label[parent];
+                    if (m->ids[value].kind != SPV_ID_VALUE || !parent_block)
+                        continue;
+                    /* Defined in the parent's last segment only if same
+                     * block and no barrier after it: approximate by block. */
+                    if (m->ids[value].block != parent_block - 1 || m->ids[value].insn > m->blocks[parent_block - 1].last)
+                        m->ids[value].needs_slot = true;
+                    else {
+                        for (uint32_t j = m->ids[value].insn; j <= m->blocks[parent_block - 1].last; j++)
+                            if (is_control_barrier(&m->insns[j]))
+                                m->ids[value].needs_slot = true;
+                    }
+                }
+                continue;
+            }
+            for (uint16_t k = 0; k < insn->id_operand_count; k++) {
+                uint32_t used = w[m->id_operand_words[insn->id_operands + k]];
+                if (used < m->bound && m->ids[used].kind == SPV_ID_VALUE && segment_of[used] != segment)
+                    m->ids[used].needs_slot = true;
+            }
+        }
+    }
+    free(segment_of);
+    return true;
+}
+
+/* Structured order: reverse post-order of a depth-first walk that visits a
+ * header's merge block first and its continue target next, so both come
+ * after the construct's other blocks. */
+static void visit(struct spv_module *m, uint32_t block, bool *seen, uint32_t *postorder, uint32_t *count)
+{
+    seen[block] = true;
+    const struct spv_block *b = &m->blocks[block];
+    uint32_t children[64];
+    uint32_t n = 0;
+    if (b->merge)
+        children[n++] = b->merge;
+    if (b->continue_target)
+        children[n++] = b->continue_target;
+    const struct spv_insn *term = &m->insns[b->last];
+    const uint32_t *w = spv_words(m, term);
+    switch (term->opcode) {
+    case SpvOpBranch:
+        children[n++] = w[1];
+        break;
+    case SpvOpBranchConditional:
+        children[n++] = w[3];
+        children[n++] = w[2];
+        break;
+    case SpvOpSwitch:
+        for (uint32_t k = term->word_count - 1u; k >= 4 && n < 63; k -= 2)
+            children[n++] = w[k];
+        children[n++] = w[2];
+        break;
+    default:
+        break;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t child = m->block_of_label[children[i]];
+        if (child && !seen[child - 1])
+            visit(m, child - 1, seen, postorder, count);
+    }
+    postorder[(*count)++] = block;
+}
+
+static bool order_blocks(struct tr *t)
+{
+    struct spv_module *m = t->m;
+    bool *seen = calloc(m->block_count, sizeof(bool));
+    uint32_t *postorder = calloc(m->block_count, sizeof(uint32_t));
+    if (!seen || !postorder) {
+        free(seen);
+        free(postorder);
+        return spv_fail(t->error, "out of memory");
+    }
+    uint32_t count = 0;
+    visit(m, 0, seen, postorder, &count);
+    for (uint32_t i = 0; i < count; i++)
+        m->blocks[postorder[count - 1 - i]].order = i + 1;
+    free(seen);
+    free(postorder);
+    return true;
+}
+
+/* --- Lane state --------------------------------------------------------------- */
+
+static LLVMValueRef load_mask(struct tr *t, LLVMValueRef slot)
+{
+    LLVMTypeRef bytes = LLVMVectorType(t->i8, t->width);
+    LLVMValueRef value = LLVMBuildLoad2(t->builder, bytes, slot, "");
+    return LLVMBuildTrunc(t->builder, value, t->mask_type, "");
+}
+
+static void store_mask(struct tr *t, LLVMValueRef slot, LLVMValueRef mask)
+{
+    LLVMTypeRef bytes = LLVMVectorType(t->i8, t->width);
+    LLVMBuildStore(t->builder, LLVMBuildZExt(t->builder, mask, bytes, ""), slot);
+}
+
+static LLVMValueRef load_next(struct tr *t)
+{
+    return LLVMBuildLoad2(t->builder, t->lane_i32, t->next_slot, "");
+}
+
+static LLVMValueRef block_number(struct tr *t, uint32_t label)
+{
+    uint32_t b = t->m->block_of_label[label];
+    return LLVMConstInt(t->i32, b ? t->m->blocks[b - 1].order : EXIT_BLOCK, 0);
+}
+
+/* Lanes in `mask` will run block `label` next. */
+static void set_next(struct tr *t, LLVMValueRef mask, uint32_t label)
+{
+    LLVMValueRef next = LLVMBuildSelect(t->builder, mask, tr_splat(t, block_number(t, label)), load_next(t), "");
+    LLVMBuildStore(t->builder, next, t->next_slot);
+}
+
+static void jump_to(struct tr *t, uint32_t label, LLVMValueRef exec)
+{
+    LLVMBuildStore(t->builder, LLVMBuildZExt(t->builder, exec, LLVMVectorType(t->i8, t->width), ""), t->exec_slot);
+    LLVMBuildBr(t->builder, t->m->blocks[t->m->block_of_label[label] - 1].llvm);
+}
+
+/* Parallel copy into the phis of `target` for the lanes in `mask` coming
+ * from the current block. */
+static void store_phis(struct tr *t, uint32_t target, LLVMValueRef mask)
+{
+    struct spv_module *m = t->m;
+    const struct spv_block *b = &m->blocks[m->block_of_label[target] - 1];
+    uint32_t current_label = m->blocks[t->current_block].label;
+    uint32_t count = 0;
+    for (uint32_t i = b->first; i <= b->last && m->insns[i].opcode == SpvOpPhi; i++)
+        count++;
+    if (!count)
+        return;
+    LLVMValueRef incoming[count];
+    for (uint32_t i = 0; i < count; i++) {
+        const struct spv_insn *phi = &m->insns[b->first + i];
+        const uint32_t *w = spv_words(m, phi);
+        incoming[i] = NULL;
+        for (uint32_t k = 3; k + 1 < phi->word_count; k += 2) {
+            if (w[k + 1] == current_label)
+                incoming[i] = tr_get(t, w[k]);
+        }
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        const struct spv_insn *phi = &m->insns[b->first + i];
+        if (!incoming[i])
+            continue;
+        LLVMValueRef slot = m->ids[phi->result_id].slot;
+        LLVMValueRef old = LLVMBuildLoad2(t->builder, LLVMTypeOf(incoming[i]), slot, "");
+        LLVMBuildStore(t->builder, select_lanes(t, mask, incoming[i], old), slot);
+    }
+}
+
+/* all(exec == alive): every live lane runs this block. */
+static LLVMValueRef converged(struct tr *t)
+{
+    LLVMValueRef alive = load_mask(t, t->alive_slot);
+    LLVMValueRef same = LLVMBuildICmp(t->builder, LLVMIntEQ, t->exec, alive, "");
+    return tr_all(t, same);
+}
+
+static LLVMBasicBlockRef append_block(struct tr *t, const char *name)
+{
+    return LLVMAppendBasicBlockInContext(t->context, t->function, name);
+}
+
+static void emit_branch(struct tr *t, const uint32_t *w)
+{
+    uint32_t target = w[1];
+    store_phis(t, target, t->exec);
+    set_next(t, t->exec, target);
+    LLVMBasicBlockRef direct = append_block(t, "direct");
+    LLVMBuildCondBr(t->builder, converged(t), direct, t->dispatcher);
+    LLVMPositionBuilderAtEnd(t->builder, direct);
+    jump_to(t, target, t->exec);
+}
+
+static void emit_branch_conditional(struct tr *t, const uint32_t *w)
+{
+    LLVMValueRef condition = tr_get(t, w[1]);
+    LLVMValueRef taken = LLVMBuildAnd(t->builder, t->exec, condition, "");
+    LLVMValueRef not_taken = LLVMBuildAnd(t->builder, t->exec, LLVMBuildNot(t->builder, condition, ""), "");
+    store_phis(t, w[2], taken);
+    store_phis(t, w[3], not_taken);
+    set_next(t, taken, w[2]);
+    set_next(t, not_taken, w[3]);
+    /* Converged and uniform: an ordinary branch. */
+    LLVMValueRef exec = t->exec;
+    LLVMBasicBlockRef check = append_block(t, "uniform.check");
+    LLVMBasicBlockRef to_true = append_block(t, "uniform.true");
+    LLVMBasicBlockRef check_false = append_block(t, "uniform.check.false");
+    LLVMBasicBlockRef to_false = append_block(t, "uniform.false");
+    LLVMBuildCondBr(t->builder, converged(t), check, t->dispatcher);
+    LLVMPositionBuilderAtEnd(t->builder, check);
+    LLVMBuildCondBr(t->builder, tr_any(t, not_taken), check_false, to_true);
+    LLVMPositionBuilderAtEnd(t->builder, to_true);
+    jump_to(t, w[2], exec);
+    LLVMPositionBuilderAtEnd(t->builder, check_false);
+    LLVMBuildCondBr(t->builder, tr_any(t, taken), t->dispatcher, to_false);
+    LLVMPositionBuilderAtEnd(t->builder, to_false);
+    jump_to(t, w[3], exec);
+}
+
+static void emit_switch(struct tr *t, const struct spv_insn *insn, const uint32_t *w)
+{
+    LLVMValueRef selector = tr_get(t, w[1]);
+    LLVMTypeRef element = LLVMGetElementType(LLVMTypeOf(selector));
+    unsigned width = LLVMGetIntTypeWidth(element);
+    unsigned literal_words = width > 32 ? 2 : 1;
+    LLVMValueRef matched = LLVMConstNull(t->mask_type);
+    /* Cases in order; later duplicates of a target merge their masks. */
+    for (uint32_t k = 3; k + literal_words < insn->word_count; k += literal_words + 1) {
+        uint64_t literal = w[k];
+        if (literal_words == 2)
+            literal |= (uint64_t)w[k + 1] << 32;
+        uint32_t target = w[k + literal_words];
+        LLVMValueRef is = LLVMBuildICmp(t->builder, LLVMIntEQ, selector,
+                                        tr_splat(t, LLVMConstInt(element, literal, 0)), "");
+        LLVMValueRef lanes = LLVMBuildAnd(t->builder, t->exec, LLVMBuildAnd(t->builder, is,
+                                          LLVMBuildNot(t->builder, matched, ""), ""), "");
+        matched = LLVMBuildOr(t->builder, matched, is, "");
+        store_phis(t, target, lanes);
+        set_next(t, lanes, target);
+    }
+    LLVMValueRef rest = LLVMBuildAnd(t->builder, t->exec, LLVMBuildNot(t->builder, matched, ""), "");
+    store_phis(t, w[2], rest);
+    set_next(t, rest, w[2]);
+    /* The dispatcher takes it from here: switches are rare in hot loops. */
+    LLVMBuildBr(t->builder, t->dispatcher);
+}
+
+static void emit_return(struct tr *t)
+{
+    LLVMValueRef alive = load_mask(t, t->alive_slot);
+    store_mask(t, t->alive_slot, LLVMBuildAnd(t->builder, alive, LLVMBuildNot(t->builder, t->exec, ""), ""));
+    set_next(t, t->exec, 0);
+    LLVMBuildBr(t->builder, t->dispatcher);
+}
+
+/* --- Barriers (suspension points) --------------------------------------- */
+
+/* A control barrier with Workgroup execution scope suspends the subgroup
+ * when every live lane reached it (the spec requires uniform control flow);
+ * otherwise the lanes just go on. */
+static void emit_control_barrier(struct tr *t, const uint32_t *w)
+{
+    struct spv_module *m = t->m;
+    const struct spv_id *scope = &m->ids[w[1]];
+    uint32_t scope_value = spv_words(m, &m->insns[scope->insn])[3];
+    LLVMBasicBlockRef resume = append_block(t, "resume");
+    if (scope_value == SpvScopeWorkgroup && m->has_barrier) {
+        uint32_t number = ++t->resume_count;
+        t->resume_blocks[number] = resume;
+        LLVMBasicBlockRef suspend = append_block(t, "suspend");
+        LLVMBuildCondBr(t->builder, converged(t), suspend, resume);
+        LLVMPositionBuilderAtEnd(t->builder, suspend);
+        LLVMBuildStore(t->builder, LLVMConstInt(t->i32, 1, 0), tr_state_field_ptr(t, STATE_STATUS));
+        LLVMBuildStore(t->builder, LLVMConstInt(t->i32, number, 0), tr_state_field_ptr(t, STATE_PENDING));
+        LLVMBuildStore(t->builder, LLVMBuildZExt(t->builder, t->exec, LLVMVectorType(t->i8, t->width), ""), t->exec_slot);
+        LLVMBuildRet(t->builder, LLVMConstInt(t->i32, VKMM_SHADER_AT_BARRIER, 0));
+    } else {
+        LLVMBuildBr(t->builder, resume);
+    }
+    LLVMPositionBuilderAtEnd(t->builder, resume);
+    t->exec = load_mask(t, t->exec_slot);
+    new_segment(t);
+}
+
+/* --- Blocks ------------------------------------------------------------------ */
+
+static bool translate_instruction(struct tr *t, const struct spv_insn *insn)
+{
+    const uint32_t *w = spv_words(t->m, insn);
+    bool handled = false;
+    switch (insn->opcode) {
+    case SpvOpNop:
+    case SpvOpLine:
+    case SpvOpNoLine:
+    case SpvOpSelectionMerge:
+    case SpvOpLoopMerge:
+    case SpvOpPhi:
+    case SpvOpName:
+    case SpvOpUndef:
+        return true;
+    case SpvOpControlBarrier:
+        /* Memory semantics first, then the execution barrier. */
+        if (!spv_translate_memory(t, insn, &handled))
+            return false;
+        emit_control_barrier(t, w);
+        return true;
+    case SpvOpExtInst:
+        if (insn->ext_inst_set == SPV_EXT_GLSL_STD_450)
+            return spv_translate_glsl450(t, insn, &handled) && (handled || spv_fail(t->error, "unhandled ext inst"));
+        /* Non-semantic instructions (debug printf, shader debug info) have
+         * no effect on execution. */
+        if (insn->ext_inst_set == SPV_EXT_NON_SEMANTIC)
+            return true;
+        return spv_fail(t->error, "unsupported extended instruction set at word %u", insn->offset);
+    default:
+        break;
+    }
+    if (!spv_translate_arith(t, insn, &handled) || handled)
+        return !t->error->failed;
+    if (!spv_translate_composite(t, insn, &handled) || handled)
+        return !t->error->failed;
+    if (!spv_translate_memory(t, insn, &handled) || handled)
+        return !t->error->failed;
+    if (!spv_translate_subgroup(t, insn, &handled) || handled)
+        return !t->error->failed;
+    return spv_fail(t->error, "unsupported SPIR-V instruction %s at word %u", spv_opcode_name(insn->opcode),
+                    insn->offset);
+}
+
+static bool translate_block(struct tr *t, uint32_t index)
+{
+    struct spv_module *m = t->m;
+    const struct spv_block *b = &m->blocks[index];
+    t->current_block = index;
+    LLVMPositionBuilderAtEnd(t->builder, b->llvm);
+    t->exec = load_mask(t, t->exec_slot);
+    new_segment(t);
+    for (uint32_t i = b->first; i < b->last; i++) {
+        t->current_line = m->insns[i].line;
+        if (!translate_instruction(t, &m->insns[i]))
+            return false;
+    }
+    const struct spv_insn *term = &m->insns[b->last];
+    const uint32_t *w = spv_words(m, term);
+    switch (term->opcode) {
+    case SpvOpBranch:
+        emit_branch(t, w);
+        return true;
+    case SpvOpBranchConditional:
+        emit_branch_conditional(t, w);
+        return true;
+    case SpvOpSwitch:
+        emit_switch(t, term, w);
+        return true;
+    case SpvOpReturn:
+    case SpvOpReturnValue:
+    case SpvOpUnreachable:
+    case SpvOpKill:
+    case SpvOpTerminateInvocation:
+        emit_return(t);
+        return true;
+    default:
+        return spv_fail(t->error, "block %%%u ends with %s", b->label, spv_opcode_name(term->opcode));
+    }
+}
+
+/* --- Function ------------------------------------------------------------------ */
+
+/* Storage for a value that must outlive a block: an alloca (promoted to
+ * registers by LLVM) unless the subgroup can suspend, when it must live in
+ * the state memory. */
+static LLVMValueRef make_slot(struct tr *t, LLVMTypeRef type, uint32_t *state_offset)
+{
+    if (!t->m->has_barrier)
+        return LLVMBuildAlloca(t->builder, type, "");
+    LLVMTargetDataRef layout = LLVMGetModuleDataLayout(t->module);
+    uint64_t size = LLVMABISizeOfType(layout, type);
+    *state_offset = (*state_offset + 63u) & ~63u;
+    LLVMValueRef pointer = tr_state_field_ptr(t, *state_offset);
+    *state_offset += (uint32_t)size;
+    return pointer;
+}
+
+static void emit_dispatcher(struct tr *t)
+{
+    LLVMPositionBuilderAtEnd(t->builder, t->dispatcher);
+    LLVMValueRef alive = load_mask(t, t->alive_slot);
+    LLVMBasicBlockRef pick = append_block(t, "dispatch.pick");
+    LLVMBasicBlockRef done = append_block(t, "done");
+    LLVMBuildCondBr(t->builder, tr_any(t, alive), pick, done);
+
+    LLVMPositionBuilderAtEnd(t->builder, done);
+    LLVMBuildStore(t->builder, LLVMConstInt(t->i32, 0, 0), tr_state_field_ptr(t, STATE_STATUS));
+    LLVMBuildRet(t->builder, LLVMConstInt(t->i32, VKMM_SHADER_DONE, 0));
+
+    LLVMPositionBuilderAtEnd(t->builder, pick);
+    LLVMValueRef next = load_next(t);
+    LLVMValueRef candidates = LLVMBuildSelect(t->builder, alive, next,
+                                              tr_splat(t, LLVMConstInt(t->i32, EXIT_BLOCK, 0)), "");
+    LLVMTypeRef lane_i32 = t->lane_i32;
+    LLVMValueRef lowest = tr_call_intrinsic(t, "llvm.vector.reduce.umin", &lane_i32, 1, &candidates, 1);
+    LLVMValueRef exec = LLVMBuildAnd(t->builder, alive,
+                                     LLVMBuildICmp(t->builder, LLVMIntEQ, next, tr_splat(t, lowest), ""), "");
+    LLVMBuildStore(t->builder, LLVMBuildZExt(t->builder, exec, LLVMVectorType(t->i8, t->width), ""), t->exec_slot);
+    LLVMValueRef sw = LLVMBuildSwitch(t->builder, lowest, done, t->m->block_count);
+    for (uint32_t b = 0; b < t->m->block_count; b++) {
+        if (t->m->blocks[b].order)
+            LLVMAddCase(sw, LLVMConstInt(t->i32, t->m->blocks[b].order, 0), t->m->blocks[b].llvm);
+    }
+}
+
+/* The entry: fresh call → initialise lanes and builtins and run the first
+ * block; resumed call → continue after the pending barrier. */
+static void emit_entry(struct tr *t, LLVMBasicBlockRef start, LLVMBasicBlockRef resume_switch)
+{
+    LLVMValueRef status = LLVMBuildLoad2(t->builder, t->i32, tr_state_field_ptr(t, STATE_STATUS), "");
+    LLVMBuildCondBr(t->builder, LLVMBuildICmp(t->builder, LLVMIntEQ, status, LLVMConstInt(t->i32, 0, 0), ""),
+                    start, resume_switch);
+}
+
+static bool build_function(struct tr *t)
+{
+    struct spv_module *m = t->m;
+    LLVMTypeRef params[2] = { t->ptr, t->ptr };
+    LLVMTypeRef fn_type = LLVMFunctionType(t->i32, params, 2, 0);
+    t->function = LLVMAddFunction(t->module, "vkmm_subgroup_main", fn_type);
+    unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+    for (unsigned i = 1; i <= 2; i++)
+        LLVMAddAttributeAtIndex(t->function, i, LLVMCreateEnumAttribute(t->context, noalias, 0));
+    t->state = LLVMGetParam(t->function, 0);
+    t->invocation = LLVMGetParam(t->function, 1);
+
+    t->entry_block = append_block(t, "entry");
+    LLVMPositionBuilderAtEnd(t->builder, t->entry_block);
+    uint32_t state_offset = STATE_LANES;
+    LLVMTypeRef mask_bytes = LLVMVectorType(t->i8, t->width);
+    t->next_slot = make_slot(t, t->lane_i32, &state_offset);
+    t->alive_slot = make_slot(t, mask_bytes, &state_offset);
+    t->exec_slot = make_slot(t, mask_bytes, &state_offset);
+    for (uint32_t id = 1; id < m->bound; id++) {
+        struct spv_id *v = &m->ids[id];
+        if (v->kind == SPV_ID_VALUE && v->needs_slot && v->type && spv_type(m, v->type)->value_type)
+            v->slot = make_slot(t, spv_type(m, v->type)->value_type, &state_offset);
+    }
+    /* Lane-scaled private storage after the slots. */
+    state_offset = (state_offset + 63u) & ~63u;
+    t->private_base = LLVMBuildPtrToInt(t->builder, tr_state_field_ptr(t, state_offset), t->i64, "");
+    state_offset += m->private_size_bytes * t->width;
+    t->state_size = (state_offset + 63u) & ~63u;
+    if (!spv_memory_init_function(t))
+        return false;
+
+    t->dispatcher = append_block(t, "dispatcher");
+    for (uint32_t b = 0; b < m->block_count; b++)
+        m->blocks[b].llvm = append_block(t, "block");
+    LLVMBasicBlockRef start = append_block(t, "start");
+    LLVMBasicBlockRef resume_switch = append_block(t, "resume.switch");
+    emit_entry(t, start, resume_switch);
+
+    /* Start: every lane of the subgroup that exists is alive. */
+    LLVMPositionBuilderAtEnd(t->builder, start);
+    if (!spv_memory_init_variables(t))
+        return false;
+    uint32_t invocations = m->local_size[0] * m->local_size[1] * m->local_size[2];
+    LLVMValueRef subgroup = tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32);
+    LLVMValueRef first = LLVMBuildMul(t->builder, subgroup, LLVMConstInt(t->i32, t->width, 0), "");
+    LLVMValueRef index = LLVMBuildAdd(t->builder, tr_splat(t, first), tr_lane_index(t), "");
+    LLVMValueRef alive = LLVMBuildICmp(t->builder, LLVMIntULT, index,
+                                       tr_splat(t, LLVMConstInt(t->i32, invocations, 0)), "");
+    store_mask(t, t->alive_slot, alive);
+    LLVMBuildStore(t->builder, tr_splat(t, LLVMConstInt(t->i32, m->blocks[0].order, 0)), t->next_slot);
+    store_mask(t, t->exec_slot, alive);
+    LLVMBuildBr(t->builder, m->blocks[0].llvm);
+
+    uint32_t barriers = 0;
+    for (uint32_t i = 0; i < m->insn_count; i++)
+        barriers += m->insns[i].opcode == SpvOpControlBarrier;
+    t->resume_blocks = calloc(barriers + 1, sizeof(LLVMBasicBlockRef));
+    t->resume_count = 0;
+    if (!t->resume_blocks)
+        return spv_fail(t->error, "out of memory");
+    for (uint32_t b = 0; b < m->block_count; b++) {
+        if (!m->blocks[b].order) {
+            /* Unreachable block: never dispatched. */
+            LLVMPositionBuilderAtEnd(t->builder, m->blocks[b].llvm);
+            LLVMBuildUnreachable(t->builder);
+            continue;
+        }
+        if (!translate_block(t, b)) {
+            free(t->resume_blocks);
+            return false;
+        }
+    }
+    emit_dispatcher(t);
+
+    /* Resume: continue after the barrier with the lanes that were there. */
+    LLVMPositionBuilderAtEnd(t->builder, resume_switch);
+    LLVMValueRef pending = LLVMBuildLoad2(t->builder, t->i32, tr_state_field_ptr(t, STATE_PENDING), "");
+    LLVMValueRef sw = LLVMBuildSwitch(t->builder, pending, t->dispatcher, t->resume_count);
+    for (uint32_t r = 1; r <= t->resume_count; r++)
+        LLVMAddCase(sw, LLVMConstInt(t->i32, r, 0), t->resume_blocks[r]);
+    free(t->resume_blocks);
+    return true;
+}
+
+bool spv_translate(struct tr *t)
+{
+    struct spv_module *m = t->m;
+    for (uint32_t i = 0; i < m->insn_count; i++)
+        m->has_barrier |= m->insns[i].opcode == SpvOpControlBarrier;
+    t->values = calloc(m->bound, sizeof(LLVMValueRef));
+    t->value_generation = calloc(m->bound, sizeof(uint32_t));
+    t->generation = 1;
+    bool ok = t->values && t->value_generation && spv_types_lower(t) && spv_memory_layout(t) && order_blocks(t) &&
+              mark_slots(t) && build_function(t);
+    if (!t->values || !t->value_generation)
+        spv_fail(t->error, "out of memory");
+    free(t->values);
+    free(t->value_generation);
+    t->values = NULL;
+    t->value_generation = NULL;
+    return ok;
+}

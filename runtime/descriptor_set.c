@@ -1,0 +1,226 @@
+#include "descriptor_set.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "buffer.h"
+#include "device.h"
+#include "log.h"
+
+const struct vkmm_descriptor *vkmm_descriptor_set_binding(const struct vkmm_descriptor_set *set, uint32_t binding)
+{
+    const struct vkmm_set_layout_binding *b = vkmm_descriptor_set_layout_find(set->layout, binding);
+    if (!b || b->count == 0)
+        return NULL;
+    return &set->descriptors[b->first];
+}
+
+static bool type_is_buffer(VkDescriptorType type)
+{
+    return type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+           type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+}
+
+static bool type_is_uniform(VkDescriptorType type)
+{
+    return type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+}
+
+/* Where `count` descriptors from binding[element] onwards lie in a set of
+ * `layout`, following the spec's consecutive binding updates: "If the
+ * dstBinding has fewer than descriptorCount array elements remaining
+ * starting from dstArrayElement, then the remainder will be used to update
+ * the subsequent binding ... If a binding has a descriptorCount of zero, it
+ * is skipped."  Bindings are sorted and laid out back to back, so the
+ * descriptors are the `count` that follow the first one; the walk checks
+ * that they exist and that every binding touched has type `type`.  Returns
+ * NULL and sets *first, or what is wrong. */
+static const char *locate(const struct vkmm_descriptor_set_layout *layout, uint32_t binding, uint32_t element,
+                          uint32_t count, VkDescriptorType type, uint32_t *first)
+{
+    const struct vkmm_set_layout_binding *start = vkmm_descriptor_set_layout_find(layout, binding);
+    const struct vkmm_set_layout_binding *end = layout->bindings + layout->binding_count;
+    const struct vkmm_set_layout_binding *b = start;
+    if (!b)
+        return "the binding is not in the set's layout";
+    if (element > b->count)
+        return "the array element is past the binding's descriptorCount";
+    uint32_t left = count, available = b->count - element;
+    for (;;) {
+        if (available > 0 && b->type != type)
+            return "a binding the update reaches has another descriptor type";
+        if (left <= available)
+            break;
+        left -= available;
+        if (++b == end)
+            return "the update runs past the last binding";
+        available = b->count;
+    }
+    *first = start->first + element;
+    return NULL;
+}
+
+static const VkDescriptorBufferInfo *buffer_info_at(const void *infos, size_t stride, uint32_t i)
+{
+    return (const VkDescriptorBufferInfo *)((const uint8_t *)infos + (size_t)i * stride);
+}
+
+/* The valid usage of VkDescriptorBufferInfo and of VkWriteDescriptorSet
+ * about it that vkmm relies on or can check cheaply; NULL when valid. */
+static const char *check_buffer_info(const struct vkmm_device *device, VkDescriptorType type,
+                                     const VkDescriptorBufferInfo *info)
+{
+    /* A null descriptor: shaders read zeros and writes are discarded. */
+    if (info->buffer == VK_NULL_HANDLE)
+        return NULL;
+    VKMM_FROM_HANDLE(vkmm_buffer, buffer, info->buffer);
+    const VkPhysicalDeviceLimits *limits = &device->physical_device->properties.v10.limits;
+    bool uniform = type_is_uniform(type);
+    if (!buffer->memory)
+        return "the buffer is not bound to memory";
+    if (info->offset >= buffer->size)
+        return "offset is not less than the buffer's size";
+    if (info->range != VK_WHOLE_SIZE && (info->range == 0 || info->range > buffer->size - info->offset))
+        return "range is 0 or runs past the end of the buffer";
+    VkDeviceSize range = info->range == VK_WHOLE_SIZE ? buffer->size - info->offset : info->range;
+    if (uniform && !(buffer->usage & VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT))
+        return "the buffer lacks VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT";
+    if (!uniform && !(buffer->usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT))
+        return "the buffer lacks VK_BUFFER_USAGE_STORAGE_BUFFER_BIT";
+    if (info->offset % (uniform ? limits->minUniformBufferOffsetAlignment : limits->minStorageBufferOffsetAlignment))
+        return "offset is not a multiple of min{Uniform,Storage}BufferOffsetAlignment";
+    if (range > (uniform ? limits->maxUniformBufferRange : limits->maxStorageBufferRange))
+        return "the (effective) range exceeds max{Uniform,Storage}BufferRange";
+    return NULL;
+}
+
+static void write_buffer_descriptor(struct vkmm_descriptor *descriptor, const VkDescriptorBufferInfo *info)
+{
+    if (info->buffer == VK_NULL_HANDLE) {
+        *descriptor = (struct vkmm_descriptor){ 0 };
+        return;
+    }
+    VKMM_FROM_HANDLE(vkmm_buffer, buffer, info->buffer);
+    /* The spec: for VK_WHOLE_SIZE "the effective range is calculated at
+     * vkUpdateDescriptorSets by taking the size of buffer minus the
+     * offset". */
+    VkDeviceSize range = info->range == VK_WHOLE_SIZE ? buffer->size - info->offset : info->range;
+    *descriptor = (struct vkmm_descriptor){
+        .base = vkmm_buffer_device_bytes(buffer, info->offset, range),
+        .range = range,
+        .memory = buffer->memory,
+        .memory_offset = buffer->memory_offset + info->offset,
+    };
+}
+
+static void report_invalid(const struct vkmm_descriptor_set *set, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void report_invalid(const struct vkmm_descriptor_set *set, const char *format, ...)
+{
+    char message[512];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof(message), format, args);
+    va_end(args);
+    vkmm_log(&set->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+             "VKMM-INVALID-DESCRIPTOR-UPDATE", "%s", message);
+}
+
+void vkmm_descriptor_set_write(struct vkmm_descriptor_set *set, uint32_t dst_binding, uint32_t dst_element,
+                               uint32_t count, VkDescriptorType type, const void *infos, size_t stride)
+{
+    uint32_t first;
+    const char *problem = locate(set->layout, dst_binding, dst_element, count, type, &first);
+    if (problem) {
+        report_invalid(set, "write of %u descriptors of type %d at binding %u, element %u: %s; the write is dropped",
+                       count, type, dst_binding, dst_element, problem);
+        return;
+    }
+    if (!type_is_buffer(type)) {
+        vkmm_log(&set->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT,
+                 "VKMM-UNSUPPORTED-DESCRIPTOR-TYPE",
+                 "write of descriptor type %d at binding %u: vkmm supports only uniform and storage buffer "
+                 "descriptors (it exposes no images, samplers or texel buffers); the write is ignored",
+                 type, dst_binding);
+        return;
+    }
+    /* Every buffer is checked before any descriptor changes, so that an
+     * invalid write leaves the set as it was. */
+    for (uint32_t i = 0; i < count; i++) {
+        const VkDescriptorBufferInfo *info = buffer_info_at(infos, stride, i);
+        problem = check_buffer_info(set->base.device, type, info);
+        if (!problem)
+            continue;
+        report_invalid(set,
+                       "write of descriptor type %d at binding %u, element %u, buffer info %u (offset %llu, range "
+                       "%llu): %s; the write is dropped",
+                       type, dst_binding, dst_element, i, (unsigned long long)info->offset,
+                       (unsigned long long)info->range, problem);
+        return;
+    }
+    for (uint32_t i = 0; i < count; i++)
+        write_buffer_descriptor(&set->descriptors[first + i], buffer_info_at(infos, stride, i));
+}
+
+static void copy_descriptors(const VkCopyDescriptorSet *copy)
+{
+    VKMM_FROM_HANDLE(vkmm_descriptor_set, src, copy->srcSet);
+    VKMM_FROM_HANDLE(vkmm_descriptor_set, dst, copy->dstSet);
+    const struct vkmm_set_layout_binding *src_binding = vkmm_descriptor_set_layout_find(src->layout, copy->srcBinding);
+    if (!src_binding) {
+        report_invalid(dst, "copy from binding %u: the binding is not in the source set's layout; the copy is dropped",
+                       copy->srcBinding);
+        return;
+    }
+    uint32_t src_first, dst_first;
+    const char *problem = locate(src->layout, copy->srcBinding, copy->srcArrayElement, copy->descriptorCount,
+                                 src_binding->type, &src_first);
+    const char *side = "source";
+    if (!problem) {
+        problem = locate(dst->layout, copy->dstBinding, copy->dstArrayElement, copy->descriptorCount,
+                         src_binding->type, &dst_first);
+        side = "destination";
+    }
+    if (problem) {
+        report_invalid(dst,
+                       "copy of %u descriptors from binding %u, element %u to binding %u, element %u: %s (%s); the "
+                       "copy is dropped",
+                       copy->descriptorCount, copy->srcBinding, copy->srcArrayElement, copy->dstBinding,
+                       copy->dstArrayElement, problem, side);
+        return;
+    }
+    uint32_t n = copy->descriptorCount;
+    if (src == dst && src_first < dst_first + n && dst_first < src_first + n)
+        report_invalid(dst,
+                       "copy of %u descriptors from binding %u, element %u to binding %u, element %u of the same set: "
+                       "the spec says the ranges \"must not overlap\"; vkmm copies as if through a temporary",
+                       n, copy->srcBinding, copy->srcArrayElement, copy->dstBinding, copy->dstArrayElement);
+    memmove(&dst->descriptors[dst_first], &src->descriptors[src_first], (size_t)n * sizeof(struct vkmm_descriptor));
+}
+
+static void write_descriptors(const VkWriteDescriptorSet *write)
+{
+    VKMM_FROM_HANDLE(vkmm_descriptor_set, set, write->dstSet);
+    const void *infos = type_is_buffer(write->descriptorType) ? (const void *)write->pBufferInfo : NULL;
+    vkmm_descriptor_set_write(set, write->dstBinding, write->dstArrayElement, write->descriptorCount,
+                              write->descriptorType, infos, sizeof(VkDescriptorBufferInfo));
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_UpdateDescriptorSets(VkDevice _device, uint32_t descriptorWriteCount,
+                                                     const VkWriteDescriptorSet *pDescriptorWrites,
+                                                     uint32_t descriptorCopyCount,
+                                                     const VkCopyDescriptorSet *pDescriptorCopies)
+{
+    (void)_device;
+    /* The spec: "The operations described by pDescriptorWrites are
+     * performed first, followed by the operations described by
+     * pDescriptorCopies.  Within each array, the operations are performed in
+     * the order they appear in the array." */
+    for (uint32_t i = 0; i < descriptorWriteCount; i++)
+        write_descriptors(&pDescriptorWrites[i]);
+    for (uint32_t i = 0; i < descriptorCopyCount; i++)
+        copy_descriptors(&pDescriptorCopies[i]);
+}

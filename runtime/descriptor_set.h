@@ -1,0 +1,60 @@
+/* VkDescriptorSet and VkDescriptorPool. */
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include "descriptor_set_layout.h"
+#include "object.h"
+
+struct vkmm_device_memory;
+
+/* One buffer descriptor as shaders see it.  `base` points at the device
+ * bytes of the first byte of the range (NULL for an unwritten or null
+ * descriptor); `range` is the bytes a shader may touch from there.  The
+ * memory and offset identify the bytes for strict mode's reports. */
+struct vkmm_descriptor {
+    uint8_t *base;
+    uint64_t range;
+    struct vkmm_device_memory *memory;
+    uint64_t memory_offset; /* of `base` within `memory` */
+};
+
+struct vkmm_descriptor_set {
+    struct vkmm_object base;
+    struct vkmm_descriptor_pool *pool;
+    struct vkmm_descriptor_set_layout *layout;
+    struct vkmm_descriptor_set *pool_prev, *pool_next;
+    uint32_t descriptor_count;
+    struct vkmm_descriptor descriptors[]; /* layout->descriptor_count */
+};
+
+VKMM_DEFINE_HANDLE_CASTS(vkmm_descriptor_set, VkDescriptorSet, VK_OBJECT_TYPE_DESCRIPTOR_SET)
+
+/* The descriptors of `binding` (element 0 first), or NULL when the set's
+ * layout has no descriptors with that binding number. */
+const struct vkmm_descriptor *vkmm_descriptor_set_binding(const struct vkmm_descriptor_set *set, uint32_t binding);
+
+/* Writes `count` descriptors of `type` from dst_binding[dst_element]
+ * onwards, crossing into the following bindings as the spec's consecutive
+ * binding updates do.  Buffer types read one VkDescriptorBufferInfo per
+ * descriptor, `stride` bytes apart from `infos`; other types are reported
+ * as unsupported and ignored.  An invalid write is reported and dropped
+ * whole.  The one write path of vkUpdateDescriptorSets and update
+ * templates. */
+void vkmm_descriptor_set_write(struct vkmm_descriptor_set *set, uint32_t dst_binding, uint32_t dst_element,
+                               uint32_t count, VkDescriptorType type, const void *infos, size_t stride);
+
+struct vkmm_descriptor_pool {
+    struct vkmm_object base;
+    VkAllocationCallbacks allocator; /* for the pool and its sets */
+    VkDescriptorPoolCreateFlags flags;
+    uint32_t max_sets;
+    uint32_t set_count;
+    /* Remaining descriptors of each type, indexed by VkDescriptorType for
+     * the core types 0..10; the spec: allocation beyond them may fail with
+     * VK_ERROR_OUT_OF_POOL_MEMORY. */
+    uint32_t remaining[VKMM_DESCRIPTOR_TYPE_COUNT];
+    struct vkmm_descriptor_set *sets;
+};
+
+VKMM_DEFINE_HANDLE_CASTS(vkmm_descriptor_pool, VkDescriptorPool, VK_OBJECT_TYPE_DESCRIPTOR_POOL)
