@@ -90,15 +90,15 @@ static int generate(struct spv_module *m, const struct vkmm_compile_options *opt
         fprintf(stderr, "=== vkmm IR (optimised) ===\n");
         LLVMDumpModule(t.module);
     }
-    LLVMDisposeBuilder(t.builder);
-    LLVMDisposeTargetMachine(machine);
-    void *address = NULL;
     char jit_error[256];
-    out->jit = vkmm_jit_compile(safe_context, t.module, "vkmm_subgroup_main", &address, jit_error,
-                                sizeof(jit_error));
-    if (!out->jit)
+    int emitted = vkmm_jit_emit_object(t.module, machine, &out->object, &out->object_size, jit_error,
+                                       sizeof(jit_error));
+    LLVMDisposeBuilder(t.builder);
+    LLVMDisposeModule(t.module);
+    LLVMOrcDisposeThreadSafeContext(safe_context);
+    LLVMDisposeTargetMachine(machine);
+    if (emitted != 0)
         return spv_fail(error, "%s", jit_error), -1;
-    out->function = (vkmm_shader_function)address;
     out->state_size = t.state_size;
     return 0;
 
@@ -134,7 +134,7 @@ int vkmm_compile(const uint32_t *words, size_t word_count, const struct vkmm_com
         out->subgroup_width = options->subgroup_width;
         out->subgroup_count = (invocations + options->subgroup_width - 1) / options->subgroup_width;
         out->shared_memory_size = module.workgroup_size_bytes;
-        result = 0;
+        result = vkmm_compiled_shader_load(out, error, error_size);
     } else {
         snprintf(error, error_size, "%s", failure.message);
     }
@@ -143,8 +143,20 @@ int vkmm_compile(const uint32_t *words, size_t word_count, const struct vkmm_com
     return result;
 }
 
+int vkmm_compiled_shader_load(struct vkmm_compiled_shader *shader, char *error, size_t error_size)
+{
+    void *address = NULL;
+    shader->jit = vkmm_jit_load_object(shader->object, shader->object_size, "vkmm_subgroup_main", &address, error,
+                                       error_size);
+    if (!shader->jit)
+        return -1;
+    shader->function = (vkmm_shader_function)address;
+    return 0;
+}
+
 void vkmm_compiled_shader_free(struct vkmm_compiled_shader *shader)
 {
     vkmm_jit_module_free(shader->jit);
+    free(shader->object);
     memset(shader, 0, sizeof(*shader));
 }

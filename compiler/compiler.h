@@ -41,10 +41,15 @@ struct vkmm_compiled_shader {
     uint32_t shared_memory_size;
     uint32_t state_size;
     struct vkmm_jit_module *jit;    /* owns the code */
+    void *object;                   /* the object file (malloc'ed): what a pipeline cache keeps */
+    size_t object_size;
 };
 
 /* Returns 0 on success; otherwise `error` names the problem (validation
  * message, unsupported opcode or capability with its word offset). */
 int vkmm_compile(const uint32_t *words, size_t word_count, const struct vkmm_compile_options *options,
                  struct vkmm_compiled_shader *out, char *error, size_t error_size);
+/* Links `shader->object` (with the other fields filled, e.g. from a
+ * pipeline cache) and sets `function`.  0 on success. */
+int vkmm_compiled_shader_load(struct vkmm_compiled_shader *shader, char *error, size_t error_size);
 void vkmm_compiled_shader_free(struct vkmm_compiled_shader *shader);

@@ -3,9 +3,11 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
@@ -30,9 +32,10 @@ LLVMTargetMachineRef vkmm_jit_target_machine(void)
     LLVMTargetRef target = NULL;
     char *message = NULL;
     LLVMTargetMachineRef machine = NULL;
+    /* PIC: the linker reaches far symbols (libm) through a GOT. */
     if (LLVMGetTargetFromTriple(triple, &target, &message) == 0)
-        machine = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelAggressive,
-                                          LLVMRelocDefault, LLVMCodeModelJITDefault);
+        machine = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelAggressive, LLVMRelocPIC,
+                                          LLVMCodeModelDefault);
     LLVMDisposeMessage(message);
     LLVMDisposeMessage(triple);
     LLVMDisposeMessage(cpu);
@@ -54,6 +57,28 @@ void vkmm_jit_optimize(LLVMModuleRef module, LLVMTargetMachineRef machine, int l
     LLVMDisposePassBuilderOptions(options);
 }
 
+int vkmm_jit_emit_object(LLVMModuleRef module, LLVMTargetMachineRef machine, void **object, size_t *size,
+                         char *error, size_t error_size)
+{
+    char *message = NULL;
+    LLVMMemoryBufferRef buffer = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(machine, module, LLVMObjectFile, &message, &buffer)) {
+        snprintf(error, error_size, "code generation failed: %s", message ? message : "?");
+        LLVMDisposeMessage(message);
+        return -1;
+    }
+    *size = LLVMGetBufferSize(buffer);
+    *object = malloc(*size);
+    if (*object)
+        memcpy(*object, LLVMGetBufferStart(buffer), *size);
+    LLVMDisposeMemoryBuffer(buffer);
+    if (!*object) {
+        snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
 static void take_error(LLVMErrorRef error, char *out, size_t size)
 {
     char *text = LLVMGetErrorMessage(error);
@@ -61,39 +86,34 @@ static void take_error(LLVMErrorRef error, char *out, size_t size)
     LLVMDisposeErrorMessage(text);
 }
 
-struct vkmm_jit_module *vkmm_jit_compile(LLVMOrcThreadSafeContextRef context, LLVMModuleRef module,
-                                         const char *symbol, void **address, char *error, size_t error_size)
+struct vkmm_jit_module *vkmm_jit_load_object(const void *object, size_t size, const char *symbol, void **address,
+                                             char *error, size_t error_size)
 {
+    pthread_once(&initialized, initialize);
     struct vkmm_jit_module *jit = calloc(1, sizeof(*jit));
-    LLVMOrcThreadSafeModuleRef safe_module = LLVMOrcCreateNewThreadSafeModule(module, context);
-    /* The module keeps the context alive; our reference is no longer needed. */
-    LLVMOrcDisposeThreadSafeContext(context);
     if (!jit) {
-        LLVMOrcDisposeThreadSafeModule(safe_module);
         snprintf(error, error_size, "out of memory");
         return NULL;
     }
-    LLVMTargetMachineRef machine = vkmm_jit_target_machine();
-    LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
-    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder,
-                                                  LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(machine));
-    LLVMErrorRef err = LLVMOrcCreateLLJIT(&jit->jit, builder);
+    LLVMErrorRef err = LLVMOrcCreateLLJIT(&jit->jit, NULL);
     if (err) {
         take_error(err, error, error_size);
-        LLVMOrcDisposeThreadSafeModule(safe_module);
         free(jit);
         return NULL;
     }
     LLVMOrcJITDylibRef dylib = LLVMOrcLLJITGetMainJITDylib(jit->jit);
-    err = LLVMOrcLLJITAddLLVMIRModule(jit->jit, dylib, safe_module);
-    if (err) {
-        take_error(err, error, error_size);
-        LLVMOrcDisposeThreadSafeModule(safe_module);
-        vkmm_jit_module_free(jit);
-        return NULL;
+    /* Generated code may call libm (sinf, ...) and memset/memcpy. */
+    LLVMOrcDefinitionGeneratorRef generator = NULL;
+    err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&generator, LLVMOrcLLJITGetGlobalPrefix(jit->jit),
+                                                               NULL, NULL);
+    if (!err) {
+        LLVMOrcJITDylibAddGenerator(dylib, generator);
+        LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(object, size, "vkmm_shader");
+        err = LLVMOrcLLJITAddObjectFile(jit->jit, dylib, buffer);
     }
     LLVMOrcExecutorAddress found = 0;
-    err = LLVMOrcLLJITLookup(jit->jit, &found, symbol);
+    if (!err)
+        err = LLVMOrcLLJITLookup(jit->jit, &found, symbol);
     if (err) {
         take_error(err, error, error_size);
         vkmm_jit_module_free(jit);

@@ -399,6 +399,11 @@ static void store_through(struct tr *t, uint32_t pointer_id, LLVMValueRef value)
     access_value(t, &at, i64_splat(t, 0), ptype->element, t->layouts[pointer_id], value);
 }
 
+void spv_store_pointer(struct tr *t, uint32_t pointer_id, LLVMValueRef value)
+{
+    store_through(t, pointer_id, value);
+}
+
 /* --- Variables ------------------------------------------------------------------------ */
 
 static LLVMValueRef descriptor_table(struct tr *t, uint32_t set)

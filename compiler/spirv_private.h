@@ -278,6 +278,9 @@ bool spv_memory_layout(struct tr *t);
 bool spv_memory_init_function(struct tr *t);
 /* Runs variable initialisers (first call of a workgroup only). */
 bool spv_memory_init_variables(struct tr *t);
+/* Stores `value` through the pointer `pointer_id` for the active lanes (the
+ * out-parameters of GLSL.std.450 Modf and Frexp). */
+void spv_store_pointer(struct tr *t, uint32_t pointer_id, LLVMValueRef value);
 
 /* translate.c */
 bool spv_translate(struct tr *t);

@@ -27,6 +27,7 @@ const char *vkmm_command_type_name(enum vkmm_command_type type)
     case VKMM_COMMAND_BEGIN_LABEL: return "vkCmdBeginDebugUtilsLabelEXT";
     case VKMM_COMMAND_END_LABEL: return "vkCmdEndDebugUtilsLabelEXT";
     case VKMM_COMMAND_INSERT_LABEL: return "vkCmdInsertDebugUtilsLabelEXT";
+    case VKMM_COMMAND_DISPATCH: return "vkCmdDispatch";
     }
     return "(unknown command)";
 }
@@ -88,6 +89,7 @@ void vkmm_command_buffer_reset(struct vkmm_command_buffer *cmd)
     cmd->command_count = 0;
     cmd->record_result = VK_SUCCESS;
     cmd->usage = 0;
+    memset(&cmd->compute, 0, sizeof(cmd->compute));
     cmd->state = VKMM_COMMAND_BUFFER_INITIAL;
 }
 

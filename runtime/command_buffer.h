@@ -10,6 +10,8 @@
 
 struct vkmm_buffer;
 struct vkmm_command_pool;
+struct vkmm_descriptor_set;
+struct vkmm_pipeline;
 struct vkmm_event;
 struct vkmm_query_pool;
 
@@ -22,6 +24,26 @@ struct vkmm_dependency {
     uint32_t buffer_barrier_count;
     VkMemoryBarrier2 *memory_barriers;
     VkBufferMemoryBarrier2 *buffer_barriers;
+};
+
+#define VKMM_MAX_BOUND_SETS 8
+#define VKMM_MAX_DYNAMIC_PER_SET 32
+#define VKMM_PUSH_CONSTANT_BYTES 256
+
+/* What a dispatch uses: bound at record time (vkCmdBind*, vkCmdPushConstants). */
+struct vkmm_compute_bindings {
+    struct vkmm_pipeline *pipeline;
+    struct vkmm_descriptor_set *sets[VKMM_MAX_BOUND_SETS];
+    uint32_t dynamic_offsets[VKMM_MAX_BOUND_SETS][VKMM_MAX_DYNAMIC_PER_SET];
+    uint8_t push_constants[VKMM_PUSH_CONSTANT_BYTES];
+};
+
+struct vkmm_dispatch {
+    struct vkmm_compute_bindings bindings; /* snapshot */
+    uint32_t base[3];
+    uint32_t count[3];
+    struct vkmm_buffer *indirect; /* vkCmdDispatchIndirect: counts read when executed */
+    VkDeviceSize indirect_offset;
 };
 
 enum vkmm_command_type {
@@ -39,6 +61,7 @@ enum vkmm_command_type {
     VKMM_COMMAND_BEGIN_LABEL,
     VKMM_COMMAND_END_LABEL,
     VKMM_COMMAND_INSERT_LABEL,
+    VKMM_COMMAND_DISPATCH,
 };
 
 const char *vkmm_command_type_name(enum vkmm_command_type type);
@@ -105,6 +128,7 @@ struct vkmm_command {
             char *name;
             float color[4];
         } label;
+        struct vkmm_dispatch *dispatch;
     } u;
 };
 
@@ -126,6 +150,7 @@ struct vkmm_command_buffer {
     struct vkmm_command *first, *last;
     uint32_t command_count;
     struct vkmm_arena arena;
+    struct vkmm_compute_bindings compute; /* recording state */
     /* Submissions not yet completed; guarded by the scheduler lock. */
     uint32_t pending;
     struct vkmm_command_buffer *pool_prev, *pool_next;

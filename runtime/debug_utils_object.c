@@ -8,11 +8,24 @@
 #include "queue.h"
 
 /* Handles whose value the loader replaces with its own (so they do not point
- * at a vkmm object) cannot carry a name here. */
+ * at a vkmm object) cannot carry a name here.  Besides instances and
+ * physical devices, the loader hands out its own debug messenger and
+ * debug report callback handles (one loader object fanning out to every
+ * driver's), and creates surfaces itself; reading those as vkmm objects
+ * reads the loader's memory. */
 static bool handle_is_ours(VkObjectType type)
 {
-    return type != VK_OBJECT_TYPE_INSTANCE && type != VK_OBJECT_TYPE_PHYSICAL_DEVICE &&
-           type != VK_OBJECT_TYPE_UNKNOWN;
+    switch (type) {
+    case VK_OBJECT_TYPE_UNKNOWN:
+    case VK_OBJECT_TYPE_INSTANCE:
+    case VK_OBJECT_TYPE_PHYSICAL_DEVICE:
+    case VK_OBJECT_TYPE_DEBUG_UTILS_MESSENGER_EXT:
+    case VK_OBJECT_TYPE_DEBUG_REPORT_CALLBACK_EXT:
+    case VK_OBJECT_TYPE_SURFACE_KHR:
+        return false;
+    default:
+        return true;
+    }
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_SetDebugUtilsObjectNameEXT(VkDevice _device,

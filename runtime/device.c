@@ -8,6 +8,7 @@
 #include "log.h"
 #include "queue.h"
 #include "scheduler.h"
+#include "thread_pool.h"
 #include "vkmm_extensions.h"
 
 static const char *find_unsupported_extension(const VkDeviceCreateInfo *info)
@@ -62,9 +63,21 @@ static VkResult create_queues(struct vkmm_device *device, const VkDeviceCreateIn
 }
 
 /* Releases everything a device may own; safe on a partly created one. */
+struct vkmm_thread_pool *vkmm_device_thread_pool(struct vkmm_device *device)
+{
+    pthread_mutex_lock(&device->thread_pool_lock);
+    if (!device->thread_pool)
+        vkmm_thread_pool_create(&device->allocator, vkmm_thread_pool_default_size(), &device->thread_pool);
+    struct vkmm_thread_pool *pool = device->thread_pool;
+    pthread_mutex_unlock(&device->thread_pool_lock);
+    return pool;
+}
+
 static void device_finish(struct vkmm_device *device)
 {
     vkmm_scheduler_destroy(device->scheduler);
+    vkmm_thread_pool_destroy(device->thread_pool);
+    pthread_mutex_destroy(&device->thread_pool_lock);
     for (uint32_t f = 0; f < VKMM_QUEUE_FAMILY_COUNT; f++) {
         for (uint32_t q = 0; q < VKMM_MAX_QUEUES_PER_FAMILY; q++) {
             struct vkmm_queue *queue = device->queues[f][q];
@@ -107,6 +120,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDevice(VkPhysicalDevice physicalDevice
     vkmm_object_init(&device->base, VK_OBJECT_TYPE_DEVICE, instance, device);
     device->physical_device = pd;
     pthread_mutex_init(&device->memory_lock, NULL);
+    pthread_mutex_init(&device->thread_pool_lock, NULL);
     vkmm_private_data_store_init(&device->private_data);
     vkmm_device_memory_init_address_space(device);
 

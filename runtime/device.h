@@ -10,6 +10,7 @@
 
 struct vkmm_queue;
 struct vkmm_scheduler;
+struct vkmm_thread_pool;
 
 struct vkmm_device {
     struct vkmm_object base;
@@ -31,6 +32,14 @@ struct vkmm_device {
     uint64_t next_device_address;
 
     struct vkmm_private_data_store private_data;
+
+    /* Workers for dispatches, created by the first dispatch. */
+    pthread_mutex_t thread_pool_lock;
+    struct vkmm_thread_pool *thread_pool;
 };
 
 VKMM_DEFINE_HANDLE_CASTS(vkmm_device, VkDevice, VK_OBJECT_TYPE_DEVICE)
+
+/* The device's thread pool, created on first use; NULL if it cannot be
+ * (dispatches then run on the queue's thread). */
+struct vkmm_thread_pool *vkmm_device_thread_pool(struct vkmm_device *device);

@@ -29,6 +29,8 @@ uint8_t *vkmm_device_memory_device_bytes(struct vkmm_device_memory *memory, VkDe
 static VkResult reserve_budget(struct vkmm_device *device, VkDeviceSize size, uint64_t *address)
 {
     const VkPhysicalDeviceLimits *limits = &device->physical_device->properties.v10.limits;
+    /* Every heap is the same system memory, reported at the same size: one
+     * budget, whichever heap the type belongs to. */
     const VkMemoryHeap *heap = &device->physical_device->memory.memoryHeaps[0];
     VkResult result = VK_SUCCESS;
     pthread_mutex_lock(&device->memory_lock);

@@ -9,6 +9,7 @@
 #include "buffer.h"
 #include "command_buffer.h"
 #include "device.h"
+#include "dispatch.h"
 #include "event.h"
 #include "query_pool.h"
 #include "scheduler.h"
@@ -133,6 +134,9 @@ static void handle_command(struct vkmm_execution *x, const struct vkmm_command *
     case VKMM_COMMAND_EXECUTE_COMMANDS:
         for (uint32_t i = 0; i < c->u.execute_commands.count; i++)
             execute_commands(x, c->u.execute_commands.command_buffers[i]);
+        break;
+    case VKMM_COMMAND_DISPATCH:
+        vkmm_dispatch_execute(x, c->u.dispatch);
         break;
     case VKMM_COMMAND_BEGIN_LABEL:
     case VKMM_COMMAND_END_LABEL:

@@ -34,7 +34,31 @@ static void init_features(struct vkmm_core_features *f)
     f->v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
     f->v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
     f->v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
-    /* Only what works.  Shader features arrive with the compiler. */
+    /* Only what works. */
+    /* The compiler: bounds-checked buffer accesses (out-of-bounds loads
+     * read zero, stores are dropped: what robustBufferAccess allows). */
+    f->v10.robustBufferAccess = VK_TRUE;
+    f->v10.shaderInt64 = VK_TRUE;
+    f->v10.shaderInt16 = VK_TRUE;
+    f->v10.shaderFloat64 = VK_TRUE;
+    f->v10.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
+    f->v10.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
+    f->v11.storageBuffer16BitAccess = VK_TRUE;
+    f->v11.uniformAndStorageBuffer16BitAccess = VK_TRUE;
+    f->v11.storagePushConstant16 = VK_TRUE;
+    f->v12.storageBuffer8BitAccess = VK_TRUE;
+    f->v12.uniformAndStorageBuffer8BitAccess = VK_TRUE;
+    f->v12.storagePushConstant8 = VK_TRUE;
+    f->v12.shaderBufferInt64Atomics = VK_TRUE;
+    f->v12.shaderSharedInt64Atomics = VK_TRUE;
+    f->v12.shaderFloat16 = VK_TRUE;
+    f->v12.shaderInt8 = VK_TRUE;
+    f->v12.scalarBlockLayout = VK_TRUE;
+    f->v12.uniformBufferStandardLayout = VK_TRUE;
+    f->v12.vulkanMemoryModel = VK_TRUE;
+    f->v12.vulkanMemoryModelDeviceScope = VK_TRUE;
+    f->v13.maintenance4 = VK_TRUE; /* LocalSizeId; no image commands can be called validly */
+    f->v13.pipelineCreationCacheControl = VK_TRUE;
     f->v12.timelineSemaphore = VK_TRUE;
     f->v12.hostQueryReset = VK_TRUE;
     f->v12.bufferDeviceAddress = VK_TRUE;

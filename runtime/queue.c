@@ -19,23 +19,27 @@ static void free_list(struct vkmm_device *device, struct vkmm_submission *list)
     }
 }
 
-/* Checks that every command buffer of the list may be submitted. */
-static VkResult check_command_buffers(struct vkmm_queue *queue, const struct vkmm_submission *list)
+/* Returns a command buffer of the list that may not be submitted, with the
+ * reason in *why, or NULL.  Scheduler lock held: a worker thread changes
+ * `pending` (and `state`, for ONE_TIME_SUBMIT) when a submission completes,
+ * which for SIMULTANEOUS_USE buffers can happen during this very call. */
+static struct vkmm_command_buffer *find_unsubmittable_locked(const struct vkmm_submission *list, const char **why)
 {
     for (const struct vkmm_submission *s = list; s; s = s->next) {
         for (uint32_t i = 0; i < s->command_buffer_count; i++) {
             struct vkmm_command_buffer *cmd = s->command_buffers[i];
+            *why = NULL;
             if (cmd->state != VKMM_COMMAND_BUFFER_EXECUTABLE)
-                return vkmm_errorf(cmd, VK_ERROR_UNKNOWN, "command buffer submitted while not executable");
-            if (cmd->level != VK_COMMAND_BUFFER_LEVEL_PRIMARY)
-                return vkmm_errorf(cmd, VK_ERROR_UNKNOWN, "secondary command buffer submitted to a queue");
-            if (cmd->pending && !(cmd->usage & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT))
-                return vkmm_errorf(cmd, VK_ERROR_UNKNOWN,
-                                   "command buffer is still pending and lacks SIMULTANEOUS_USE_BIT");
+                *why = "command buffer submitted while not executable";
+            else if (cmd->level != VK_COMMAND_BUFFER_LEVEL_PRIMARY)
+                *why = "secondary command buffer submitted to a queue";
+            else if (cmd->pending && !(cmd->usage & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT))
+                *why = "command buffer is still pending and lacks SIMULTANEOUS_USE_BIT";
+            if (*why)
+                return cmd;
         }
     }
-    (void)queue;
-    return VK_SUCCESS;
+    return NULL;
 }
 
 /* Turns API semaphore values into payload targets and marks command buffers
@@ -57,11 +61,6 @@ static void prepare_locked(struct vkmm_submission *list)
 static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *list, struct vkmm_fence *fence)
 {
     struct vkmm_device *device = queue->base.device;
-    VkResult result = check_command_buffers(queue, list);
-    if (result != VK_SUCCESS) {
-        free_list(device, list);
-        return result;
-    }
     if (fence) {
         /* The fence signals after all batches: attach it to the last one, or
          * to an empty batch when there are none ("fence ... signaled once all
@@ -79,10 +78,18 @@ static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *li
     if (!list)
         return VK_SUCCESS;
     vkmm_scheduler_lock(device->scheduler);
-    prepare_locked(list);
-    vkmm_scheduler_submit_locked(device->scheduler, queue, list);
+    const char *why = NULL;
+    struct vkmm_command_buffer *bad = find_unsubmittable_locked(list, &why);
+    if (!bad) {
+        prepare_locked(list);
+        vkmm_scheduler_submit_locked(device->scheduler, queue, list);
+    }
     vkmm_scheduler_unlock(device->scheduler);
-    return VK_SUCCESS;
+    if (!bad)
+        return VK_SUCCESS;
+    /* Logged outside the lock: the message goes to application callbacks. */
+    free_list(device, list);
+    return vkmm_errorf(bad, VK_ERROR_UNKNOWN, "%s", why);
 }
 
 static const VkTimelineSemaphoreSubmitInfo *find_timeline_info(const VkSubmitInfo *info)

@@ -86,3 +86,29 @@ void vkmm_test_full_barrier(VkCommandBuffer cmd);
         if (vk_check_result_ != VK_SUCCESS)                                                 \
             fail_msg("%s returned %d at %s:%d", #call, vk_check_result_, __FILE__, __LINE__); \
     } while (0)
+
+/* --- Compute pipelines ------------------------------------------------- */
+
+/* A compute pipeline from tests/shaders/<name>.comp (compiled at build
+ * time) with `binding_count` storage buffers at set 0 bindings 0.. and
+ * `push_size` bytes of push constants, plus a descriptor set for it. */
+struct vkmm_test_compute {
+    VkShaderModule module;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+    VkDescriptorPool pool;
+    VkDescriptorSet set;
+    uint32_t binding_count;
+};
+
+/* Reads build/tests/shaders/<name>.spv; free() the result. */
+uint32_t *vkmm_test_load_spirv(const char *name, size_t *size_bytes);
+struct vkmm_test_compute vkmm_test_compute_create(struct vkmm_test *t, const char *name, uint32_t binding_count,
+                                                  uint32_t push_size, const VkSpecializationInfo *specialization);
+void vkmm_test_compute_bind_buffer(struct vkmm_test *t, struct vkmm_test_compute *c, uint32_t binding,
+                                   VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range);
+/* Records bind + push + dispatch into `cmd`. */
+void vkmm_test_compute_dispatch(struct vkmm_test_compute *c, VkCommandBuffer cmd, const void *push,
+                                uint32_t push_size, uint32_t x, uint32_t y, uint32_t z);
+void vkmm_test_compute_destroy(struct vkmm_test *t, struct vkmm_test_compute *c);

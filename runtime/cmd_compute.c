@@ -1,0 +1,125 @@
+/* Recording of compute state and dispatches.  Each dispatch keeps a
+ * snapshot of the bindings it uses, so later binds do not affect it. */
+#include <string.h>
+
+#include "buffer.h"
+#include "command_buffer.h"
+#include "descriptor_set.h"
+#include "descriptor_set_layout.h"
+#include "pipeline.h"
+#include "pipeline_layout.h"
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdBindPipeline(VkCommandBuffer commandBuffer, VkPipelineBindPoint pipelineBindPoint,
+                                                VkPipeline pipeline)
+{
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    if (pipelineBindPoint != VK_PIPELINE_BIND_POINT_COMPUTE) {
+        vkmm_command_buffer_reject(cmd, "vkCmdBindPipeline: bind point %d is not COMPUTE", pipelineBindPoint);
+        return;
+    }
+    cmd->compute.pipeline = vkmm_pipeline_from_handle(pipeline);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdBindDescriptorSets(VkCommandBuffer commandBuffer,
+                                                      VkPipelineBindPoint pipelineBindPoint, VkPipelineLayout layout,
+                                                      uint32_t firstSet, uint32_t descriptorSetCount,
+                                                      const VkDescriptorSet *pDescriptorSets,
+                                                      uint32_t dynamicOffsetCount, const uint32_t *pDynamicOffsets)
+{
+    (void)layout;
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    if (pipelineBindPoint != VK_PIPELINE_BIND_POINT_COMPUTE || firstSet > VKMM_MAX_BOUND_SETS ||
+        descriptorSetCount > VKMM_MAX_BOUND_SETS - firstSet) {
+        vkmm_command_buffer_reject(cmd, "vkCmdBindDescriptorSets: sets [%u, +%u) at bind point %d", firstSet,
+                                   descriptorSetCount, pipelineBindPoint);
+        return;
+    }
+    uint32_t next_offset = 0;
+    for (uint32_t i = 0; i < descriptorSetCount; i++) {
+        struct vkmm_descriptor_set *set = vkmm_descriptor_set_from_handle(pDescriptorSets[i]);
+        uint32_t index = firstSet + i;
+        cmd->compute.sets[index] = set;
+        memset(cmd->compute.dynamic_offsets[index], 0, sizeof(cmd->compute.dynamic_offsets[index]));
+        uint32_t dynamic = set ? set->layout->dynamic_count : 0;
+        /* The spec: dynamic offsets are consumed in set order, then binding
+         * order within each set. */
+        for (uint32_t d = 0; d < dynamic && d < VKMM_MAX_DYNAMIC_PER_SET; d++) {
+            if (next_offset < dynamicOffsetCount)
+                cmd->compute.dynamic_offsets[index][d] = pDynamicOffsets[next_offset];
+            next_offset++;
+        }
+    }
+    if (next_offset != dynamicOffsetCount)
+        vkmm_command_buffer_reject(cmd, "vkCmdBindDescriptorSets: %u dynamic offsets given, the sets have %u "
+                                        "(binding kept, offsets past the given ones are 0)",
+                                   dynamicOffsetCount, next_offset);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdPushConstants(VkCommandBuffer commandBuffer, VkPipelineLayout layout,
+                                                 VkShaderStageFlags stageFlags, uint32_t offset, uint32_t size,
+                                                 const void *pValues)
+{
+    (void)layout, (void)stageFlags;
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    if (offset > VKMM_PUSH_CONSTANT_BYTES || size > VKMM_PUSH_CONSTANT_BYTES - offset) {
+        vkmm_command_buffer_reject(cmd, "vkCmdPushConstants: [%u, +%u) exceeds %d bytes", offset, size,
+                                   VKMM_PUSH_CONSTANT_BYTES);
+        return;
+    }
+    memcpy(cmd->compute.push_constants + offset, pValues, size);
+}
+
+static struct vkmm_dispatch *record_dispatch(struct vkmm_command_buffer *cmd, const char *what)
+{
+    if (!cmd->compute.pipeline) {
+        vkmm_command_buffer_reject(cmd, "%s: no compute pipeline is bound", what);
+        return NULL;
+    }
+    struct vkmm_command *command = vkmm_command_buffer_append(cmd, VKMM_COMMAND_DISPATCH);
+    if (!command)
+        return NULL;
+    struct vkmm_dispatch *dispatch = vkmm_command_buffer_store(cmd, NULL, sizeof(*dispatch));
+    if (!dispatch)
+        return NULL;
+    dispatch->bindings = cmd->compute;
+    command->u.dispatch = dispatch;
+    return dispatch;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdDispatchBase(VkCommandBuffer commandBuffer, uint32_t baseGroupX, uint32_t baseGroupY,
+                                                uint32_t baseGroupZ, uint32_t groupCountX, uint32_t groupCountY,
+                                                uint32_t groupCountZ)
+{
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    struct vkmm_dispatch *dispatch = record_dispatch(cmd, "vkCmdDispatch");
+    if (!dispatch)
+        return;
+    const uint32_t base[3] = { baseGroupX, baseGroupY, baseGroupZ };
+    const uint32_t count[3] = { groupCountX, groupCountY, groupCountZ };
+    memcpy(dispatch->base, base, sizeof(base));
+    memcpy(dispatch->count, count, sizeof(count));
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdDispatch(VkCommandBuffer commandBuffer, uint32_t groupCountX, uint32_t groupCountY,
+                                            uint32_t groupCountZ)
+{
+    vkmm_CmdDispatchBase(commandBuffer, 0, 0, 0, groupCountX, groupCountY, groupCountZ);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdDispatchIndirect(VkCommandBuffer commandBuffer, VkBuffer buffer,
+                                                    VkDeviceSize offset)
+{
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    VKMM_FROM_HANDLE(vkmm_buffer, indirect, buffer);
+    if (!indirect->memory || offset % 4 || offset > indirect->size || indirect->size - offset < 12) {
+        vkmm_command_buffer_reject(cmd, "vkCmdDispatchIndirect: offset %llu does not leave 12 aligned bytes in a "
+                                        "bound buffer of %llu bytes",
+                                   (unsigned long long)offset, (unsigned long long)indirect->size);
+        return;
+    }
+    struct vkmm_dispatch *dispatch = record_dispatch(cmd, "vkCmdDispatchIndirect");
+    if (!dispatch)
+        return;
+    dispatch->indirect = indirect;
+    dispatch->indirect_offset = offset;
+}

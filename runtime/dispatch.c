@@ -1,0 +1,150 @@
+#include "dispatch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "buffer.h"
+#include "command_buffer.h"
+#include "descriptor_set.h"
+#include "descriptor_set_layout.h"
+#include "device.h"
+#include "execute.h"
+#include "log.h"
+#include "pipeline.h"
+#include "pipeline_layout.h"
+#include "thread_pool.h"
+
+struct dispatch_run {
+    const struct vkmm_compiled_shader *shader;
+    struct vkmm_shader_invocation invocation; /* sets and push constants; ids filled per workgroup */
+    uint32_t count[3];
+    uint32_t base[3];
+    uint8_t *scratch;       /* per thread: subgroup states, then shared memory */
+    size_t scratch_stride;
+    size_t states_size;
+};
+
+/* One workgroup: its subgroups are coroutines, resumed in turn until every
+ * one has finished (each call runs to the next control barrier). */
+static void run_workgroup(void *context, unsigned thread, uint64_t index)
+{
+    struct dispatch_run *run = context;
+    const struct vkmm_compiled_shader *shader = run->shader;
+    uint8_t *scratch = run->scratch + thread * run->scratch_stride;
+    struct vkmm_shader_invocation invocation = run->invocation;
+    invocation.shared_memory = scratch + run->states_size;
+    uint32_t x = (uint32_t)(index % run->count[0]);
+    uint32_t y = (uint32_t)(index / run->count[0] % run->count[1]);
+    uint32_t z = (uint32_t)(index / run->count[0] / run->count[1]);
+    invocation.workgroup_id[0] = run->base[0] + x;
+    invocation.workgroup_id[1] = run->base[1] + y;
+    invocation.workgroup_id[2] = run->base[2] + z;
+    uint32_t subgroups = shader->subgroup_count;
+    /* A fresh state only needs its status word cleared (shader_abi.h). */
+    for (uint32_t g = 0; g < subgroups; g++)
+        memset(scratch + (size_t)g * shader->state_size, 0, 8);
+    uint32_t remaining = subgroups;
+    uint8_t done[1024]; /* subgroups <= invocations <= 1024 */
+    memset(done, 0, subgroups);
+    while (remaining) {
+        for (uint32_t g = 0; g < subgroups; g++) {
+            if (done[g])
+                continue;
+            invocation.subgroup_id = g;
+            if (shader->function(scratch + (size_t)g * shader->state_size, &invocation) == VKMM_SHADER_DONE) {
+                done[g] = 1;
+                remaining--;
+            }
+        }
+    }
+}
+
+/* Descriptor tables for the shader: the set's own array, or a copy with
+ * dynamic offsets applied, or zeroes (null descriptors) for a set the
+ * layout has but nothing bound. */
+static bool build_tables(struct vkmm_device *device, const struct vkmm_dispatch *d, struct dispatch_run *run,
+                         struct vkmm_descriptor **copies)
+{
+    const struct vkmm_pipeline_layout *layout = d->bindings.pipeline->layout;
+    for (uint32_t s = 0; s < layout->set_count && s < VKMM_SHADER_MAX_SETS; s++) {
+        const struct vkmm_descriptor_set_layout *expected = layout->sets[s];
+        uint32_t needed = expected ? expected->descriptor_count : 0;
+        struct vkmm_descriptor_set *set = d->bindings.sets[s];
+        if (set && set->descriptor_count >= needed && !set->layout->dynamic_count) {
+            run->invocation.sets[s] = set->descriptors;
+            continue;
+        }
+        copies[s] = vkmm_zalloc(&device->allocator, NULL, (needed ? needed : 1) * sizeof(struct vkmm_descriptor),
+                                VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+        if (!copies[s])
+            return false;
+        uint32_t available = set ? (set->descriptor_count < needed ? set->descriptor_count : needed) : 0;
+        if (available)
+            memcpy(copies[s], set->descriptors, available * sizeof(struct vkmm_descriptor));
+        for (uint32_t b = 0; set && b < set->layout->binding_count; b++) {
+            const struct vkmm_set_layout_binding *binding = &set->layout->bindings[b];
+            if (binding->type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC &&
+                binding->type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
+                continue;
+            for (uint32_t e = 0; e < binding->count && binding->first + e < available; e++) {
+                uint32_t dynamic = binding->dynamic_first + e;
+                uint32_t offset = dynamic < VKMM_MAX_DYNAMIC_PER_SET ? d->bindings.dynamic_offsets[s][dynamic] : 0;
+                struct vkmm_descriptor *descriptor = &copies[s][binding->first + e];
+                if (!descriptor->base)
+                    continue;
+                /* The spec: the effective offset is the descriptor's offset
+                 * plus the dynamic offset; the range stays.  An offset that
+                 * leaves the memory makes the descriptor reach nothing. */
+                descriptor->base += offset;
+                descriptor->memory_offset += offset;
+            }
+        }
+        run->invocation.sets[s] = copies[s];
+    }
+    return true;
+}
+
+static bool read_indirect(const struct vkmm_dispatch *d, uint32_t count[3])
+{
+    if (!d->indirect) {
+        memcpy(count, d->count, 3 * sizeof(uint32_t));
+        return true;
+    }
+    memcpy(count, vkmm_buffer_device_bytes(d->indirect, d->indirect_offset, 12), 12);
+    return true;
+}
+
+void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_dispatch *d)
+{
+    struct vkmm_device *device = x->device;
+    const struct vkmm_pipeline *pipeline = d->bindings.pipeline;
+    struct dispatch_run run = { .shader = &pipeline->shader };
+    read_indirect(d, run.count);
+    memcpy(run.base, d->base, sizeof(run.base));
+    uint64_t groups = (uint64_t)run.count[0] * run.count[1] * run.count[2];
+    if (groups == 0)
+        return;
+    struct vkmm_thread_pool *pool = vkmm_device_thread_pool(device);
+    unsigned threads = pool ? vkmm_thread_pool_size(pool) : 1;
+    run.states_size = ((size_t)pipeline->shader.subgroup_count * pipeline->shader.state_size + 63) & ~(size_t)63;
+    run.scratch_stride = (run.states_size + pipeline->shader.shared_memory_size + 127) & ~(size_t)63;
+    struct vkmm_descriptor *copies[VKMM_SHADER_MAX_SETS] = { 0 };
+    run.scratch = aligned_alloc(64, run.scratch_stride * threads);
+    run.invocation.push_constants = d->bindings.push_constants;
+    for (int i = 0; i < 3; i++)
+        run.invocation.num_workgroups[i] = run.count[i];
+    if (!run.scratch || !build_tables(device, d, &run, copies)) {
+        vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                 VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "VK_ERROR_OUT_OF_HOST_MEMORY",
+                 "no memory to run a dispatch of %llu workgroups; it was skipped", (unsigned long long)groups);
+    } else if (pool) {
+        vkmm_thread_pool_run(pool, groups, run_workgroup, &run);
+    } else {
+        for (uint64_t i = 0; i < groups; i++)
+            run_workgroup(&run, 0, i);
+    }
+    for (int s = 0; s < VKMM_SHADER_MAX_SETS; s++)
+        vkmm_free(&device->allocator, NULL, copies[s]);
+    free(run.scratch);
+}

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include "compiler.h"
+#include "object.h"
+
+struct vkmm_pipeline_layout;
+
+struct vkmm_pipeline {
+    struct vkmm_object base;
+    struct vkmm_pipeline_layout *layout; /* referenced */
+    struct vkmm_compiled_shader shader;
+};
+
+VKMM_DEFINE_HANDLE_CASTS(vkmm_pipeline, VkPipeline, VK_OBJECT_TYPE_PIPELINE)
+
+/* The subgroup width shaders are compiled for: VKMM_SUBGROUP_SIZE (1, 4, 8
+ * or 16), else the default measured best on this CPU. */
+unsigned vkmm_pipeline_subgroup_width(void);
