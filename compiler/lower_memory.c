@@ -77,6 +77,18 @@ static LLVMValueRef i64_splat(struct tr *t, uint64_t value)
     return tr_splat(t, LLVMConstInt(t->i64, value, 0));
 }
 
+/* A buffer-reference (PhysicalStorageBuffer) pointer made from a device
+ * address: it may reach any device memory, and nothing else. */
+LLVMValueRef spv_memory_address_pointer(struct tr *t, LLVMValueRef address)
+{
+    struct tr_pointer p = {
+        address,
+        tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MEMORY_BASE, t->i64)),
+        tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MEMORY_END, t->i64)),
+    };
+    return pack_pointer(t, p);
+}
+
 /* --- Layout ----------------------------------------------------------------------- */
 
 /* Natural offset of member `index` of a struct. */
@@ -324,13 +336,7 @@ static LLVMValueRef access_value(struct tr *t, const struct place *at, LLVMValue
             store_leaf(t, &at->pointer, extra, LLVMBuildExtractValue(t->builder, value, 0, ""), 8, at->kind);
             return NULL;
         }
-        {
-            /* A PhysicalStorageBuffer pointer read from memory: its bounds are
-             * unknown here, so it reaches nothing (see spirv capability list). */
-            LLVMValueRef address = load_leaf(t, &at->pointer, extra, t->i64, 8, at->kind);
-            struct tr_pointer p = { address, i64_splat(t, 0), i64_splat(t, 0) };
-            return pack_pointer(t, p);
-        }
+        return spv_memory_address_pointer(t, load_leaf(t, &at->pointer, extra, t->i64, 8, at->kind));
     default:
         break;
     }
@@ -774,6 +780,40 @@ static bool translate_array_length(struct tr *t, const uint32_t *w)
     return true;
 }
 
+/* Bitcasts that involve a pointer: to or from a 64-bit integer or a uvec2
+ * (other bitcasts are arithmetic's). */
+static bool translate_pointer_bitcast(struct tr *t, const uint32_t *w)
+{
+    struct spv_module *m = t->m;
+    const struct spv_type *to = spv_type(m, w[1]);
+    const struct spv_type *from = spv_type(m, m->ids[w[3]].type);
+    LLVMValueRef value = tr_get(t, w[3]);
+    if (to->kind == SPV_TYPE_POINTER && from->kind == SPV_TYPE_POINTER) {
+        tr_set(t, w[2], value);
+        return true;
+    }
+    if (to->kind == SPV_TYPE_POINTER) {
+        if (from->kind == SPV_TYPE_VECTOR) {
+            LLVMValueRef low = LLVMBuildZExt(t->builder, LLVMBuildExtractValue(t->builder, value, 0, ""), t->lane_i64, "");
+            LLVMValueRef high = LLVMBuildZExt(t->builder, LLVMBuildExtractValue(t->builder, value, 1, ""), t->lane_i64, "");
+            value = LLVMBuildOr(t->builder, low, LLVMBuildShl(t->builder, high, i64_splat(t, 32), ""), "");
+        }
+        tr_set(t, w[2], spv_memory_address_pointer(t, value));
+        return true;
+    }
+    LLVMValueRef address = LLVMBuildExtractValue(t->builder, value, 0, "");
+    if (to->kind == SPV_TYPE_VECTOR) {
+        LLVMValueRef pair = LLVMGetUndef(to->value_type);
+        pair = LLVMBuildInsertValue(t->builder, pair, LLVMBuildTrunc(t->builder, address, t->lane_i32, ""), 0, "");
+        LLVMValueRef high = LLVMBuildTrunc(t->builder, LLVMBuildLShr(t->builder, address, i64_splat(t, 32), ""),
+                                           t->lane_i32, "");
+        tr_set(t, w[2], LLVMBuildInsertValue(t->builder, pair, high, 1, ""));
+        return true;
+    }
+    tr_set(t, w[2], address);
+    return true;
+}
+
 /* --- Atomics ---------------------------------------------------------------------- */
 
 static LLVMAtomicRMWBinOp rmw_op(uint16_t opcode, bool *handled)
@@ -918,6 +958,14 @@ bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handl
         return translate_access_chain(t, insn, w);
     case SpvOpArrayLength:
         return translate_array_length(t, w);
+    case SpvOpConvertUToPtr:
+        tr_set(t, w[2], spv_memory_address_pointer(t, tr_get(t, w[3])));
+        return true;
+    case SpvOpConvertPtrToU:
+        tr_set(t, w[2], LLVMBuildExtractValue(t->builder, tr_get(t, w[3]), 0, ""));
+        return true;
+    case SpvOpBitcast:
+        return translate_pointer_bitcast(t, w);
     case SpvOpMemoryBarrier:
         memory_barrier(t, w[1], w[2]);
         return true;

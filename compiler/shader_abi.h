@@ -20,6 +20,10 @@ struct vkmm_shader_invocation {
     uint32_t num_workgroups[3];
     uint32_t subgroup_id;
     uint32_t reserved;
+    /* All device memory: where buffer-reference (PhysicalStorageBuffer)
+     * pointers may point. */
+    uint64_t device_memory_base;
+    uint64_t device_memory_end;
 };
 
 enum vkmm_shader_invocation_field {
@@ -29,12 +33,16 @@ enum vkmm_shader_invocation_field {
     VKMM_INVOCATION_WORKGROUP_ID = 80,
     VKMM_INVOCATION_NUM_WORKGROUPS = 92,
     VKMM_INVOCATION_SUBGROUP_ID = 104,
+    VKMM_INVOCATION_DEVICE_MEMORY_BASE = 112,
+    VKMM_INVOCATION_DEVICE_MEMORY_END = 120,
 };
 _Static_assert(offsetof(struct vkmm_shader_invocation, push_constants) == VKMM_INVOCATION_PUSH_CONSTANTS, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, shared_memory) == VKMM_INVOCATION_SHARED_MEMORY, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, workgroup_id) == VKMM_INVOCATION_WORKGROUP_ID, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, num_workgroups) == VKMM_INVOCATION_NUM_WORKGROUPS, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, subgroup_id) == VKMM_INVOCATION_SUBGROUP_ID, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, device_memory_base) == VKMM_INVOCATION_DEVICE_MEMORY_BASE, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, device_memory_end) == VKMM_INVOCATION_DEVICE_MEMORY_END, "abi");
 
 /* Descriptor as the generated code reads it: base pointer then range. */
 enum { VKMM_DESCRIPTOR_SIZE = 32, VKMM_DESCRIPTOR_BASE = 0, VKMM_DESCRIPTOR_RANGE = 8 };

@@ -344,8 +344,6 @@ static bool translate_bitcast(struct tr *t, const uint32_t *w)
     const struct spv_type *to = spv_type(m, w[1]);
     const struct spv_type *from = spv_type(m, m->ids[w[3]].type);
     LLVMValueRef value = tr_get(t, w[3]);
-    if (to->kind == SPV_TYPE_POINTER || from->kind == SPV_TYPE_POINTER)
-        return spv_fail(t->error, "bitcasts of pointers are not supported");
     unsigned bits;
     LLVMValueRef lanes = to_lane_bits(t, value, from, &bits);
     tr_set(t, w[2], from_lane_bits(t, lanes, to));
@@ -486,8 +484,14 @@ bool spv_translate_arith(struct tr *t, const struct spv_insn *insn, bool *handle
     const uint32_t *w = spv_words(t->m, insn);
     *handled = true;
     switch (insn->opcode) {
-    case SpvOpBitcast:
+    case SpvOpBitcast: {
+        struct spv_module *m = t->m;
+        if (spv_type(m, w[1])->kind == SPV_TYPE_POINTER || spv_type(m, m->ids[w[3]].type)->kind == SPV_TYPE_POINTER) {
+            *handled = false; /* lower_memory.c */
+            return true;
+        }
         return translate_bitcast(t, w);
+    }
     case SpvOpIAddCarry:
     case SpvOpISubBorrow:
     case SpvOpUMulExtended:

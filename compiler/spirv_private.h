@@ -282,5 +282,8 @@ bool spv_memory_init_variables(struct tr *t);
  * out-parameters of GLSL.std.450 Modf and Frexp). */
 void spv_store_pointer(struct tr *t, uint32_t pointer_id, LLVMValueRef value);
 
+/* A buffer-reference pointer value from <W x i64> device addresses. */
+LLVMValueRef spv_memory_address_pointer(struct tr *t, LLVMValueRef address);
+
 /* translate.c */
 bool spv_translate(struct tr *t);

@@ -89,6 +89,7 @@ static void device_finish(struct vkmm_device *device)
         }
     }
     vkmm_private_data_store_finish(&device->private_data, &device->allocator);
+    vkmm_address_space_finish(&device->address_space);
     pthread_mutex_destroy(&device->memory_lock);
     vkmm_object_finish(&device->base);
     VkAllocationCallbacks allocator = device->allocator;
@@ -122,9 +123,9 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDevice(VkPhysicalDevice physicalDevice
     pthread_mutex_init(&device->memory_lock, NULL);
     pthread_mutex_init(&device->thread_pool_lock, NULL);
     vkmm_private_data_store_init(&device->private_data);
-    vkmm_device_memory_init_address_space(device);
-
-    result = create_queues(device, pCreateInfo);
+    result = vkmm_device_memory_init_address_space(device);
+    if (result == VK_SUCCESS)
+        result = create_queues(device, pCreateInfo);
     if (result == VK_SUCCESS)
         result = vkmm_scheduler_create(device, &device->scheduler);
     if (result != VK_SUCCESS) {

@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <vulkan/vulkan.h>
 
+#include "address_space.h"
 #include "object.h"
 #include "physical_device.h"
 #include "private_data.h"
@@ -29,7 +30,7 @@ struct vkmm_device {
     pthread_mutex_t memory_lock;
     uint32_t memory_allocation_count;
     uint64_t heap_used;
-    uint64_t next_device_address;
+    struct vkmm_address_space address_space; /* where device memory lives */
 
     struct vkmm_private_data_store private_data;
 

@@ -1,22 +1,10 @@
 #include "device_memory.h"
 
 #include <string.h>
-#include <sys/mman.h>
 
 #include "alloc.h"
 #include "device.h"
 #include "log.h"
-
-/* Device addresses: each allocation gets its own range, aligned and
- * followed by an unused guard, so a stray address never lands in a
- * neighbour.  Zero is never a valid address. */
-#define VKMM_DEVICE_ADDRESS_BASE (1ull << 32)
-#define VKMM_DEVICE_ADDRESS_ALIGN (64ull << 10)
-
-static uint64_t round_up(uint64_t value, uint64_t align)
-{
-    return (value + align - 1) / align * align;
-}
 
 uint8_t *vkmm_device_memory_device_bytes(struct vkmm_device_memory *memory, VkDeviceSize offset,
                                          VkDeviceSize size)
@@ -26,7 +14,7 @@ uint8_t *vkmm_device_memory_device_bytes(struct vkmm_device_memory *memory, VkDe
     return memory->bytes + offset;
 }
 
-static VkResult reserve_budget(struct vkmm_device *device, VkDeviceSize size, uint64_t *address)
+static VkResult reserve_budget(struct vkmm_device *device, VkDeviceSize size)
 {
     const VkPhysicalDeviceLimits *limits = &device->physical_device->properties.v10.limits;
     /* Every heap is the same system memory, reported at the same size: one
@@ -41,8 +29,6 @@ static VkResult reserve_budget(struct vkmm_device *device, VkDeviceSize size, ui
     } else {
         device->memory_allocation_count++;
         device->heap_used += size;
-        *address = device->next_device_address;
-        device->next_device_address += round_up(size, VKMM_DEVICE_ADDRESS_ALIGN) + VKMM_DEVICE_ADDRESS_ALIGN;
     }
     pthread_mutex_unlock(&device->memory_lock);
     return result;
@@ -56,9 +42,12 @@ static void release_budget(struct vkmm_device *device, VkDeviceSize size)
     pthread_mutex_unlock(&device->memory_lock);
 }
 
-void vkmm_device_memory_init_address_space(struct vkmm_device *device)
+VkResult vkmm_device_memory_init_address_space(struct vkmm_device *device)
 {
-    device->next_device_address = VKMM_DEVICE_ADDRESS_BASE;
+    /* Twice the heap, so fragmentation does not run out of addresses before
+     * the heap budget runs out of bytes; only touched pages cost memory. */
+    uint64_t heap = device->physical_device->memory.memoryHeaps[0].size;
+    return vkmm_address_space_init(&device->address_space, heap * 2, &device->allocator);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_AllocateMemory(VkDevice _device, const VkMemoryAllocateInfo *pAllocateInfo,
@@ -74,8 +63,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_AllocateMemory(VkDevice _device, const VkMem
     if (size == 0)
         return vkmm_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY, "allocationSize is 0");
 
-    uint64_t address = 0;
-    VkResult result = reserve_budget(device, size, &address);
+    VkResult result = reserve_budget(device, size);
     if (result == VK_ERROR_TOO_MANY_OBJECTS)
         return vkmm_errorf(device, result, "maxMemoryAllocationCount (%u) allocations already exist",
                            device->physical_device->properties.v10.limits.maxMemoryAllocationCount);
@@ -93,20 +81,20 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_AllocateMemory(VkDevice _device, const VkMem
     memory->size = size;
     memory->type_index = pAllocateInfo->memoryTypeIndex;
     memory->properties = props->memoryTypes[memory->type_index].propertyFlags;
-    memory->device_address = address;
-    memory->mapping_size = round_up(size, 4096);
-    /* Anonymous pages: committed lazily by the kernel, zero-filled, and
-     * returned whole on free. */
-    void *bytes = mmap(NULL, memory->mapping_size, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (bytes == MAP_FAILED) {
+    memory->mapping_size = size;
+    /* Pages of the device's address space: committed when touched,
+     * zero-filled, returned whole on free.  The device address is the host
+     * address (address_space.h). */
+    uint8_t *bytes = vkmm_address_space_alloc(&device->address_space, size);
+    if (!bytes) {
         vkmm_object_finish(&memory->base);
         vkmm_free(&device->allocator, pAllocator, memory);
         release_budget(device, size);
-        return vkmm_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY, "mmap of %llu bytes failed",
+        return vkmm_errorf(device, VK_ERROR_OUT_OF_DEVICE_MEMORY, "no address range of %llu bytes is free",
                            (unsigned long long)size);
     }
     memory->bytes = bytes;
+    memory->device_address = (uint64_t)(uintptr_t)bytes;
     *pMemory = vkmm_device_memory_to_handle(memory);
     return VK_SUCCESS;
 }
@@ -120,7 +108,7 @@ VKAPI_ATTR void VKAPI_CALL vkmm_FreeMemory(VkDevice _device, VkDeviceMemory _mem
         return;
     /* The spec: "If a memory object is mapped at the time it is freed, it
      * is implicitly unmapped." */
-    munmap(memory->bytes, memory->mapping_size);
+    vkmm_address_space_free(&device->address_space, memory->bytes, memory->mapping_size);
     release_budget(device, memory->size);
     vkmm_object_finish(&memory->base);
     vkmm_free(&device->allocator, pAllocator, memory);

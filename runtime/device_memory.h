@@ -25,8 +25,8 @@ struct vkmm_device_memory {
 
 VKMM_DEFINE_HANDLE_CASTS(vkmm_device_memory, VkDeviceMemory, VK_OBJECT_TYPE_DEVICE_MEMORY)
 
-/* Sets the first device address the device hands out. */
-void vkmm_device_memory_init_address_space(struct vkmm_device *device);
+/* Reserves the device's address space (address_space.h). */
+VkResult vkmm_device_memory_init_address_space(struct vkmm_device *device);
 
 /* Device-side access to the bytes of [offset, offset+size): the executor's
  * only way to reach memory contents. */

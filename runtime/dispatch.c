@@ -132,6 +132,8 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_dispatch 
     struct vkmm_descriptor *copies[VKMM_SHADER_MAX_SETS] = { 0 };
     run.scratch = aligned_alloc(64, run.scratch_stride * threads);
     run.invocation.push_constants = d->bindings.push_constants;
+    run.invocation.device_memory_base = (uint64_t)(uintptr_t)device->address_space.base;
+    run.invocation.device_memory_end = run.invocation.device_memory_base + device->address_space.size;
     for (int i = 0; i < 3; i++)
         run.invocation.num_workgroups[i] = run.count[i];
     if (!run.scratch || !build_tables(device, d, &run, copies)) {

@@ -216,6 +216,52 @@ static void test_compute_pipeline_cache_round_trip(void **state)
     vkDestroyShaderModule(t->device, module, NULL);
 }
 
+static VkDeviceAddress address_of(struct vkmm_test *t, VkBuffer buffer)
+{
+    VkBufferDeviceAddressInfo info = { .sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = buffer };
+    return vkGetBufferDeviceAddress(t->device, &info);
+}
+
+static void test_compute_buffer_reference_linked_list(void **state)
+{
+    struct vkmm_test *t = *state;
+    enum { N = 200, NODES = 3 };
+    struct vkmm_test_buffer nodes = vkmm_test_buffer_create(t, 16 * NODES, host_coherent);
+    struct vkmm_test_buffer values = vkmm_test_buffer_create(t, N * 4, host_coherent);
+    struct vkmm_test_buffer out = vkmm_test_buffer_create(t, N * 4, host_coherent);
+    VkDeviceAddress base = address_of(t, nodes.buffer);
+    assert_true(base != 0);
+    uint8_t *bytes = nodes.mapped;
+    for (uint32_t k = 0; k < NODES; k++) {
+        uint32_t value = 10 * (k + 1);
+        uint64_t next = k + 1 < NODES ? base + 16 * (k + 1) : 0;
+        memcpy(bytes + 16 * k, &value, 4);
+        memcpy(bytes + 16 * k + 8, &next, 8);
+    }
+    float *floats = values.mapped;
+    for (int i = 0; i < N; i++)
+        floats[i] = (float)i;
+    struct vkmm_test_compute k = vkmm_test_compute_create(t, "buffer_reference", 1, 24, NULL);
+    vkmm_test_compute_bind_buffer(t, &k, 0, out.buffer, 0, VK_WHOLE_SIZE);
+    struct { uint64_t head, values; uint32_t count, pad; } push = { base, address_of(t, values.buffer), N, 0 };
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkmm_test_compute_dispatch(&k, cmd, &push, sizeof(push), (N + 31) / 32, 1, 1);
+    host_read_barrier(cmd);
+    vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
+    const uint32_t *sums = out.mapped;
+    for (int i = 0; i < N; i++) {
+        uint32_t expected = 0;
+        for (int n = 0; n <= i % 5 && n < NODES; n++)
+            expected += 10u * (uint32_t)(n + 1);
+        assert_int_equal(sums[i], expected);
+        assert_true(floats[i] == (float)i * 2.0f + (float)expected);
+    }
+    vkmm_test_compute_destroy(t, &k);
+    vkmm_test_buffer_destroy(t, &nodes);
+    vkmm_test_buffer_destroy(t, &values);
+    vkmm_test_buffer_destroy(t, &out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -223,6 +269,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_compute_shared_memory_reduction, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_compute_builtins_dispatch_base_and_indirect, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_compute_pipeline_cache_round_trip, vkmm_test_setup, vkmm_test_teardown),
+        cmocka_unit_test_setup_teardown(test_compute_buffer_reference_linked_list, vkmm_test_setup, vkmm_test_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

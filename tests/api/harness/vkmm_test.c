@@ -111,23 +111,21 @@ static void create_device(struct vkmm_test *t, const struct vkmm_test_options *o
             .pQueuePriorities = priorities,
         };
     }
-    VkPhysicalDeviceVulkan13Features features13 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
-        .pNext = (void *)o->device_features_chain,
-        .synchronization2 = VK_TRUE,
-        .maintenance4 = VK_TRUE,
-        .pipelineCreationCacheControl = VK_TRUE,
-    };
+    /* Every feature the device supports is enabled, as real applications
+     * commonly do, so shaders may use any capability vkmm advertises. */
+    VkPhysicalDeviceVulkan13Features features13 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES };
     VkPhysicalDeviceVulkan12Features features12 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-        .pNext = &features13,
-        .timelineSemaphore = VK_TRUE,
-        .hostQueryReset = VK_TRUE,
-        .bufferDeviceAddress = VK_TRUE,
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &features13,
     };
+    VkPhysicalDeviceVulkan11Features features11 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &features12,
+    };
+    VkPhysicalDeviceFeatures2 features = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &features11 };
+    vkGetPhysicalDeviceFeatures2(t->physical_device, &features);
+    features13.pNext = (void *)o->device_features_chain;
     VkDeviceCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-        .pNext = &features12,
+        .pNext = &features,
         .queueCreateInfoCount = queue_info_count,
         .pQueueCreateInfos = queues,
     };
