@@ -71,6 +71,8 @@ static int generate(struct spv_module *m, const struct vkmm_compile_options *opt
 
     bool translated = spv_translate(&t);
     free(t.layouts);
+    free(t.builtin_variable);
+    free(t.builtin_component);
     t.layouts = NULL;
     if (!translated)
         goto fail;

@@ -290,6 +290,7 @@ struct place {
     struct tr_pointer pointer;
     enum storage_kind kind;
     bool explicit_layout;
+    bool uniform; /* every lane's address is the same (known at compile time) */
 };
 
 static unsigned scalar_bytes(const struct spv_type *type)
@@ -297,9 +298,39 @@ static unsigned scalar_bytes(const struct spv_type *type)
     return type->kind == SPV_TYPE_BOOL ? 4 : type->width / 8;
 }
 
+/* A load every lane makes from one address (push constants, uniform
+ * scalars): one bounds check and one scalar load, broadcast.  Loads have no
+ * side effects, so inactive lanes may share it. */
+static LLVMValueRef load_uniform_leaf(struct tr *t, const struct place *at, LLVMValueRef extra, LLVMTypeRef scalar,
+                                     unsigned size)
+{
+    LLVMValueRef address = first_lane(t, LLVMBuildAdd(t->builder, at->pointer.addr, extra, ""));
+    LLVMValueRef lo = first_lane(t, at->pointer.lo), hi = first_lane(t, at->pointer.hi);
+    LLVMValueRef end = LLVMBuildAdd(t->builder, address, LLVMConstInt(t->i64, size, 0), "");
+    LLVMValueRef ok = LLVMBuildAnd(t->builder, LLVMBuildICmp(t->builder, LLVMIntUGE, address, lo, ""),
+                                   LLVMBuildAnd(t->builder, LLVMBuildICmp(t->builder, LLVMIntULE, end, hi, ""),
+                                                LLVMBuildICmp(t->builder, LLVMIntUGE, end, address, ""), ""), "");
+    LLVMBasicBlockRef load = new_block(t, "uniform.load");
+    LLVMBasicBlockRef join = new_block(t, "uniform.join");
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(t->builder);
+    LLVMBuildCondBr(t->builder, ok, load, join);
+    LLVMPositionBuilderAtEnd(t->builder, load);
+    LLVMValueRef value = LLVMBuildLoad2(t->builder, scalar, to_pointer(t, address), "");
+    LLVMSetAlignment(value, 1);
+    LLVMBuildBr(t->builder, join);
+    LLVMPositionBuilderAtEnd(t->builder, join);
+    LLVMValueRef phi = LLVMBuildPhi(t->builder, scalar, "");
+    LLVMValueRef values[2] = { LLVMConstNull(scalar), value };
+    LLVMBasicBlockRef blocks[2] = { from, load };
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return tr_splat(t, phi);
+}
+
 static LLVMValueRef load_scalar(struct tr *t, const struct place *at, LLVMValueRef extra, const struct spv_type *type)
 {
     unsigned size = scalar_bytes(type);
+    if (at->uniform && at->kind != STORAGE_LANE_SCALED && type->kind != SPV_TYPE_BOOL)
+        return load_uniform_leaf(t, at, extra, spv_scalar_llvm(t, type), size);
     if (type->kind == SPV_TYPE_BOOL) {
         LLVMValueRef word = load_leaf(t, &at->pointer, extra, t->i32, 4, at->kind);
         return LLVMBuildICmp(t->builder, LLVMIntNE, word, LLVMConstNull(LLVMTypeOf(word)), "");
@@ -319,6 +350,10 @@ static void store_scalar(struct tr *t, const struct place *at, LLVMValueRef extr
  * matrix decorations of the member it came from.  With `value` NULL it
  * loads, otherwise it stores `value`. */
 static LLVMValueRef access_value(struct tr *t, const struct place *at, LLVMValueRef extra, uint32_t type_id,
+                                 struct tr_layout layout, LLVMValueRef value);
+
+/* Walks a value component by component down to scalar leaves. */
+static LLVMValueRef access_components(struct tr *t, const struct place *at, LLVMValueRef extra, uint32_t type_id,
                                  struct tr_layout layout, LLVMValueRef value)
 {
     const struct spv_type *type = spv_type(t->m, type_id);
@@ -381,6 +416,137 @@ static LLVMValueRef access_value(struct tr *t, const struct place *at, LLVMValue
     return result;
 }
 
+/* --- Whole vectors of adjacent lanes ------------------------------------------ */
+
+/* Lanes whose vectors sit side by side (a[i] with vec4 elements) are one
+ * block of W*n scalars: one load plus a shuffle per component instead of n
+ * strided accesses. */
+static LLVMValueRef shuffle_mask(struct tr *t, unsigned count, unsigned first, unsigned step)
+{
+    LLVMValueRef indices[64];
+    for (unsigned i = 0; i < count; i++)
+        indices[i] = LLVMConstInt(t->i32, first + i * step, 0);
+    return LLVMConstVector(indices, count);
+}
+
+/* [c0 lanes][c1 lanes]... as one <n*W> vector (n <= 4). */
+static LLVMValueRef planar(struct tr *t, LLVMValueRef *parts, unsigned n)
+{
+    LLVMValueRef pair01 = LLVMBuildShuffleVector(t->builder, parts[0], n > 1 ? parts[1] : LLVMGetUndef(LLVMTypeOf(parts[0])),
+                                                 shuffle_mask(t, 2 * t->width, 0, 1), "");
+    if (n <= 2)
+        return pair01;
+    LLVMValueRef pair23 = LLVMBuildShuffleVector(t->builder, parts[2], n > 3 ? parts[3] : LLVMGetUndef(LLVMTypeOf(parts[2])),
+                                                 shuffle_mask(t, 2 * t->width, 0, 1), "");
+    return LLVMBuildShuffleVector(t->builder, pair01, pair23, shuffle_mask(t, 4 * t->width, 0, 1), "");
+}
+
+static bool block_candidate(struct tr *t, const struct place *at, const struct spv_type *type, struct tr_layout layout)
+{
+    if (type->kind != SPV_TYPE_VECTOR || at->kind == STORAGE_LANE_SCALED || type->count > 4 || t->width == 1)
+        return false;
+    if (layout.row_major && layout.matrix_stride)
+        return false; /* components of a row-major column are not adjacent */
+    const struct spv_type *e = spv_type(t->m, type->element);
+    return e->kind == SPV_TYPE_INT || e->kind == SPV_TYPE_FLOAT;
+}
+
+/* Loads a vector: the block path when every lane is active, in bounds and
+ * adjacent, the per-component path otherwise. */
+static LLVMValueRef load_vector(struct tr *t, const struct place *at, LLVMValueRef extra, const struct spv_type *type,
+                                struct tr_layout layout, LLVMValueRef (*slow)(struct tr *, const struct place *,
+                                                                              LLVMValueRef, uint32_t, struct tr_layout,
+                                                                              LLVMValueRef),
+                                uint32_t type_id)
+{
+    const struct spv_type *e = spv_type(t->m, type->element);
+    unsigned n = type->count, size = n * e->width / 8;
+    LLVMTypeRef scalar = spv_scalar_llvm(t, e);
+    LLVMValueRef addresses = leaf_addresses(t, &at->pointer, extra, size, at->kind);
+    LLVMValueRef fast = LLVMBuildAnd(t->builder, tr_all(t, in_bounds(t, &at->pointer, addresses, size)),
+                                     lanes_strided(t, addresses, size), "");
+    LLVMBasicBlockRef block = new_block(t, "vector.block");
+    LLVMBasicBlockRef each = new_block(t, "vector.each");
+    LLVMBasicBlockRef join = new_block(t, "vector.join");
+    LLVMBuildCondBr(t->builder, fast, block, each);
+
+    LLVMPositionBuilderAtEnd(t->builder, block);
+    LLVMValueRef all = LLVMBuildLoad2(t->builder, LLVMVectorType(scalar, n * t->width),
+                                      to_pointer(t, first_lane(t, addresses)), "");
+    LLVMSetAlignment(all, 1);
+    LLVMValueRef from_block = LLVMGetUndef(type->value_type);
+    for (unsigned c = 0; c < n; c++) {
+        LLVMValueRef component = LLVMBuildShuffleVector(t->builder, all, LLVMGetUndef(LLVMTypeOf(all)),
+                                                        shuffle_mask(t, t->width, c, n), "");
+        from_block = LLVMBuildInsertValue(t->builder, from_block, component, c, "");
+    }
+    LLVMBasicBlockRef block_end = LLVMGetInsertBlock(t->builder);
+    LLVMBuildBr(t->builder, join);
+
+    LLVMPositionBuilderAtEnd(t->builder, each);
+    LLVMValueRef from_each = slow(t, at, extra, type_id, layout, NULL);
+    LLVMBasicBlockRef each_end = LLVMGetInsertBlock(t->builder);
+    LLVMBuildBr(t->builder, join);
+
+    LLVMPositionBuilderAtEnd(t->builder, join);
+    LLVMValueRef phi = LLVMBuildPhi(t->builder, type->value_type, "");
+    LLVMValueRef values[2] = { from_block, from_each };
+    LLVMBasicBlockRef blocks[2] = { block_end, each_end };
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return phi;
+}
+
+static void store_vector(struct tr *t, const struct place *at, LLVMValueRef extra, const struct spv_type *type,
+                         struct tr_layout layout, LLVMValueRef value,
+                         LLVMValueRef (*slow)(struct tr *, const struct place *, LLVMValueRef, uint32_t,
+                                              struct tr_layout, LLVMValueRef),
+                         uint32_t type_id)
+{
+    const struct spv_type *e = spv_type(t->m, type->element);
+    unsigned n = type->count, size = n * e->width / 8;
+    LLVMValueRef addresses = leaf_addresses(t, &at->pointer, extra, size, at->kind);
+    LLVMValueRef fast = LLVMBuildAnd(t->builder, tr_all(t, in_bounds(t, &at->pointer, addresses, size)),
+                                     lanes_strided(t, addresses, size), "");
+    LLVMBasicBlockRef block = new_block(t, "vector.block");
+    LLVMBasicBlockRef each = new_block(t, "vector.each");
+    LLVMBasicBlockRef join = new_block(t, "vector.join");
+    LLVMBuildCondBr(t->builder, fast, block, each);
+
+    LLVMPositionBuilderAtEnd(t->builder, block);
+    LLVMValueRef parts[4];
+    for (unsigned c = 0; c < n; c++)
+        parts[c] = LLVMBuildExtractValue(t->builder, value, c, "");
+    LLVMValueRef flat = planar(t, parts, n);
+    /* element l*n + c of the block is component c of lane l */
+    LLVMValueRef indices[64];
+    for (unsigned l = 0; l < t->width; l++)
+        for (unsigned c = 0; c < n; c++)
+            indices[l * n + c] = LLVMConstInt(t->i32, c * t->width + l, 0);
+    LLVMValueRef interleaved = LLVMBuildShuffleVector(t->builder, flat, LLVMGetUndef(LLVMTypeOf(flat)),
+                                                      LLVMConstVector(indices, n * t->width), "");
+    LLVMValueRef store = LLVMBuildStore(t->builder, interleaved, to_pointer(t, first_lane(t, addresses)));
+    LLVMSetAlignment(store, 1);
+    LLVMBuildBr(t->builder, join);
+
+    LLVMPositionBuilderAtEnd(t->builder, each);
+    slow(t, at, extra, type_id, layout, value);
+    LLVMBuildBr(t->builder, join);
+    LLVMPositionBuilderAtEnd(t->builder, join);
+}
+
+static LLVMValueRef access_value(struct tr *t, const struct place *at, LLVMValueRef extra, uint32_t type_id,
+                                 struct tr_layout layout, LLVMValueRef value)
+{
+    const struct spv_type *type = spv_type(t->m, type_id);
+    if (!block_candidate(t, at, type, layout))
+        return access_components(t, at, extra, type_id, layout, value);
+    if (value) {
+        store_vector(t, at, extra, type, layout, value, access_components, type_id);
+        return NULL;
+    }
+    return load_vector(t, at, extra, type, layout, access_components, type_id);
+}
+
 static struct place place_of(struct tr *t, uint32_t pointer_id)
 {
     const struct spv_type *ptype = spv_type(t->m, t->m->ids[pointer_id].type);
@@ -388,6 +554,7 @@ static struct place place_of(struct tr *t, uint32_t pointer_id)
     at.pointer = unpack_pointer(t, tr_get(t, pointer_id));
     at.kind = storage_kind(ptype->storage_class);
     at.explicit_layout = at.kind == STORAGE_EXPLICIT;
+    at.uniform = t->layouts[pointer_id].uniform;
     return at;
 }
 
@@ -411,6 +578,12 @@ void spv_store_pointer(struct tr *t, uint32_t pointer_id, LLVMValueRef value)
 }
 
 /* --- Variables ------------------------------------------------------------------------ */
+
+static LLVMValueRef byte_offset(struct tr *t, LLVMValueRef pointer, uint64_t offset)
+{
+    LLVMValueRef index = LLVMConstInt(t->i64, offset, 0);
+    return LLVMBuildGEP2(t->builder, t->i8, pointer, &index, 1, "");
+}
 
 static LLVMValueRef descriptor_table(struct tr *t, uint32_t set)
 {
@@ -453,6 +626,17 @@ static struct tr_pointer descriptor_pointer(struct tr *t, uint32_t set, uint32_t
     return p;
 }
 
+/* The pointer of a binding that is not an array: the same for all lanes. */
+static struct tr_pointer single_descriptor_pointer(struct tr *t, uint32_t set, uint32_t first)
+{
+    LLVMValueRef entry = byte_offset(t, descriptor_table(t, set), (uint64_t)first * VKMM_DESCRIPTOR_SIZE);
+    LLVMValueRef base = LLVMBuildLoad2(t->builder, t->i64, byte_offset(t, entry, VKMM_DESCRIPTOR_BASE), "");
+    LLVMValueRef range = LLVMBuildLoad2(t->builder, t->i64, byte_offset(t, entry, VKMM_DESCRIPTOR_RANGE), "");
+    struct tr_pointer p = { tr_splat(t, base), tr_splat(t, base),
+                            tr_splat(t, LLVMBuildAdd(t->builder, base, range, "")) };
+    return p;
+}
+
 static bool is_descriptor_array(struct tr *t, const struct spv_variable *v)
 {
     const struct spv_type *type = spv_type(t->m, v->pointee);
@@ -470,6 +654,7 @@ static bool variable_pointer(struct tr *t, const struct spv_variable *v, struct 
         LLVMValueRef start = LLVMBuildAdd(t->builder, base, LLVMConstInt(t->i64, v->offset, 0), "");
         out->addr = out->lo = tr_splat(t, start);
         out->hi = tr_splat(t, LLVMBuildAdd(t->builder, start, LLVMConstInt(t->i64, v->size, 0), ""));
+        t->layouts[v->id].uniform = true;
         return true;
     }
     case SpvStorageClassFunction:
@@ -488,6 +673,7 @@ static bool variable_pointer(struct tr *t, const struct spv_variable *v, struct 
                                               tr_invocation_field(t, VKMM_INVOCATION_PUSH_CONSTANTS, t->ptr), t->i64, "");
         out->addr = out->lo = tr_splat(t, base);
         out->hi = tr_splat(t, LLVMBuildAdd(t->builder, base, LLVMConstInt(t->i64, 256, 0), ""));
+        t->layouts[v->id].uniform = true;
         return true;
     }
     case SpvStorageClassStorageBuffer:
@@ -502,7 +688,8 @@ static bool variable_pointer(struct tr *t, const struct spv_variable *v, struct 
             out->lo = out->hi = i64_splat(t, 0);
             return true;
         }
-        *out = descriptor_pointer(t, id->set, binding->first, binding->count, i64_splat(t, 0));
+        *out = single_descriptor_pointer(t, id->set, binding->first);
+        t->layouts[v->id].uniform = true;
         return true;
     }
     default:
@@ -610,11 +797,48 @@ static bool builtin_value(struct tr *t, uint32_t builtin, uint32_t type_id, LLVM
     return true;
 }
 
+/* Builtins are also written to their variable's (lane-scaled) storage, for
+ * the rare access that is not a plain load (see load_builtin): one plain
+ * vector store per component, in bounds by construction. */
+static void write_builtin(struct tr *t, const struct spv_variable *v, LLVMValueRef value)
+{
+    const struct spv_type *type = spv_type(t->m, v->pointee);
+    unsigned n = type->kind == SPV_TYPE_VECTOR ? type->count : 1;
+    for (unsigned c = 0; c < n; c++) {
+        LLVMValueRef component = type->kind == SPV_TYPE_VECTOR ? LLVMBuildExtractValue(t->builder, value, c, "") : value;
+        uint64_t offset = ((uint64_t)v->offset + 4u * c) * t->width;
+        LLVMValueRef address = LLVMBuildAdd(t->builder, t->private_base, LLVMConstInt(t->i64, offset, 0), "");
+        LLVMValueRef store = LLVMBuildStore(t->builder, component, to_pointer(t, address));
+        LLVMSetAlignment(store, 4);
+    }
+}
+
+/* A load of a builtin input, or of one component of it, computes the value
+ * instead of reading memory. */
+static bool load_builtin(struct tr *t, const uint32_t *w)
+{
+    struct spv_module *m = t->m;
+    uint32_t pointer = w[3];
+    uint32_t variable = t->builtin_variable[pointer];
+    if (!variable)
+        return false;
+    LLVMValueRef value = NULL;
+    if (!builtin_value(t, m->ids[variable].builtin, m->variables[m->ids[variable].variable].pointee, &value))
+        return true;
+    uint32_t component = t->builtin_component[pointer];
+    if (component)
+        value = LLVMBuildExtractValue(t->builder, value, component - 1, "");
+    tr_set(t, w[2], value);
+    return true;
+}
+
 bool spv_memory_init_function(struct tr *t)
 {
     struct spv_module *m = t->m;
     t->layouts = calloc(m->bound, sizeof(struct tr_layout));
-    if (!t->layouts)
+    t->builtin_variable = calloc(m->bound, sizeof(uint32_t));
+    t->builtin_component = calloc(m->bound, sizeof(uint32_t));
+    if (!t->layouts || !t->builtin_variable || !t->builtin_component)
         return spv_fail(t->error, "out of memory");
     LLVMValueRef saved_exec = t->exec;
     t->exec = tr_splat(t, LLVMConstInt(t->i1, 1, 0));
@@ -626,12 +850,11 @@ bool spv_memory_init_function(struct tr *t)
         m->ids[v->id].constant = pack_pointer(t, p);
         uint32_t builtin = m->ids[v->id].builtin;
         if (v->storage_class == SpvStorageClassInput && builtin != SpvBuiltInMax) {
+            t->builtin_variable[v->id] = v->id;
             LLVMValueRef value = NULL;
             if (!builtin_value(t, builtin, v->pointee, &value))
                 return false;
-            struct place at = { p, STORAGE_LANE_SCALED, false };
-            struct tr_layout none = { 0, false };
-            access_value(t, &at, i64_splat(t, 0), v->pointee, none, value);
+            write_builtin(t, v, value);
         }
     }
     t->exec = saved_exec;
@@ -689,6 +912,11 @@ static bool translate_access_chain(struct tr *t, const struct spv_insn *insn, co
     uint32_t type_id = base_type->element;
     uint32_t first = 4;
     LLVMValueRef offset = i64_splat(t, 0);
+    bool uniform = layout.uniform && insn->opcode != SpvOpPtrAccessChain;
+    for (uint32_t k = 4; k < insn->word_count; k++) {
+        uint32_t ignored;
+        uniform &= constant_index(t, w[k], &ignored);
+    }
 
     if (insn->opcode == SpvOpPtrAccessChain) {
         uint32_t stride = base_type->array_stride;
@@ -758,6 +986,13 @@ static bool translate_access_chain(struct tr *t, const struct spv_insn *insn, co
     if (kind == STORAGE_LANE_SCALED)
         offset = LLVMBuildMul(t->builder, offset, i64_splat(t, t->width), "");
     p.addr = LLVMBuildAdd(t->builder, p.addr, offset, "");
+    uint32_t component;
+    if (t->builtin_variable[base_id] && !t->builtin_component[base_id] && insn->word_count == 5 &&
+        constant_index(t, w[4], &component)) {
+        t->builtin_variable[w[2]] = t->builtin_variable[base_id];
+        t->builtin_component[w[2]] = component + 1;
+    }
+    layout.uniform = uniform;
     t->layouts[w[2]] = layout;
     tr_set(t, w[2], pack_pointer(t, p));
     return true;
@@ -942,7 +1177,8 @@ bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handl
     case SpvOpVariable:
         return true; /* storage assigned in spv_memory_layout */
     case SpvOpLoad:
-        tr_set(t, w[2], load_through(t, w[3]));
+        if (!load_builtin(t, w))
+            tr_set(t, w[2], load_through(t, w[3]));
         return true;
     case SpvOpStore:
         store_through(t, w[1], tr_get(t, w[2]));

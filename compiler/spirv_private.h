@@ -199,6 +199,7 @@ struct tr_pointer {
 struct tr_layout {
     uint32_t matrix_stride;
     bool row_major;
+    bool uniform;   /* the same address in every lane */
 };
 
 struct tr {
@@ -230,6 +231,8 @@ struct tr {
     uint32_t resume_count;
     uint32_t state_size;           /* bytes of subgroup state */
     struct tr_layout *layouts;     /* per pointer id */
+    uint32_t *builtin_variable;    /* per pointer id: the builtin input variable it points into, or 0 */
+    uint32_t *builtin_component;   /* per pointer id: component + 1 of a builtin vector, or 0 */
     uint32_t current_block;
     uint32_t current_line;
     /* Handy types. */

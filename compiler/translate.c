@@ -554,7 +554,9 @@ static bool translate_instruction(struct tr *t, const struct spv_insn *insn)
         return true;
     case SpvOpExtInst:
         if (insn->ext_inst_set == SPV_EXT_GLSL_STD_450)
-            return spv_translate_glsl450(t, insn, &handled) && (handled || spv_fail(t->error, "unhandled ext inst"));
+            return spv_translate_glsl450(t, insn, &handled) &&
+                   (handled || spv_fail(t->error, "unsupported GLSL.std.450 instruction %s at word %u",
+                                        spv_glsl450_name(spv_words(t->m, insn)[4]), insn->offset));
         /* Non-semantic instructions (debug printf, shader debug info) have
          * no effect on execution. */
         if (insn->ext_inst_set == SPV_EXT_NON_SEMANTIC)

@@ -6,6 +6,7 @@
 
 #include "instance.h"
 #include "log.h"
+#include "pipeline.h"
 #include "vkmm_extensions.h"
 #include "vkmm/vkmm.h"
 
@@ -55,6 +56,7 @@ static void init_features(struct vkmm_core_features *f)
     f->v12.shaderInt8 = VK_TRUE;
     f->v12.scalarBlockLayout = VK_TRUE;
     f->v12.uniformBufferStandardLayout = VK_TRUE;
+    f->v12.shaderSubgroupExtendedTypes = VK_TRUE;
     f->v12.vulkanMemoryModel = VK_TRUE;
     f->v12.vulkanMemoryModelDeviceScope = VK_TRUE;
     f->v13.maintenance4 = VK_TRUE; /* LocalSizeId; no image commands can be called validly */
@@ -139,9 +141,17 @@ static void init_properties(struct vkmm_core_properties *p, uint64_t heap_size)
     init_uuid(v11->deviceUUID, "vkmm device");
     init_uuid(v11->driverUUID, "vkmm driver " VKMM_VERSION_STRING);
     v11->deviceNodeMask = 1;
-    v11->subgroupSize = 1;
-    v11->subgroupSupportedStages = 0;
-    v11->subgroupSupportedOperations = 0;
+    /* A subgroup is the W lanes of one generated function call. */
+    unsigned width = vkmm_pipeline_subgroup_width();
+    v11->subgroupSize = width;
+    v11->subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
+    v11->subgroupSupportedOperations =
+        VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
+        VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |
+        VK_SUBGROUP_FEATURE_CLUSTERED_BIT;
+    /* Quads need at least four invocations in a subgroup. */
+    if (width >= 4)
+        v11->subgroupSupportedOperations |= VK_SUBGROUP_FEATURE_QUAD_BIT;
     v11->pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
     v11->maxMultiviewViewCount = 0;
     v11->maxMultiviewInstanceIndex = 0;
@@ -173,8 +183,8 @@ static void init_properties(struct vkmm_core_properties *p, uint64_t heap_size)
 
     VkPhysicalDeviceVulkan13Properties *v13 = &p->v13;
     v13->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES;
-    v13->minSubgroupSize = 1;
-    v13->maxSubgroupSize = 1;
+    v13->minSubgroupSize = width;
+    v13->maxSubgroupSize = width;
     v13->maxBufferSize = heap_size;
     v13->storageTexelBufferOffsetAlignmentBytes = 16;
     v13->uniformTexelBufferOffsetAlignmentBytes = 16;
