@@ -4,7 +4,8 @@
  * fails anything: this is a measurement tool, not a test.
  *
  * Run through scripts/run-bench.sh, which points VK_ICD_FILENAMES at both
- * drivers and sets VKMM_MODE=fast. */
+ * drivers and sets VKMM_MODE=fast.  For profiling: VKMM_BENCH_ONLY=<index>
+ * runs one workload, VKMM_BENCH_VKMM_ONLY=1 skips lavapipe. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -488,10 +489,15 @@ int main(int argc, char **argv)
     printf("%-36s %14s %14s %10s  %s\n", "workload", "vkmm", "lavapipe", "speed-up", "unit");
     double log_sum = 0;
     int counted = 0;
+    const char *only = getenv("VKMM_BENCH_ONLY");
+    const char *vkmm_only = getenv("VKMM_BENCH_VKMM_ONLY");
+    int driver_count = vkmm_only && *vkmm_only == '1' ? 1 : 2;
     for (size_t w = 0; w < sizeof(workloads) / sizeof(workloads[0]); w++) {
+        if (only && (size_t)atoi(only) != w)
+            continue;
         struct result best[2] = { { 1e30, 0, true }, { 1e30, 0, true } };
         for (int round = 0; round < rounds; round++) {
-            for (int which = 0; which < 2; which++) { /* alternating */
+            for (int which = 0; which < driver_count; which++) { /* alternating */
                 struct result r = workloads[w].run(&drivers[which]);
                 if (r.seconds < best[which].seconds)
                     best[which] = r;

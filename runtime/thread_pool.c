@@ -12,7 +12,7 @@
 /* Workers spin this many rounds for a new job before sleeping: a
  * condition-variable wake-up costs ~20 µs, a spin hand-off ~0.1 µs, and
  * dispatches often come in quick succession. */
-#define SPIN_ROUNDS 20000
+#define SPIN_ROUNDS 2000
 
 struct vkmm_thread_pool {
     const VkAllocationCallbacks *allocator;
@@ -30,6 +30,13 @@ struct vkmm_thread_pool {
     void *context;
     bool stopping;
 };
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
 
 struct worker_start {
     struct vkmm_thread_pool *pool;
@@ -56,8 +63,8 @@ static void *worker_main(void *arg)
         unsigned spins = 0;
         while (atomic_load(&pool->generation) == seen && spins < SPIN_ROUNDS) {
             spins++;
-            if (spins % 64 == 0)
-                sched_yield();
+            for (int i = 0; i < 16; i++)
+                cpu_relax();
         }
         pthread_mutex_lock(&pool->lock);
         while (atomic_load(&pool->generation) == seen && !pool->stopping)
