@@ -158,12 +158,18 @@ static bool mapped_range_valid(struct vkmm_device *device, const VkMappedMemoryR
 {
     VKMM_FROM_HANDLE(vkmm_device_memory, memory, range->memory);
     VkDeviceSize atom = device->physical_device->properties.v10.limits.nonCoherentAtomSize;
-    VkDeviceSize end = range->size == VK_WHOLE_SIZE ? memory->map_offset + memory->map_size
-                                                    : range->offset + range->size;
+    VkDeviceSize map_end = memory->map_offset + memory->map_size;
+    bool whole = range->size == VK_WHOLE_SIZE;
+    /* The spec: with VK_WHOLE_SIZE "offset must be within the currently
+     * mapped range"; otherwise offset and size must specify a range inside
+     * it (compared without computing offset + size, which may wrap). */
+    bool inside = range->offset >= memory->map_offset && range->offset <= map_end &&
+                  (whole ? range->offset < map_end : range->size <= map_end - range->offset);
+    VkDeviceSize end = whole ? map_end : range->offset + range->size;
     const char *problem = NULL;
     if (!memory->map_pointer)
         problem = "the memory is not mapped";
-    else if (range->offset < memory->map_offset || end > memory->map_offset + memory->map_size)
+    else if (!inside)
         problem = "the range is not inside the mapped range";
     else if (range->offset % atom)
         problem = "offset is not a multiple of nonCoherentAtomSize";

@@ -11,8 +11,23 @@ build=${VKMM_BUILD_DIR:-$top/build-sanitize}
 "$top/scripts/install-deps.sh"
 cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DVKMM_SANITIZE=ON >/dev/null
 cmake --build "$build" -j2
-(cd "$build" && ctest --output-on-failure -j2 "$@")
-seconds=${VKMM_FUZZ_SECONDS:-60}
-if [ "$seconds" != 0 ]; then
-  "$top/scripts/run-fuzz.sh" "$seconds"
+log="$build/ctest.log"
+status=0
+(cd "$build" && ctest --output-on-failure -j2 "$@") 2>&1 | tee "$log" || status=$?
+summary=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$log" | tail -n1 || true)
+total=$(echo "$summary" | sed -E 's/.* out of ([0-9]+).*/\1/')
+failed=$(echo "$summary" | sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/')
+if [ -z "$summary" ]; then
+  echo "run-tests: ctest printed no summary" >&2
+  exit 1
 fi
+
+seconds=${VKMM_FUZZ_SECONDS:-60}
+fuzz_passed=0
+fuzz_failed=0
+if [ "$seconds" != 0 ]; then
+  if "$top/scripts/run-fuzz.sh" "$seconds"; then fuzz_passed=1; else fuzz_failed=1; fi
+fi
+# One closing line for everything that ran: the ctest tests and the fuzz run.
+echo "vkmm: $((total - failed + fuzz_passed)) passed, $((failed + fuzz_failed)) failed"
+[ "$status" -eq 0 ] && [ "$failed" -eq 0 ] && [ "$fuzz_failed" -eq 0 ]
