@@ -58,26 +58,36 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_SetDebugUtilsObjectTagEXT(VkDevice _device,
     return VK_SUCCESS;
 }
 
-static void set_queue_label(struct vkmm_queue *queue, const VkDebugUtilsLabelEXT *label)
-{
-    struct vkmm_device *device = queue->base.device;
-    vkmm_free(&device->allocator, NULL, queue->label);
-    queue->label = NULL;
-    if (label && label->pLabelName)
-        queue->label = vkmm_strdup(&device->allocator, label->pLabelName, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
-}
-
 VKAPI_ATTR void VKAPI_CALL vkmm_QueueBeginDebugUtilsLabelEXT(VkQueue _queue, const VkDebugUtilsLabelEXT *pLabelInfo)
 {
-    set_queue_label(vkmm_queue_from_handle(_queue), pLabelInfo);
+    VKMM_FROM_HANDLE(vkmm_queue, queue, _queue);
+    struct vkmm_device *device = queue->base.device;
+    const char *name = pLabelInfo->pLabelName ? pLabelInfo->pLabelName : "";
+    size_t length = strlen(name) + 1;
+    struct vkmm_queue_label *label = vkmm_zalloc(&device->allocator, NULL, sizeof(*label) + length,
+                                                 VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+    if (!label) {
+        vkmm_errorf(queue, VK_ERROR_OUT_OF_HOST_MEMORY, "no memory for a queue label; it is not recorded");
+        return;
+    }
+    memcpy(label->name, name, length);
+    label->outer = queue->labels;
+    queue->labels = label;
 }
 
 VKAPI_ATTR void VKAPI_CALL vkmm_QueueEndDebugUtilsLabelEXT(VkQueue _queue)
 {
-    set_queue_label(vkmm_queue_from_handle(_queue), NULL);
+    VKMM_FROM_HANDLE(vkmm_queue, queue, _queue);
+    struct vkmm_queue_label *label = queue->labels;
+    if (!label)
+        return; /* unbalanced end: invalid usage, nothing to close */
+    queue->labels = label->outer;
+    vkmm_free(&queue->base.device->allocator, NULL, label);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkmm_QueueInsertDebugUtilsLabelEXT(VkQueue _queue, const VkDebugUtilsLabelEXT *pLabelInfo)
 {
-    set_queue_label(vkmm_queue_from_handle(_queue), pLabelInfo);
+    /* A single point in the queue's timeline: it opens no region, so the
+     * open labels (what reports name) stay as they are. */
+    (void)_queue, (void)pLabelInfo;
 }

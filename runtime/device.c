@@ -83,7 +83,11 @@ static void device_finish(struct vkmm_device *device)
             struct vkmm_queue *queue = device->queues[f][q];
             if (!queue)
                 continue;
-            vkmm_free(&device->allocator, NULL, queue->label);
+            while (queue->labels) {
+                struct vkmm_queue_label *outer = queue->labels->outer;
+                vkmm_free(&device->allocator, NULL, queue->labels);
+                queue->labels = outer;
+            }
             vkmm_object_finish(&queue->base);
             vkmm_free(&device->allocator, NULL, queue);
         }

@@ -16,6 +16,9 @@ void vkmm_object_init(struct vkmm_object *object, VkObjectType type,
 
 void vkmm_object_finish(struct vkmm_object *object)
 {
+    /* The device's own store is gone by the time the device finishes. */
+    if (object->device && object->type != VK_OBJECT_TYPE_DEVICE)
+        vkmm_private_data_forget(&object->device->private_data, (uint64_t)(uintptr_t)object);
     const VkAllocationCallbacks *allocator =
         object->device ? &object->device->allocator : &object->instance->allocator;
     vkmm_free(allocator, NULL, object->debug_name);

@@ -26,6 +26,18 @@ void vkmm_private_data_store_finish(struct vkmm_private_data_store *store,
     pthread_mutex_destroy(&store->lock);
 }
 
+void vkmm_private_data_forget(struct vkmm_private_data_store *store, uint64_t object)
+{
+    pthread_mutex_lock(&store->lock);
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < store->count; i++) {
+        if (store->entries[i].object != object)
+            store->entries[kept++] = store->entries[i];
+    }
+    store->count = kept;
+    pthread_mutex_unlock(&store->lock);
+}
+
 static struct vkmm_private_data_entry *find_entry(struct vkmm_private_data_store *store,
                                                   struct vkmm_private_data_slot *slot,
                                                   VkObjectType type, uint64_t object)

@@ -22,5 +22,8 @@ struct vkmm_private_data_store {
 };
 
 void vkmm_private_data_store_init(struct vkmm_private_data_store *store);
+/* Drops the data attached to a destroyed object, so that a new object at
+ * the same address reads zero (the spec's value for data never set). */
+void vkmm_private_data_forget(struct vkmm_private_data_store *store, uint64_t object);
 void vkmm_private_data_store_finish(struct vkmm_private_data_store *store,
                                     const VkAllocationCallbacks *allocator);
