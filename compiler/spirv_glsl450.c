@@ -405,7 +405,7 @@ static LLVMValueRef length_of(struct tr *t, LLVMValueRef *a, unsigned n)
 /* Length, Distance, Cross, Normalize, FaceForward, Reflect, Refract. */
 static bool translate_geometric(struct tr *t, uint32_t inst, const uint32_t *w, unsigned word_count)
 {
-    LLVMValueRef a[MAX_COMPONENTS], c[MAX_COMPONENTS], d[MAX_COMPONENTS], r[MAX_COMPONENTS];
+    LLVMValueRef a[MAX_COMPONENTS] = { 0 }, c[MAX_COMPONENTS] = { 0 }, d[MAX_COMPONENTS] = { 0 }, r[MAX_COMPONENTS] = { 0 };
     unsigned n = split(t, tr_get(t, w[5]), a);
     if (n > MAX_COMPONENTS)
         return spv_fail(t->error, "GLSL.std.450 %s of %u components is not supported", spv_glsl450_name(inst), n);
@@ -608,7 +608,7 @@ static bool translate_two_results(struct tr *t, uint32_t inst, const uint32_t *w
     uint32_t second_type = is_struct ? result->members[1].type
                                      : spv_type(t->m, t->m->ids[w[6]].type)->element; /* pointee */
     LLVMTypeRef exponent_element = scalar_element(t, second_type);
-    LLVMValueRef x[MAX_COMPONENTS], first[MAX_COMPONENTS], second[MAX_COMPONENTS];
+    LLVMValueRef x[MAX_COMPONENTS] = { 0 }, first[MAX_COMPONENTS] = { 0 }, second[MAX_COMPONENTS] = { 0 };
     unsigned n = split(t, tr_get(t, w[5]), x);
     if (n > MAX_COMPONENTS)
         return spv_fail(t->error, "GLSL.std.450 %s of %u components is not supported", spv_glsl450_name(inst), n);
@@ -637,7 +637,7 @@ static bool translate_two_results(struct tr *t, uint32_t inst, const uint32_t *w
 static bool translate_pack(struct tr *t, uint32_t inst, const uint32_t *w)
 {
     LLVMBuilderRef b = t->builder;
-    LLVMValueRef v[MAX_COMPONENTS];
+    LLVMValueRef v[MAX_COMPONENTS] = { 0 };
     unsigned n = split(t, tr_get(t, w[5]), v);
     if (inst == GLSLstd450PackDouble2x32) {
         LLVMValueRef lo = LLVMBuildZExt(b, v[0], t->lane_i64, "");
