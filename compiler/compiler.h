@@ -31,6 +31,7 @@ struct vkmm_compile_options {
     uint32_t set_count;
     const struct vkmm_compile_set *sets;     /* set_count entries */
     int optimize;                            /* 0: no LLVM optimisation (debugging) */
+    int suspend_at_atomics;                  /* yield (VKMM_SHADER_YIELDED) after every atomic */
 };
 
 struct vkmm_compiled_shader {

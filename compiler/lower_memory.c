@@ -871,7 +871,10 @@ bool spv_memory_init_variables(struct tr *t)
         const struct spv_insn *insn = &m->insns[m->ids[v->id].insn];
         if (insn->opcode != SpvOpVariable || insn->word_count < 5)
             continue;
-        if (storage_kind(v->storage_class) == STORAGE_EXPLICIT)
+        /* Workgroup variables are shared: one subgroup initialising them
+         * would overwrite another's stores (and initialisers there need
+         * shaderZeroInitializeWorkgroupMemory, which vkmm does not offer). */
+        if (storage_kind(v->storage_class) != STORAGE_LANE_SCALED)
             continue;
         store_through(t, v->id, tr_get(t, spv_words(m, insn)[4]));
     }

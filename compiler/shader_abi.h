@@ -47,12 +47,14 @@ _Static_assert(offsetof(struct vkmm_shader_invocation, device_memory_end) == VKM
 /* Descriptor as the generated code reads it: base pointer then range. */
 enum { VKMM_DESCRIPTOR_SIZE = 32, VKMM_DESCRIPTOR_BASE = 0, VKMM_DESCRIPTOR_RANGE = 8 };
 
-/* Result of one call: the subgroup finished, or stopped at a control
+/* Result of one call: the subgroup finished; or stopped at a control
  * barrier and must be called again (with the same state) once every
- * subgroup of the workgroup has reached it. */
+ * subgroup of the workgroup has reached it; or yielded and may be called
+ * again at any time. */
 enum vkmm_shader_status {
     VKMM_SHADER_DONE = 0,
     VKMM_SHADER_AT_BARRIER = 1,
+    VKMM_SHADER_YIELDED = 2, /* at a suspension point other than a barrier (see suspend_at_atomics) */
 };
 
 /* `state` is compiled_shader.state_size bytes, zeroed before the first

@@ -220,9 +220,18 @@ static void new_segment(struct tr *t)
 
 /* --- Analysis ------------------------------------------------------------------ */
 
-static bool is_control_barrier(const struct spv_insn *insn)
+static bool is_atomic(uint16_t opcode)
 {
-    return insn->opcode == SpvOpControlBarrier;
+    return (opcode >= SpvOpAtomicLoad && opcode <= SpvOpAtomicXor) || opcode == SpvOpAtomicFAddEXT ||
+           opcode == SpvOpAtomicFMinEXT || opcode == SpvOpAtomicFMaxEXT;
+}
+
+/* Where a subgroup may stop and be resumed later: control barriers, and
+ * atomics when the runtime asks (strict mode interleaves invocations there,
+ * so a workgroup spinning on a flag set by another still progresses). */
+static bool is_suspension_point(const struct tr *t, const struct spv_insn *insn)
+{
+    return insn->opcode == SpvOpControlBarrier || (t->options->suspend_at_atomics && is_atomic(insn->opcode));
 }
 
 /* Segment number of every instruction of the function: blocks and control
@@ -239,12 +248,13 @@ static bool mark_slots(struct tr *t)
         segment++;
         for (uint32_t i = m->blocks[b].first; i <= m->blocks[b].last; i++) {
             const struct spv_insn *insn = &m->insns[i];
-            if (is_control_barrier(insn))
-                segment++;
             if (insn->result_id)
                 segment_of[insn->result_id] = segment;
             if (insn->opcode == SpvOpPhi)
                 m->ids[insn->result_id].needs_slot = true;
+            /* A suspension point ends its segment after its own result. */
+            if (is_suspension_point(t, insn))
+                segment++;
         }
     }
     /* Second pass: uses in other segments.  A phi operand is used at the
@@ -255,8 +265,6 @@ static bool mark_slots(struct tr *t)
         for (uint32_t i = m->blocks[b].first; i <= m->blocks[b].last; i++) {
             const struct spv_insn *insn = &m->insns[i];
             const uint32_t *w = spv_words(m, insn);
-            if (is_control_barrier(insn))
-                segment++;
             if (insn->opcode == SpvOpPhi) {
                 for (uint32_t k = 3; k + 1 < insn->word_count; k += 2) {
                     uint32_t value = w[k], parent = w[k + 1];
@@ -269,7 +277,7 @@ static bool mark_slots(struct tr *t)
                         m->ids[value].needs_slot = true;
                     else {
                         for (uint32_t j = m->ids[value].insn; j <= m->blocks[parent_block - 1].last; j++)
-                            if (is_control_barrier(&m->insns[j]))
+                            if (is_suspension_point(t, &m->insns[j]))
                                 m->ids[value].needs_slot = true;
                     }
                 }
@@ -280,6 +288,8 @@ static bool mark_slots(struct tr *t)
                 if (used < m->bound && m->ids[used].kind == SPV_ID_VALUE && segment_of[used] != segment)
                     m->ids[used].needs_slot = true;
             }
+            if (is_suspension_point(t, insn))
+                segment++;
         }
     }
     free(segment_of);
@@ -506,28 +516,36 @@ static void emit_return(struct tr *t)
 /* A control barrier with Workgroup execution scope suspends the subgroup
  * when every live lane reached it (the spec requires uniform control flow);
  * otherwise the lanes just go on. */
-static void emit_control_barrier(struct tr *t, const uint32_t *w)
+/* Returns `status` to the runtime with the lane state saved; the next call
+ * continues right here.  With `converged_only`, only when every live lane
+ * got here (a control barrier; the spec requires uniform control flow for
+ * it, and lanes that diverge anyway just go on). */
+static void emit_suspension(struct tr *t, enum vkmm_shader_status status, bool converged_only)
 {
-    struct spv_module *m = t->m;
-    const struct spv_id *scope = &m->ids[w[1]];
-    uint32_t scope_value = spv_words(m, &m->insns[scope->insn])[3];
     LLVMBasicBlockRef resume = append_block(t, "resume");
-    if (scope_value == SpvScopeWorkgroup && m->has_barrier) {
-        uint32_t number = ++t->resume_count;
-        t->resume_blocks[number] = resume;
-        LLVMBasicBlockRef suspend = append_block(t, "suspend");
+    uint32_t number = ++t->resume_count;
+    t->resume_blocks[number] = resume;
+    LLVMBasicBlockRef suspend = append_block(t, "suspend");
+    if (converged_only)
         LLVMBuildCondBr(t->builder, converged(t), suspend, resume);
-        LLVMPositionBuilderAtEnd(t->builder, suspend);
-        LLVMBuildStore(t->builder, LLVMConstInt(t->i32, 1, 0), tr_state_field_ptr(t, STATE_STATUS));
-        LLVMBuildStore(t->builder, LLVMConstInt(t->i32, number, 0), tr_state_field_ptr(t, STATE_PENDING));
-        LLVMBuildStore(t->builder, LLVMBuildZExt(t->builder, t->exec, LLVMVectorType(t->i8, t->width), ""), t->exec_slot);
-        LLVMBuildRet(t->builder, LLVMConstInt(t->i32, VKMM_SHADER_AT_BARRIER, 0));
-    } else {
-        LLVMBuildBr(t->builder, resume);
-    }
+    else
+        LLVMBuildBr(t->builder, suspend);
+    LLVMPositionBuilderAtEnd(t->builder, suspend);
+    LLVMBuildStore(t->builder, LLVMConstInt(t->i32, 1, 0), tr_state_field_ptr(t, STATE_STATUS));
+    LLVMBuildStore(t->builder, LLVMConstInt(t->i32, number, 0), tr_state_field_ptr(t, STATE_PENDING));
+    LLVMBuildStore(t->builder, LLVMBuildZExt(t->builder, t->exec, LLVMVectorType(t->i8, t->width), ""), t->exec_slot);
+    LLVMBuildRet(t->builder, LLVMConstInt(t->i32, status, 0));
     LLVMPositionBuilderAtEnd(t->builder, resume);
     t->exec = load_mask(t, t->exec_slot);
     new_segment(t);
+}
+
+static void emit_control_barrier(struct tr *t, const uint32_t *w)
+{
+    struct spv_module *m = t->m;
+    uint32_t scope = spv_words(m, &m->insns[m->ids[w[1]].insn])[3];
+    if (scope == SpvScopeWorkgroup)
+        emit_suspension(t, VKMM_SHADER_AT_BARRIER, true);
 }
 
 /* --- Blocks ------------------------------------------------------------------ */
@@ -564,6 +582,12 @@ static bool translate_instruction(struct tr *t, const struct spv_insn *insn)
         return spv_fail(t->error, "unsupported extended instruction set at word %u", insn->offset);
     default:
         break;
+    }
+    if (t->options->suspend_at_atomics && is_atomic(insn->opcode)) {
+        if (!spv_translate_memory(t, insn, &handled))
+            return false;
+        emit_suspension(t, VKMM_SHADER_YIELDED, false);
+        return true;
     }
     if (!spv_translate_arith(t, insn, &handled) || handled)
         return !t->error->failed;
@@ -724,7 +748,7 @@ static bool build_function(struct tr *t)
 
     uint32_t barriers = 0;
     for (uint32_t i = 0; i < m->insn_count; i++)
-        barriers += m->insns[i].opcode == SpvOpControlBarrier;
+        barriers += is_suspension_point(t, &m->insns[i]);
     t->resume_blocks = calloc(barriers + 1, sizeof(LLVMBasicBlockRef));
     t->resume_count = 0;
     if (!t->resume_blocks)
@@ -757,7 +781,7 @@ bool spv_translate(struct tr *t)
 {
     struct spv_module *m = t->m;
     for (uint32_t i = 0; i < m->insn_count; i++)
-        m->has_barrier |= m->insns[i].opcode == SpvOpControlBarrier;
+        m->has_barrier |= is_suspension_point(t, &m->insns[i]);
     t->values = calloc(m->bound, sizeof(LLVMValueRef));
     t->value_generation = calloc(m->bound, sizeof(uint32_t));
     t->generation = 1;

@@ -69,6 +69,7 @@ static void key_of(struct vkmm_cache_key *key, const struct vkmm_shader_module *
     vkmm_cache_key_add(key, options->entry_point, strlen(options->entry_point) + 1);
     vkmm_cache_key_add(key, &options->subgroup_width, sizeof(options->subgroup_width));
     vkmm_cache_key_add(key, &options->optimize, sizeof(options->optimize));
+    vkmm_cache_key_add(key, &options->suspend_at_atomics, sizeof(options->suspend_at_atomics));
     vkmm_cache_key_add(key, &options->spec_count, sizeof(options->spec_count));
     vkmm_cache_key_add(key, options->spec, options->spec_count * sizeof(*options->spec));
     for (uint32_t s = 0; s < options->set_count; s++) {

@@ -124,6 +124,43 @@ static void test_compiler_rejects_malformed_spirv(void **state)
     assert_int_not_equal(vkmm_compile(garbage, 3, &options, &shader, error, sizeof(error)), 0);
 }
 
+static void test_compiler_yield_at_atomics_lets_a_spinning_subgroup_finish(void **state)
+{
+    (void)state;
+    enum { GROUPS = 3 };
+    uint32_t result[GROUPS * 64];
+    for (unsigned w = 0; w < 4; w++) {
+        size_t word_count = 0;
+        uint32_t *words = load_spirv("spin_flag", &word_count);
+        assert_non_null(words);
+        struct vkmm_compile_binding binding = { 0, 0, 1 };
+        struct vkmm_compile_set set = { 1, &binding };
+        struct vkmm_compile_options options = {
+            .entry_point = "main", .subgroup_width = widths[w], .set_count = 1, .sets = &set, .optimize = 1,
+            .suspend_at_atomics = 1,
+        };
+        struct vkmm_compiled_shader shader;
+        char error[512];
+        if (vkmm_compile(words, word_count, &options, &shader, error, sizeof(error)) != 0)
+            fail_msg("compile failed: %s", error);
+        free(words);
+        memset(result, 0xff, sizeof(result));
+        struct vkmm_descriptor set0[1] = { buffer_descriptor(result, sizeof(result)) };
+        run_workgroups(&shader, set0, NULL, GROUPS, 1, 1);
+        for (int g = 0; g < GROUPS; g++) {
+            /* The waiter saw the flag; the others drew distinct counter values. */
+            assert_true(result[g * 64] == 1000 || result[g * 64] == 1001);
+            uint64_t seen = 0;
+            for (int l = 1; l < 64; l++) {
+                assert_true(result[g * 64 + l] < 63);
+                seen |= 1ull << result[g * 64 + l];
+            }
+            assert_true(seen == (1ull << 63) - 1);
+        }
+        vkmm_compiled_shader_free(&shader);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -131,6 +168,7 @@ int main(void)
         cmocka_unit_test(test_compiler_shared_memory_reduction_with_barriers),
         cmocka_unit_test(test_compiler_divergent_loops_switch_and_return),
         cmocka_unit_test(test_compiler_rejects_malformed_spirv),
+        cmocka_unit_test(test_compiler_yield_at_atomics_lets_a_spinning_subgroup_finish),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
