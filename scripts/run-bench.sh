@@ -14,4 +14,7 @@ lavapipe=$(ls /usr/share/vulkan/icd.d/lvp_icd.*.json | head -n1)
 export VK_ICD_FILENAMES="$build/manifests/vkmm_icd.json:$lavapipe"
 export VK_DRIVER_FILES="$VK_ICD_FILENAMES"
 export VKMM_MODE=${VKMM_MODE:-fast}
+# Mesa's on-disk shader cache would turn lavapipe's compile times into
+# cache hits.
+export MESA_SHADER_CACHE_DISABLE=true
 "$build/bench/vkmm_bench" "$@"

@@ -2,6 +2,7 @@
 /* A "medium" shader for compile-time measurement: loops, branches,
  * shared memory, several buffers and builtins. */
 layout(local_size_x = 64) in;
+layout(constant_id = 0) const uint SCALE = 1;
 layout(set = 0, binding = 0) readonly buffer In { vec4 data[]; };
 layout(set = 0, binding = 1) buffer Out { vec4 result[]; };
 layout(set = 0, binding = 2) uniform Params { mat4 transform; vec4 bias; uint iterations; } params;
@@ -27,5 +28,5 @@ void main() {
     case 1: r = clamp(r, vec4(-1.0), vec4(1.0)); break;
     default: r = abs(r) * length(v);
     }
-    result[i] = r + exp(-v * v) + pow(abs(v), vec4(0.5));
+    result[i] = (r + exp(-v * v) + pow(abs(v), vec4(0.5))) * float(SCALE);
 }
