@@ -89,6 +89,7 @@ struct spv_id {
     /* Translation state. */
     uint32_t block;        /* defining block (function values) */
     bool needs_slot;       /* used outside its defining block */
+    bool crosses_suspension; /* live at a suspension point: its slot must be in the subgroup state */
     LLVMValueRef constant; /* SIMD constant value, for constants */
     LLVMValueRef slot;     /* cross-block storage, for values */
     uint32_t variable;     /* index into module variables, for SPV_ID_VARIABLE */
