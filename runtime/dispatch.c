@@ -14,6 +14,7 @@
 #include "pipeline.h"
 #include "pipeline_layout.h"
 #include "thread_pool.h"
+#include "vkmm/vkmm.h"
 
 struct dispatch_run {
     const struct vkmm_compiled_shader *shader;
@@ -125,7 +126,9 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_dispatch 
     uint64_t groups = (uint64_t)run.count[0] * run.count[1] * run.count[2];
     if (groups == 0)
         return;
-    struct vkmm_thread_pool *pool = vkmm_device_thread_pool(device);
+    /* Strict mode runs workgroups one at a time, in order, on the thread
+     * that runs the submission: deterministic (DESIGN §1). */
+    struct vkmm_thread_pool *pool = vkmm_mode() == VKMM_MODE_STRICT ? NULL : vkmm_device_thread_pool(device);
     unsigned threads = pool ? vkmm_thread_pool_size(pool) : 1;
     run.states_size = ((size_t)pipeline->shader.subgroup_count * pipeline->shader.state_size + 63) & ~(size_t)63;
     run.scratch_stride = (run.states_size + pipeline->shader.shared_memory_size + 127) & ~(size_t)63;

@@ -38,6 +38,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_GetEventStatus(VkDevice _device, VkEvent _ev
     if (event->device_only)
         return vkmm_errorf(event, VK_ERROR_UNKNOWN, "vkGetEventStatus on a DEVICE_ONLY event");
     vkmm_scheduler_lock(device->scheduler);
+    vkmm_scheduler_settle_locked(device->scheduler);
     bool set = event->set;
     vkmm_scheduler_unlock(device->scheduler);
     return set ? VK_EVENT_SET : VK_EVENT_RESET;

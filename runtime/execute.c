@@ -59,11 +59,15 @@ static bool events_set(void *arg)
     return true;
 }
 
-static void handle_wait_events(struct vkmm_execution *x, const struct vkmm_command *c)
+/* False when the events are not set and the command may not block. */
+static bool handle_wait_events(struct vkmm_execution *x, const struct vkmm_command *c)
 {
     vkmm_scheduler_lock(x->scheduler);
-    vkmm_scheduler_wait_locked(x->scheduler, events_set, (void *)c, UINT64_MAX);
+    bool set = events_set((void *)c);
+    if (!set && x->may_block)
+        set = vkmm_scheduler_wait_locked(x->scheduler, events_set, (void *)c, UINT64_MAX) == VK_SUCCESS;
     vkmm_scheduler_unlock(x->scheduler);
+    return set;
 }
 
 struct query_range {
@@ -96,9 +100,10 @@ static void handle_copy_query_pool_results(struct vkmm_execution *x, const struc
     vkmm_query_pool_copy_results(x->device, q->pool, q->first, q->count, dst, q->stride, q->flags);
 }
 
-static void execute_commands(struct vkmm_execution *x, const struct vkmm_command_buffer *cmd);
+static void execute_nested(struct vkmm_execution *x, const struct vkmm_command_buffer *cmd);
 
-static void handle_command(struct vkmm_execution *x, const struct vkmm_command *c)
+/* Runs one command; false if it is a wait that cannot complete now. */
+static bool handle_command(struct vkmm_execution *x, const struct vkmm_command *c)
 {
     switch (c->type) {
     case VKMM_COMMAND_COPY_BUFFER:
@@ -119,8 +124,7 @@ static void handle_command(struct vkmm_execution *x, const struct vkmm_command *
         set_event(x, c->u.reset_event.event, false);
         break;
     case VKMM_COMMAND_WAIT_EVENTS:
-        handle_wait_events(x, c);
-        break;
+        return handle_wait_events(x, c);
     case VKMM_COMMAND_WRITE_TIMESTAMP:
         vkmm_query_pool_write_timestamp(x->device, c->u.write_timestamp.pool, c->u.write_timestamp.query);
         break;
@@ -132,8 +136,10 @@ static void handle_command(struct vkmm_execution *x, const struct vkmm_command *
         handle_copy_query_pool_results(x, c);
         break;
     case VKMM_COMMAND_EXECUTE_COMMANDS:
+        /* Reached only from a secondary (nested command buffers); primaries
+         * step through their secondaries in vkmm_execute_submission. */
         for (uint32_t i = 0; i < c->u.execute_commands.count; i++)
-            execute_commands(x, c->u.execute_commands.command_buffers[i]);
+            execute_nested(x, c->u.execute_commands.command_buffers[i]);
         break;
     case VKMM_COMMAND_DISPATCH:
         vkmm_dispatch_execute(x, c->u.dispatch);
@@ -143,15 +149,57 @@ static void handle_command(struct vkmm_execution *x, const struct vkmm_command *
     case VKMM_COMMAND_INSERT_LABEL:
         break; /* labels only name work in reports */
     }
+    return true;
 }
 
-static void execute_commands(struct vkmm_execution *x, const struct vkmm_command_buffer *cmd)
+static void execute_nested(struct vkmm_execution *x, const struct vkmm_command_buffer *cmd)
 {
+    struct vkmm_execution blocking = *x;
+    blocking.may_block = true;
     for (const struct vkmm_command *c = cmd->first; c; c = c->next)
-        handle_command(x, c);
+        handle_command(&blocking, c);
 }
 
-void vkmm_execute_command_buffer(struct vkmm_execution *execution, struct vkmm_command_buffer *cmd)
+/* The secondaries of a vkCmdExecuteCommands, from the cursor on. */
+static bool run_secondaries(struct vkmm_execution *x, const struct vkmm_command *c,
+                            struct vkmm_execution_cursor *cursor)
 {
-    execute_commands(execution, cmd);
+    while (cursor->secondary < c->u.execute_commands.count) {
+        const struct vkmm_command_buffer *secondary = c->u.execute_commands.command_buffers[cursor->secondary];
+        if (!cursor->secondary_started) {
+            cursor->next_inner = secondary->first;
+            cursor->secondary_started = true;
+        }
+        while (cursor->next_inner) {
+            if (!handle_command(x, cursor->next_inner))
+                return false;
+            cursor->next_inner = cursor->next_inner->next;
+        }
+        cursor->secondary++;
+        cursor->secondary_started = false;
+    }
+    cursor->secondary = 0;
+    return true;
+}
+
+enum vkmm_execution_result vkmm_execute_submission(struct vkmm_execution *x, struct vkmm_execution_cursor *cursor)
+{
+    const struct vkmm_submission *s = x->submission;
+    while (cursor->buffer < s->command_buffer_count) {
+        if (!cursor->buffer_started) {
+            cursor->next = s->command_buffers[cursor->buffer]->first;
+            cursor->buffer_started = true;
+        }
+        while (cursor->next) {
+            const struct vkmm_command *c = cursor->next;
+            bool completed = c->type == VKMM_COMMAND_EXECUTE_COMMANDS ? run_secondaries(x, c, cursor)
+                                                                      : handle_command(x, c);
+            if (!completed)
+                return VKMM_EXECUTION_BLOCKED;
+            cursor->next = c->next;
+        }
+        cursor->buffer++;
+        cursor->buffer_started = false;
+    }
+    return VKMM_EXECUTION_DONE;
 }

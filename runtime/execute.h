@@ -8,11 +8,39 @@ struct vkmm_queue;
 struct vkmm_scheduler;
 struct vkmm_submission;
 
+#include <stdbool.h>
+#include <stdint.h>
+
+struct vkmm_command;
+
 struct vkmm_execution {
     struct vkmm_device *device;
     struct vkmm_scheduler *scheduler;
     struct vkmm_queue *queue;
     struct vkmm_submission *submission;
+    /* Whether a command may block its thread (vkCmdWaitEvents on an unset
+     * event): yes on a queue's own worker; no when the scheduler runs work
+     * inside a host call, where the submission stops instead and resumes
+     * later. */
+    bool may_block;
 };
 
-void vkmm_execute_command_buffer(struct vkmm_execution *execution, struct vkmm_command_buffer *cmd);
+/* Where a submission's execution stands, so that it can stop at a
+ * vkCmdWaitEvents and resume there.  Zero-initialised = not started. */
+struct vkmm_execution_cursor {
+    uint32_t buffer;                  /* index into the submission's command buffers */
+    bool buffer_started;
+    const struct vkmm_command *next;  /* next command of that buffer */
+    uint32_t secondary;               /* inside vkCmdExecuteCommands: index of the secondary */
+    bool secondary_started;
+    const struct vkmm_command *next_inner;
+};
+
+enum vkmm_execution_result {
+    VKMM_EXECUTION_DONE,
+    VKMM_EXECUTION_BLOCKED, /* stopped at a vkCmdWaitEvents whose events are not all set */
+};
+
+/* Runs the submission's command buffers from `cursor` on. */
+enum vkmm_execution_result vkmm_execute_submission(struct vkmm_execution *execution,
+                                                   struct vkmm_execution_cursor *cursor);

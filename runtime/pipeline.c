@@ -117,6 +117,9 @@ static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_c
         .set_count = pipeline->layout->set_count,
         .sets = view.sets,
         .optimize = 1,
+        /* Strict mode interleaves subgroups at atomics, so that spin-waits
+         * on flags set by other subgroups finish (DESIGN §3.3). */
+        .suspend_at_atomics = vkmm_mode() == VKMM_MODE_STRICT,
     };
     struct vkmm_cache_key key;
     key_of(&key, module, &options);

@@ -150,6 +150,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_GetQueryPoolResults(VkDevice _device, VkQuer
         return vkmm_errorf(pool, VK_ERROR_UNKNOWN, "dataSize %zu / stride %llu cannot hold %u results", dataSize,
                            (unsigned long long)stride, queryCount);
     vkmm_scheduler_lock(device->scheduler);
+    vkmm_scheduler_settle_locked(device->scheduler);
     if (flags & VK_QUERY_RESULT_WAIT_BIT) {
         struct query_wait wait = { pool, firstQuery, queryCount };
         vkmm_scheduler_wait_locked(device->scheduler, queries_available, &wait, UINT64_MAX);

@@ -18,6 +18,7 @@
 #include "log.h"
 #include "queue.h"
 #include "semaphore.h"
+#include "vkmm/vkmm.h"
 
 struct queue_state {
     struct vkmm_scheduler *scheduler;
@@ -35,6 +36,14 @@ struct vkmm_scheduler {
     pthread_cond_t changed;
     atomic_uint_fast64_t changes; /* bumped by every notify: what spinning waiters poll */
     bool shutting_down;
+    /* Strict mode (DESIGN §3.3): no worker threads; device work runs inside
+     * host calls that observe it, one submission at a time, in an order
+     * that depends only on the API call sequence and the seed. */
+    bool deterministic;
+    bool executing;        /* a host thread is running device work */
+    uint64_t seed;
+    uint64_t steps;        /* decisions taken, for the seeded choice */
+    uint64_t next_sequence; /* global submission order across queues */
     uint32_t queue_count;
     struct queue_state queues[VKMM_QUEUE_FAMILY_COUNT * VKMM_MAX_QUEUES_PER_FAMILY];
 };
@@ -139,9 +148,16 @@ static bool spin_until(struct vkmm_scheduler *scheduler, bool (*ready)(void *arg
     return true;
 }
 
+static bool advance_locked(struct vkmm_scheduler *scheduler, bool (*ready)(void *arg), void *arg);
+
 VkResult vkmm_scheduler_wait_locked(struct vkmm_scheduler *scheduler, bool (*ready)(void *arg), void *arg,
                                     uint64_t timeout_ns)
 {
+    /* Strict mode: the waiting thread runs the work it waits for.  What is
+     * left can only be unblocked by another host thread (a host signal,
+     * vkSetEvent), so the wait below then sleeps as usual. */
+    if (scheduler->deterministic && advance_locked(scheduler, ready, arg))
+        return VK_SUCCESS;
     if (timeout_ns && spin_until(scheduler, ready, arg, timeout_ns < SPIN_NS ? timeout_ns : SPIN_NS))
         return VK_SUCCESS;
     /* Beyond ~146 years a timeout is the same as forever, and adding it to
@@ -156,6 +172,8 @@ VkResult vkmm_scheduler_wait_locked(struct vkmm_scheduler *scheduler, bool (*rea
         } else if (pthread_cond_timedwait(&scheduler->changed, &scheduler->lock, &deadline) == ETIMEDOUT) {
             return ready(arg) ? VK_SUCCESS : VK_TIMEOUT;
         }
+        if (scheduler->deterministic && advance_locked(scheduler, ready, arg))
+            return VK_SUCCESS;
     }
     return VK_SUCCESS;
 }
@@ -181,25 +199,34 @@ static bool work_or_shutdown(void *arg)
     return w->state->head != NULL || w->scheduler->shutting_down;
 }
 
-static void run_submission(struct vkmm_scheduler *scheduler, struct vkmm_submission *s)
+/* A submission's signal operations, once all its commands ran. */
+static void complete_locked(struct vkmm_scheduler *scheduler, struct queue_state *state, struct vkmm_submission *s)
 {
-    vkmm_scheduler_wait_locked(scheduler, waits_satisfied, s, UINT64_MAX);
-    vkmm_scheduler_unlock(scheduler);
-    struct vkmm_execution execution = {
-        .device = scheduler->device,
-        .scheduler = scheduler,
-        .queue = s->queue,
-        .submission = s,
-    };
-    for (uint32_t i = 0; i < s->command_buffer_count; i++)
-        vkmm_execute_command_buffer(&execution, s->command_buffers[i]);
-    vkmm_scheduler_lock(scheduler);
     for (uint32_t i = 0; i < s->command_buffer_count; i++)
         vkmm_command_buffer_complete_locked(s->command_buffers[i]);
     for (uint32_t i = 0; i < s->signal_count; i++)
         vkmm_semaphore_signal_locked(s->signals[i].semaphore, s->signals[i].target);
     if (s->fence)
         vkmm_fence_signal_locked(s->fence);
+    state->completed = s->serial;
+    vkmm_submission_destroy(scheduler->device, s);
+    vkmm_scheduler_notify_locked(scheduler);
+}
+
+static enum vkmm_execution_result execute_unlocked(struct vkmm_scheduler *scheduler, struct vkmm_submission *s,
+                                                   bool may_block)
+{
+    struct vkmm_execution execution = {
+        .device = scheduler->device,
+        .scheduler = scheduler,
+        .queue = s->queue,
+        .submission = s,
+        .may_block = may_block,
+    };
+    vkmm_scheduler_unlock(scheduler);
+    enum vkmm_execution_result result = vkmm_execute_submission(&execution, &s->cursor);
+    vkmm_scheduler_lock(scheduler);
+    return result;
 }
 
 static void *queue_worker(void *arg)
@@ -216,13 +243,102 @@ static void *queue_worker(void *arg)
         state->head = s->next;
         if (!state->head)
             state->tail = NULL;
-        run_submission(scheduler, s);
-        state->completed = s->serial;
-        vkmm_submission_destroy(scheduler->device, s);
-        vkmm_scheduler_notify_locked(scheduler);
+        vkmm_scheduler_wait_locked(scheduler, waits_satisfied, s, UINT64_MAX);
+        execute_unlocked(scheduler, s, true);
+        complete_locked(scheduler, state, s);
     }
     vkmm_scheduler_unlock(scheduler);
     return NULL;
+}
+
+/* --- The deterministic policy ----------------------------------------------- */
+
+static uint64_t mix(uint64_t x)
+{
+    /* splitmix64: a fixed, well-spread function of (seed, step). */
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* A queue's first submission may run when its semaphore waits are met and,
+ * if it stopped at a vkCmdWaitEvents, something changed since. */
+static bool runnable_locked(const struct vkmm_scheduler *scheduler, const struct vkmm_submission *s)
+{
+    if (s->blocked && s->blocked_at == atomic_load(&scheduler->changes))
+        return false;
+    return s->cursor.buffer > 0 || s->cursor.buffer_started || waits_satisfied((void *)s);
+}
+
+/* Runs one submission (to its end or to a wait it cannot pass).  Returns
+ * false when nothing can run.  Order (DESIGN §3.3): with seed 0 the
+ * candidate latest in submission order first; other seeds pick among the
+ * candidates with a function of (seed, step). */
+static bool run_step_locked(struct vkmm_scheduler *scheduler)
+{
+    struct queue_state *candidates[VKMM_QUEUE_FAMILY_COUNT * VKMM_MAX_QUEUES_PER_FAMILY];
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < scheduler->queue_count; i++) {
+        struct queue_state *state = &scheduler->queues[i];
+        if (state->head && runnable_locked(scheduler, state->head))
+            candidates[count++] = state;
+    }
+    if (count == 0)
+        return false;
+    struct queue_state *chosen = candidates[0];
+    if (scheduler->seed == 0) {
+        for (uint32_t i = 1; i < count; i++) {
+            if (candidates[i]->head->sequence > chosen->head->sequence)
+                chosen = candidates[i];
+        }
+    } else {
+        chosen = candidates[mix(scheduler->seed ^ mix(scheduler->steps)) % count];
+    }
+    scheduler->steps++;
+    struct vkmm_submission *s = chosen->head;
+    scheduler->executing = true;
+    enum vkmm_execution_result result = execute_unlocked(scheduler, s, false);
+    scheduler->executing = false;
+    if (result == VKMM_EXECUTION_BLOCKED) {
+        s->blocked = true;
+        s->blocked_at = atomic_load(&scheduler->changes);
+        vkmm_scheduler_notify_locked(scheduler); /* it may have set events or queries before stopping */
+        s->blocked_at = atomic_load(&scheduler->changes);
+        return true;
+    }
+    chosen->head = s->next;
+    if (!chosen->head)
+        chosen->tail = NULL;
+    complete_locked(scheduler, chosen, s);
+    return true;
+}
+
+/* Runs device work until `ready` holds or nothing can run; another thread
+ * already running work is waited for. */
+static bool advance_locked(struct vkmm_scheduler *scheduler, bool (*ready)(void *arg), void *arg)
+{
+    while (!ready(arg)) {
+        if (scheduler->executing) {
+            pthread_cond_wait(&scheduler->changed, &scheduler->lock);
+            continue;
+        }
+        if (!run_step_locked(scheduler))
+            return false;
+    }
+    return true;
+}
+
+static bool never(void *arg)
+{
+    (void)arg;
+    return false;
+}
+
+void vkmm_scheduler_settle_locked(struct vkmm_scheduler *scheduler)
+{
+    if (scheduler->deterministic)
+        advance_locked(scheduler, never, NULL);
 }
 
 VkResult vkmm_scheduler_create(struct vkmm_device *device, struct vkmm_scheduler **out)
@@ -232,6 +348,8 @@ VkResult vkmm_scheduler_create(struct vkmm_device *device, struct vkmm_scheduler
     if (!scheduler)
         return VK_ERROR_OUT_OF_HOST_MEMORY;
     scheduler->device = device;
+    scheduler->deterministic = vkmm_mode() == VKMM_MODE_STRICT;
+    scheduler->seed = vkmm_seed();
     pthread_mutex_init(&scheduler->lock, NULL);
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
@@ -246,7 +364,7 @@ VkResult vkmm_scheduler_create(struct vkmm_device *device, struct vkmm_scheduler
             state->queue = device->queues[f][q];
         }
     }
-    for (uint32_t i = 0; i < scheduler->queue_count; i++) {
+    for (uint32_t i = 0; i < scheduler->queue_count && !scheduler->deterministic; i++) {
         struct queue_state *state = &scheduler->queues[i];
         if (pthread_create(&state->thread, NULL, queue_worker, state) != 0) {
             vkmm_scheduler_destroy(scheduler);
@@ -270,6 +388,22 @@ void vkmm_scheduler_destroy(struct vkmm_scheduler *scheduler)
         if (scheduler->queues[i].thread_started)
             pthread_join(scheduler->queues[i].thread, NULL);
     }
+    /* Strict mode runs work only when observed: what nobody waited for runs
+     * now, as a device would finish it before being destroyed (the spec
+     * requires the application to wait, so this only matters for
+     * incorrect programs). */
+    if (scheduler->deterministic) {
+        vkmm_scheduler_lock(scheduler);
+        vkmm_scheduler_settle_locked(scheduler);
+        for (uint32_t i = 0; i < scheduler->queue_count; i++) {
+            while (scheduler->queues[i].head) {
+                struct vkmm_submission *s = scheduler->queues[i].head;
+                scheduler->queues[i].head = s->next;
+                vkmm_submission_destroy(scheduler->device, s);
+            }
+        }
+        vkmm_scheduler_unlock(scheduler);
+    }
     pthread_cond_destroy(&scheduler->changed);
     pthread_mutex_destroy(&scheduler->lock);
     vkmm_free(&scheduler->device->allocator, NULL, scheduler);
@@ -284,6 +418,7 @@ void vkmm_scheduler_submit_locked(struct vkmm_scheduler *scheduler, struct vkmm_
         s->next = NULL;
         s->queue = queue;
         s->serial = ++state->submitted;
+        s->sequence = ++scheduler->next_sequence;
         if (state->tail)
             state->tail->next = s;
         else

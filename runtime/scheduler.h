@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <vulkan/vulkan.h>
 
+#include "execute.h"
+
 struct vkmm_command_buffer;
 struct vkmm_device;
 struct vkmm_fence;
@@ -33,7 +35,11 @@ struct vkmm_submission {
     struct vkmm_command_buffer **command_buffers;
     struct vkmm_semaphore_op *signals;
     struct vkmm_fence *fence;
-    uint64_t serial; /* position in the queue's submission order */
+    uint64_t serial;   /* position in the queue's submission order */
+    uint64_t sequence; /* position in the device's submission order (all queues) */
+    struct vkmm_execution_cursor cursor; /* how far it ran */
+    bool blocked;      /* stopped at a vkCmdWaitEvents ... */
+    uint64_t blocked_at; /* ... when the scheduler's change count was this */
     struct vkmm_submission *next;
 };
 
@@ -63,6 +69,10 @@ void vkmm_scheduler_submit_locked(struct vkmm_scheduler *scheduler, struct vkmm_
  * VK_TIMEOUT. */
 VkResult vkmm_scheduler_wait_locked(struct vkmm_scheduler *scheduler, bool (*ready)(void *arg), void *arg,
                                     uint64_t timeout_ns);
+
+/* A host call that observes device state without waiting (status and
+ * counter queries): in strict mode, runs what can run first.  Lock held. */
+void vkmm_scheduler_settle_locked(struct vkmm_scheduler *scheduler);
 
 /* vkQueueWaitIdle / vkDeviceWaitIdle (queue NULL). Lock held. */
 VkResult vkmm_scheduler_wait_idle_locked(struct vkmm_scheduler *scheduler, struct vkmm_queue *queue);

@@ -76,6 +76,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_GetSemaphoreCounterValue(VkDevice _device, V
     VKMM_FROM_HANDLE(vkmm_device, device, _device);
     VKMM_FROM_HANDLE(vkmm_semaphore, semaphore, _semaphore);
     vkmm_scheduler_lock(device->scheduler);
+    vkmm_scheduler_settle_locked(device->scheduler);
     *pValue = semaphore->payload;
     vkmm_scheduler_unlock(device->scheduler);
     return VK_SUCCESS;
