@@ -20,6 +20,15 @@ static bool dump_ir(void)
     return dump && *dump == '1';
 }
 
+/* VKMM_OPT_LEVEL=0..3 overrides LLVM's optimisation level (default 2). */
+static int optimization_level(void)
+{
+    const char *text = getenv("VKMM_OPT_LEVEL");
+    if (text && text[0] >= '0' && text[0] <= '3' && !text[1])
+        return text[0] - '0';
+    return 2;
+}
+
 static void init_types(struct tr *t)
 {
     t->i1 = LLVMInt1TypeInContext(t->context);
@@ -87,7 +96,7 @@ static int generate(struct spv_module *m, const struct vkmm_compile_options *opt
         goto fail;
     }
     LLVMDisposeMessage(message);
-    vkmm_jit_optimize(t.module, machine, options->optimize ? 2 : 0);
+    vkmm_jit_optimize(t.module, machine, options->optimize ? optimization_level() : 0);
     if (dump_ir()) {
         fprintf(stderr, "=== vkmm IR (optimised) ===\n");
         LLVMDumpModule(t.module);
