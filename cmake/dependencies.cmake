@@ -29,6 +29,13 @@ vkmm_require_file(VKMM_VK_ICD_H vulkan/vk_icd.h libvulkan-dev /usr/include)
 
 find_package(Threads REQUIRED)
 
+# Hazard reports are JSON lines written with cJSON.
+vkmm_require_file(VKMM_CJSON_H cjson/cJSON.h libcjson-dev /usr/include)
+find_library(VKMM_CJSON_LIBRARY cjson)
+if(NOT VKMM_CJSON_LIBRARY)
+  message(FATAL_ERROR "vkmm needs cJSON for hazard reports: install the Debian package 'libcjson-dev'")
+endif()
+
 # LLVM-C with ORC LLJIT (Debian 12: llvm-19-dev).
 find_program(VKMM_LLVM_CONFIG NAMES llvm-config-19 PATHS /usr/lib/llvm-19/bin)
 if(NOT VKMM_LLVM_CONFIG)

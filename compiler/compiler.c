@@ -145,6 +145,11 @@ int vkmm_compile(const uint32_t *words, size_t word_count, const struct vkmm_com
         out->subgroup_width = options->subgroup_width;
         out->subgroup_count = (invocations + options->subgroup_width - 1) / options->subgroup_width;
         out->shared_memory_size = module.workgroup_size_bytes;
+        for (uint32_t id = 1; id < module.bound; id++) {
+            const struct spv_type *type = module.ids[id].type_info;
+            if (type && type->kind == SPV_TYPE_POINTER && type->storage_class == SpvStorageClassPhysicalStorageBuffer)
+                out->uses_buffer_references = 1;
+        }
         result = vkmm_compiled_shader_load(out, error, error_size);
     } else {
         snprintf(error, error_size, "%s", failure.message);

@@ -41,6 +41,7 @@ struct vkmm_compiled_shader {
     uint32_t subgroup_count;        /* per workgroup */
     uint32_t shared_memory_size;
     uint32_t state_size;
+    uint32_t uses_buffer_references; /* PhysicalStorageBuffer pointers: may reach any device memory */
     struct vkmm_jit_module *jit;    /* owns the code */
     void *object;                   /* the object file (malloc'ed): what a pipeline cache keeps */
     size_t object_size;

@@ -200,6 +200,8 @@ VKAPI_ATTR void VKAPI_CALL vkmm_CmdWaitEvents(VkCommandBuffer commandBuffer, uin
         return;
     struct vkmm_command *command = append_wait(cmd, eventCount, pEvents, 1);
     if (command)
+        command->u.wait_events.legacy = true;
+    if (command)
         convert_legacy(cmd, srcStageMask, dstStageMask, 0, memoryBarrierCount, pMemoryBarriers,
                        bufferMemoryBarrierCount, pBufferMemoryBarriers, &command->u.wait_events.dependencies[0]);
 }

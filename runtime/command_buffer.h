@@ -103,6 +103,7 @@ struct vkmm_command {
             /* One per event (synchronization2) or one for all (legacy). */
             uint32_t dependency_count;
             struct vkmm_dependency *dependencies;
+            bool legacy; /* vkCmdWaitEvents: the access masks are only here */
         } wait_events;
         struct {
             struct vkmm_query_pool *pool;

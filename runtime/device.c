@@ -8,6 +8,7 @@
 #include "log.h"
 #include "queue.h"
 #include "scheduler.h"
+#include "strict_memory.h"
 #include "thread_pool.h"
 #include "vkmm_extensions.h"
 
@@ -92,6 +93,7 @@ static void device_finish(struct vkmm_device *device)
             vkmm_free(&device->allocator, NULL, queue);
         }
     }
+    vkmm_strict_device_finish(device);
     vkmm_private_data_store_finish(&device->private_data, &device->allocator);
     vkmm_address_space_finish(&device->address_space);
     pthread_mutex_destroy(&device->memory_lock);
@@ -128,6 +130,8 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDevice(VkPhysicalDevice physicalDevice
     pthread_mutex_init(&device->thread_pool_lock, NULL);
     vkmm_private_data_store_init(&device->private_data);
     result = vkmm_device_memory_init_address_space(device);
+    if (result == VK_SUCCESS)
+        result = vkmm_strict_device_init(device);
     if (result == VK_SUCCESS)
         result = create_queues(device, pCreateInfo);
     if (result == VK_SUCCESS)
@@ -180,5 +184,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_DeviceWaitIdle(VkDevice _device)
     vkmm_scheduler_lock(device->scheduler);
     VkResult result = vkmm_scheduler_wait_idle_locked(device->scheduler, NULL);
     vkmm_scheduler_unlock(device->scheduler);
+    if (result == VK_SUCCESS)
+        vkmm_strict_host_wait(device);
     return result;
 }

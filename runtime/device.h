@@ -5,10 +5,13 @@
 #include <vulkan/vulkan.h>
 
 #include "address_space.h"
+#include "hazard_report.h"
 #include "object.h"
 #include "physical_device.h"
 #include "private_data.h"
 
+struct vkmm_mm_engine;
+struct vkmm_strict_access;
 struct vkmm_queue;
 struct vkmm_scheduler;
 struct vkmm_thread_pool;
@@ -33,6 +36,16 @@ struct vkmm_device {
     struct vkmm_address_space address_space; /* where device memory lives */
 
     struct vkmm_private_data_store private_data;
+
+    /* Strict mode's memory engine (NULL in fast mode) and its reports;
+     * engine_lock serialises every call into it. */
+    struct vkmm_mm_engine *engine;
+    pthread_mutex_t engine_lock;
+    struct vkmm_hazard_report report;
+    uint64_t memory_serial;
+    struct vkmm_strict_access *accesses; /* strict_memory.c: command accesses since idle */
+    struct vkmm_device_memory *addressable; /* strict mode: memories a buffer reference may reach */
+    uint32_t access_count, access_capacity;
 
     /* Workers for dispatches, created by the first dispatch. */
     pthread_mutex_t thread_pool_lock;

@@ -5,6 +5,7 @@
 #include "alloc.h"
 #include "device.h"
 #include "log.h"
+#include "strict_memory.h"
 
 uint8_t *vkmm_device_memory_device_bytes(struct vkmm_device_memory *memory, VkDeviceSize offset,
                                          VkDeviceSize size)
@@ -81,6 +82,11 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_AllocateMemory(VkDevice _device, const VkMem
     memory->size = size;
     memory->type_index = pAllocateInfo->memoryTypeIndex;
     memory->properties = props->memoryTypes[memory->type_index].propertyFlags;
+    for (const VkBaseInStructure *s = pAllocateInfo->pNext; s; s = s->pNext) {
+        if (s->sType == VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO &&
+            (((const VkMemoryAllocateFlagsInfo *)s)->flags & VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT))
+            memory->device_addressable = true;
+    }
     memory->mapping_size = size;
     /* Pages of the device's address space: committed when touched,
      * zero-filled, returned whole on free.  The device address is the host
@@ -95,6 +101,14 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_AllocateMemory(VkDevice _device, const VkMem
     }
     memory->bytes = bytes;
     memory->device_address = (uint64_t)(uintptr_t)bytes;
+    if (vkmm_strict_memory_init(device, memory) != VK_SUCCESS) {
+        vkmm_address_space_free(&device->address_space, memory->bytes, memory->mapping_size);
+        vkmm_object_finish(&memory->base);
+        vkmm_free(&device->allocator, pAllocator, memory);
+        release_budget(device, size);
+        return vkmm_errorf(device, VK_ERROR_OUT_OF_HOST_MEMORY, "no memory for the strict-mode levels of %llu bytes",
+                           (unsigned long long)size);
+    }
     *pMemory = vkmm_device_memory_to_handle(memory);
     return VK_SUCCESS;
 }
@@ -108,6 +122,7 @@ VKAPI_ATTR void VKAPI_CALL vkmm_FreeMemory(VkDevice _device, VkDeviceMemory _mem
         return;
     /* The spec: "If a memory object is mapped at the time it is freed, it
      * is implicitly unmapped." */
+    vkmm_strict_memory_finish(device, memory);
     vkmm_address_space_free(&device->address_space, memory->bytes, memory->mapping_size);
     release_budget(device, memory->size);
     vkmm_object_finish(&memory->base);
@@ -138,15 +153,17 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_MapMemory(VkDevice _device, VkDeviceMemory _
     (void)device;
     memory->map_offset = offset;
     memory->map_size = size;
-    memory->map_pointer = memory->bytes + offset;
+    /* Strict mode gives the host its own view of the bytes (DESIGN §3.1). */
+    memory->map_pointer = memory->mm ? vkmm_strict_map(memory, offset) : memory->bytes + offset;
     *ppData = memory->map_pointer;
     return VK_SUCCESS;
 }
 
 VKAPI_ATTR void VKAPI_CALL vkmm_UnmapMemory(VkDevice _device, VkDeviceMemory _memory)
 {
-    (void)_device;
+    VKMM_FROM_HANDLE(vkmm_device, device, _device);
     VKMM_FROM_HANDLE(vkmm_device_memory, memory, _memory);
+    vkmm_strict_check_host_view(device, memory);
     memory->map_pointer = NULL;
     memory->map_offset = 0;
     memory->map_size = 0;
@@ -189,10 +206,13 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_FlushMappedMemoryRanges(VkDevice _device, ui
                                                              const VkMappedMemoryRange *pMemoryRanges)
 {
     VKMM_FROM_HANDLE(vkmm_device, device, _device);
-    /* The host view and the device domain are one copy in this mode, so a
+    /* In fast mode the host view and the device domain are one copy, so a
      * valid flush has nothing to move. */
-    for (uint32_t i = 0; i < memoryRangeCount; i++)
-        mapped_range_valid(device, &pMemoryRanges[i], "vkFlushMappedMemoryRanges");
+    for (uint32_t i = 0; i < memoryRangeCount; i++) {
+        const VkMappedMemoryRange *range = &pMemoryRanges[i];
+        if (mapped_range_valid(device, range, "vkFlushMappedMemoryRanges"))
+            vkmm_strict_flush(device, vkmm_device_memory_from_handle(range->memory), range->offset, range->size);
+    }
     return VK_SUCCESS;
 }
 
@@ -200,8 +220,11 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_InvalidateMappedMemoryRanges(VkDevice _devic
                                                                   const VkMappedMemoryRange *pMemoryRanges)
 {
     VKMM_FROM_HANDLE(vkmm_device, device, _device);
-    for (uint32_t i = 0; i < memoryRangeCount; i++)
-        mapped_range_valid(device, &pMemoryRanges[i], "vkInvalidateMappedMemoryRanges");
+    for (uint32_t i = 0; i < memoryRangeCount; i++) {
+        const VkMappedMemoryRange *range = &pMemoryRanges[i];
+        if (mapped_range_valid(device, range, "vkInvalidateMappedMemoryRanges"))
+            vkmm_strict_invalidate(device, vkmm_device_memory_from_handle(range->memory), range->offset, range->size);
+    }
     return VK_SUCCESS;
 }
 

@@ -18,6 +18,12 @@ struct vkmm_device_memory {
     uint8_t *bytes;         /* the device domain's copy */
     size_t mapping_size;    /* bytes reserved with mmap */
     uint64_t device_address; /* base of its range in the device address space */
+    /* Strict mode: the memory engine's levels of these bytes, and the id
+     * reports use (allocation order, not an address). */
+    struct vkmm_mm_memory *mm;
+    uint64_t id;
+    bool device_addressable; /* allocated with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT */
+    struct vkmm_device_memory *addressable_prev, *addressable_next; /* in device->addressable */
     /* Host mapping state (vkMapMemory is externally synchronized). */
     void *map_pointer;
     VkDeviceSize map_offset, map_size;

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "pipeline.h"
 #include "pipeline_layout.h"
+#include "strict_memory.h"
 #include "thread_pool.h"
 #include "vkmm/vkmm.h"
 
@@ -106,22 +107,25 @@ static bool build_tables(struct vkmm_device *device, const struct vkmm_dispatch 
     return true;
 }
 
-static bool read_indirect(const struct vkmm_dispatch *d, uint32_t count[3])
+static void read_indirect(struct vkmm_execution *x, const struct vkmm_command *command, uint32_t count[3])
 {
-    if (!d->indirect) {
+    const struct vkmm_dispatch *d = command->u.dispatch;
+    if (!d->indirect)
         memcpy(count, d->count, 3 * sizeof(uint32_t));
-        return true;
-    }
-    memcpy(count, vkmm_buffer_device_bytes(d->indirect, d->indirect_offset, 12), 12);
-    return true;
+    else if (x->device->engine)
+        vkmm_strict_read(x, command, d->indirect, d->indirect_offset, 12, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
+                         VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT, count);
+    else
+        memcpy(count, vkmm_buffer_device_bytes(d->indirect, d->indirect_offset, 12), 12);
 }
 
-void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_dispatch *d)
+void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *command)
 {
+    const struct vkmm_dispatch *d = command->u.dispatch;
     struct vkmm_device *device = x->device;
     const struct vkmm_pipeline *pipeline = d->bindings.pipeline;
     struct dispatch_run run = { .shader = &pipeline->shader };
-    read_indirect(d, run.count);
+    read_indirect(x, command, run.count);
     memcpy(run.base, d->base, sizeof(run.base));
     uint64_t groups = (uint64_t)run.count[0] * run.count[1] * run.count[2];
     if (groups == 0)
@@ -146,8 +150,16 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_dispatch 
     } else if (pool) {
         vkmm_thread_pool_run(pool, groups, run_workgroup, &run);
     } else {
+        /* Strict mode: the shader runs on device bytes that hold what its
+         * read paths see; what it changes becomes its writes. */
+        struct vkmm_dispatch_mirror *mirror =
+            device->engine ? vkmm_strict_dispatch_prepare(x, command, &run.invocation, pipeline->layout,
+                                                          pipeline->shader.uses_buffer_references)
+                           : NULL;
         for (uint64_t i = 0; i < groups; i++)
             run_workgroup(&run, 0, i);
+        if (mirror)
+            vkmm_strict_dispatch_finish(x, command, mirror);
     }
     for (int s = 0; s < VKMM_SHADER_MAX_SETS; s++)
         vkmm_free(&device->allocator, NULL, copies[s]);

@@ -3,7 +3,8 @@
  * workgroup's subgroups called in turn until all are done. */
 #pragma once
 
-struct vkmm_dispatch;
+struct vkmm_command;
 struct vkmm_execution;
 
-void vkmm_dispatch_execute(struct vkmm_execution *execution, const struct vkmm_dispatch *dispatch);
+/* Runs a VKMM_COMMAND_DISPATCH. */
+void vkmm_dispatch_execute(struct vkmm_execution *execution, const struct vkmm_command *command);

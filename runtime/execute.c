@@ -1,9 +1,10 @@
-/* The executor: one handle_<command>() per recorded command.  In this
- * scheduler policy a queue runs its commands in order on one thread over
- * coherent memory, so barriers have nothing to do here; the strict memory
- * engine gives them their effect (DESIGN §3.2). */
+/* The executor: one handle_<command>() per recorded command.  In fast mode
+ * a queue runs its commands in order on one thread over coherent memory, so
+ * barriers have nothing to do; in strict mode every access and dependency
+ * goes to the memory engine (strict_memory.c, DESIGN §3.2). */
 #include "execute.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "buffer.h"
@@ -13,12 +14,36 @@
 #include "event.h"
 #include "query_pool.h"
 #include "scheduler.h"
+#include "strict_memory.h"
+
+static bool strict(const struct vkmm_execution *x)
+{
+    return x->device->engine != NULL;
+}
+
+/* Strict mode: a transfer reads through its read path into a scratch copy,
+ * then writes through its write path (the spec: copies behave as if
+ * through a temporary). */
+static void strict_copy(struct vkmm_execution *x, const struct vkmm_command *c, const VkBufferCopy2 *r)
+{
+    uint8_t *scratch = malloc(r->size ? r->size : 1);
+    if (!scratch)
+        return;
+    vkmm_strict_read(x, c, c->u.copy_buffer.src, r->srcOffset, r->size, VK_PIPELINE_STAGE_2_COPY_BIT,
+                     VK_ACCESS_2_TRANSFER_READ_BIT, scratch);
+    vkmm_strict_write(x, c, c->u.copy_buffer.dst, r->dstOffset, r->size, VK_PIPELINE_STAGE_2_COPY_BIT,
+                      VK_ACCESS_2_TRANSFER_WRITE_BIT, scratch);
+    free(scratch);
+}
 
 static void handle_copy_buffer(struct vkmm_execution *x, const struct vkmm_command *c)
 {
-    (void)x;
     for (uint32_t i = 0; i < c->u.copy_buffer.region_count; i++) {
         const VkBufferCopy2 *r = &c->u.copy_buffer.regions[i];
+        if (strict(x)) {
+            strict_copy(x, c, r);
+            continue;
+        }
         uint8_t *dst = vkmm_buffer_device_bytes(c->u.copy_buffer.dst, r->dstOffset, r->size);
         const uint8_t *src = vkmm_buffer_device_bytes(c->u.copy_buffer.src, r->srcOffset, r->size);
         memmove(dst, src, r->size);
@@ -27,18 +52,58 @@ static void handle_copy_buffer(struct vkmm_execution *x, const struct vkmm_comma
 
 static void handle_fill_buffer(struct vkmm_execution *x, const struct vkmm_command *c)
 {
-    (void)x;
-    uint8_t *dst = vkmm_buffer_device_bytes(c->u.fill_buffer.dst, c->u.fill_buffer.offset, c->u.fill_buffer.size);
-    for (VkDeviceSize i = 0; i < c->u.fill_buffer.size; i += 4)
+    VkDeviceSize size = c->u.fill_buffer.size;
+    uint8_t *dst = strict(x) ? malloc(size ? size : 1)
+                             : vkmm_buffer_device_bytes(c->u.fill_buffer.dst, c->u.fill_buffer.offset, size);
+    if (!dst)
+        return;
+    for (VkDeviceSize i = 0; i < size; i += 4)
         memcpy(dst + i, &c->u.fill_buffer.data, 4);
+    if (strict(x)) {
+        /* Fill and update are "clear commands" (the CLEAR stage in synchronization2). */
+        vkmm_strict_write(x, c, c->u.fill_buffer.dst, c->u.fill_buffer.offset, size, VK_PIPELINE_STAGE_2_CLEAR_BIT,
+                          VK_ACCESS_2_TRANSFER_WRITE_BIT, dst);
+        free(dst);
+    }
 }
 
 static void handle_update_buffer(struct vkmm_execution *x, const struct vkmm_command *c)
 {
-    (void)x;
+    if (strict(x)) {
+        vkmm_strict_write(x, c, c->u.update_buffer.dst, c->u.update_buffer.offset, c->u.update_buffer.size,
+                          VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, c->u.update_buffer.data);
+        return;
+    }
     uint8_t *dst = vkmm_buffer_device_bytes(c->u.update_buffer.dst, c->u.update_buffer.offset,
                                             c->u.update_buffer.size);
     memcpy(dst, c->u.update_buffer.data, c->u.update_buffer.size);
+}
+
+/* The halves of a dependency, for events: synchronization2 events carry
+ * the same dependency at set and wait, so the set makes the first scope's
+ * writes available and the wait makes them visible to the second scope. */
+static void apply_half(struct vkmm_execution *x, const struct vkmm_dependency *dependency, bool source_half)
+{
+    VkMemoryBarrier2 memory[dependency->memory_barrier_count ? dependency->memory_barrier_count : 1];
+    VkBufferMemoryBarrier2 buffers[dependency->buffer_barrier_count ? dependency->buffer_barrier_count : 1];
+    struct vkmm_dependency half = *dependency;
+    half.memory_barriers = memory;
+    half.buffer_barriers = buffers;
+    for (uint32_t i = 0; i < dependency->memory_barrier_count; i++) {
+        memory[i] = dependency->memory_barriers[i];
+        if (source_half)
+            memory[i].dstStageMask = 0, memory[i].dstAccessMask = 0;
+        else
+            memory[i].srcStageMask = 0, memory[i].srcAccessMask = 0;
+    }
+    for (uint32_t i = 0; i < dependency->buffer_barrier_count; i++) {
+        buffers[i] = dependency->buffer_barriers[i];
+        if (source_half)
+            buffers[i].dstStageMask = 0, buffers[i].dstAccessMask = 0;
+        else
+            buffers[i].srcStageMask = 0, buffers[i].srcAccessMask = 0;
+    }
+    vkmm_strict_dependency(x->device, &half);
 }
 
 static void set_event(struct vkmm_execution *x, struct vkmm_event *event, bool set)
@@ -67,7 +132,18 @@ static bool handle_wait_events(struct vkmm_execution *x, const struct vkmm_comma
     if (!set && x->may_block)
         set = vkmm_scheduler_wait_locked(x->scheduler, events_set, (void *)c, UINT64_MAX) == VK_SUCCESS;
     vkmm_scheduler_unlock(x->scheduler);
-    return set;
+    if (!set || !strict(x))
+        return set;
+    /* Synchronization2: one dependency per event, whose source half the set
+     * applied.  Legacy: one dependency for all, and vkCmdSetEvent had only a
+     * stage mask, so the whole dependency applies here. */
+    for (uint32_t i = 0; i < c->u.wait_events.dependency_count; i++) {
+        if (c->u.wait_events.legacy)
+            vkmm_strict_dependency(x->device, &c->u.wait_events.dependencies[i]);
+        else
+            apply_half(x, &c->u.wait_events.dependencies[i], false);
+    }
+    return true;
 }
 
 struct query_range {
@@ -88,7 +164,9 @@ static bool range_available(void *arg)
 static void handle_copy_query_pool_results(struct vkmm_execution *x, const struct vkmm_command *c)
 {
     const __typeof__(c->u.copy_query_pool_results) *q = &c->u.copy_query_pool_results;
-    if (q->flags & VK_QUERY_RESULT_WAIT_BIT) {
+    /* Strict mode runs work in order inside host calls: nothing could make
+     * a missing query available while this runs, so it does not wait. */
+    if ((q->flags & VK_QUERY_RESULT_WAIT_BIT) && x->may_block) {
         struct query_range range = { q->pool, q->first, q->count };
         vkmm_scheduler_lock(x->scheduler);
         vkmm_scheduler_wait_locked(x->scheduler, range_available, &range, UINT64_MAX);
@@ -96,8 +174,33 @@ static void handle_copy_query_pool_results(struct vkmm_execution *x, const struc
     }
     VkDeviceSize value_size;
     VkDeviceSize span = vkmm_query_result_span(q->count, q->stride, q->flags, &value_size);
-    uint8_t *dst = vkmm_buffer_device_bytes(q->dst, q->offset, span);
-    vkmm_query_pool_copy_results(x->device, q->pool, q->first, q->count, dst, q->stride, q->flags);
+    if (!strict(x)) {
+        uint8_t *dst = vkmm_buffer_device_bytes(q->dst, q->offset, span);
+        vkmm_query_pool_copy_results(x->device, q->pool, q->first, q->count, dst, q->stride, q->flags);
+        return;
+    }
+    /* Unwritten results keep the buffer's bytes (the spec), so only the
+     * bytes the copy writes become writes: the ones that come out the same
+     * over two different backgrounds. */
+    uint8_t *zeros = calloc(1, span ? span : 1), *ones = malloc(span ? span : 1);
+    if (zeros && ones) {
+        memset(ones, 0xff, span);
+        vkmm_query_pool_copy_results(x->device, q->pool, q->first, q->count, zeros, q->stride, q->flags);
+        vkmm_query_pool_copy_results(x->device, q->pool, q->first, q->count, ones, q->stride, q->flags);
+        for (VkDeviceSize at = 0; at < span;) {
+            if (zeros[at] != ones[at]) {
+                at++;
+                continue;
+            }
+            VkDeviceSize start = at;
+            while (at < span && zeros[at] == ones[at])
+                at++;
+            vkmm_strict_write(x, c, q->dst, q->offset + start, at - start, VK_PIPELINE_STAGE_2_COPY_BIT,
+                              VK_ACCESS_2_TRANSFER_WRITE_BIT, zeros + start);
+        }
+    }
+    free(zeros);
+    free(ones);
 }
 
 static void execute_nested(struct vkmm_execution *x, const struct vkmm_command_buffer *cmd);
@@ -116,8 +219,13 @@ static bool handle_command(struct vkmm_execution *x, const struct vkmm_command *
         handle_update_buffer(x, c);
         break;
     case VKMM_COMMAND_PIPELINE_BARRIER:
-        break; /* in-order, coherent: already satisfied */
+        /* Fast mode: in order and coherent, already satisfied. */
+        if (strict(x))
+            vkmm_strict_dependency(x->device, &c->u.pipeline_barrier.dependency);
+        break;
     case VKMM_COMMAND_SET_EVENT:
+        if (strict(x))
+            apply_half(x, &c->u.set_event.dependency, true);
         set_event(x, c->u.set_event.event, true);
         break;
     case VKMM_COMMAND_RESET_EVENT:
@@ -142,7 +250,7 @@ static bool handle_command(struct vkmm_execution *x, const struct vkmm_command *
             execute_nested(x, c->u.execute_commands.command_buffers[i]);
         break;
     case VKMM_COMMAND_DISPATCH:
-        vkmm_dispatch_execute(x, c->u.dispatch);
+        vkmm_dispatch_execute(x, c);
         break;
     case VKMM_COMMAND_BEGIN_LABEL:
     case VKMM_COMMAND_END_LABEL:

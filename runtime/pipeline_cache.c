@@ -18,6 +18,7 @@ struct vkmm_pipeline_cache_entry {
     uint32_t subgroup_count;
     uint32_t shared_memory_size;
     uint32_t state_size;
+    uint32_t uses_buffer_references;
     uint64_t object_size;
     unsigned char object[];
 };
@@ -30,7 +31,7 @@ struct serialized_entry {
     uint32_t subgroup_count;
     uint32_t shared_memory_size;
     uint32_t state_size;
-    uint32_t reserved;
+    uint32_t uses_buffer_references;
     uint64_t object_size;
 };
 
@@ -44,6 +45,7 @@ static void serialize_entry(const struct vkmm_pipeline_cache_entry *e, struct se
     fixed->subgroup_count = e->subgroup_count;
     fixed->shared_memory_size = e->shared_memory_size;
     fixed->state_size = e->state_size;
+    fixed->uses_buffer_references = e->uses_buffer_references;
     fixed->object_size = e->object_size;
 }
 
@@ -98,6 +100,7 @@ static void insert_locked(struct vkmm_pipeline_cache *cache, const struct serial
     e->subgroup_count = fixed->subgroup_count;
     e->shared_memory_size = fixed->shared_memory_size;
     e->state_size = fixed->state_size;
+    e->uses_buffer_references = fixed->uses_buffer_references;
     e->object_size = fixed->object_size;
     memcpy(e->object, object, fixed->object_size);
     e->next = cache->entries;
@@ -122,6 +125,7 @@ bool vkmm_pipeline_cache_find(struct vkmm_pipeline_cache *cache, const struct vk
             shader->subgroup_count = e->subgroup_count;
             shader->shared_memory_size = e->shared_memory_size;
             shader->state_size = e->state_size;
+            shader->uses_buffer_references = e->uses_buffer_references;
             found = true;
         }
     }
@@ -139,6 +143,7 @@ void vkmm_pipeline_cache_add(struct vkmm_pipeline_cache *cache, const struct vkm
         .subgroup_count = shader->subgroup_count,
         .shared_memory_size = shader->shared_memory_size,
         .state_size = shader->state_size,
+        .uses_buffer_references = shader->uses_buffer_references,
         .object_size = shader->object_size,
     };
     pthread_mutex_lock(&cache->lock);

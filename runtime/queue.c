@@ -9,6 +9,7 @@
 #include "log.h"
 #include "scheduler.h"
 #include "semaphore.h"
+#include "strict_memory.h"
 
 static void free_list(struct vkmm_device *device, struct vkmm_submission *list)
 {
@@ -77,6 +78,9 @@ static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *li
     }
     if (!list)
         return VK_SUCCESS;
+    /* Strict mode: the host->device domain operation of vkQueueSubmit
+     * happens now, at the call, whenever the work itself runs. */
+    vkmm_strict_submit(device);
     vkmm_scheduler_lock(device->scheduler);
     const char *why = NULL;
     struct vkmm_command_buffer *bad = find_unsubmittable_locked(list, &why);
@@ -194,5 +198,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueWaitIdle(VkQueue _queue)
     vkmm_scheduler_lock(scheduler);
     VkResult result = vkmm_scheduler_wait_idle_locked(scheduler, queue);
     vkmm_scheduler_unlock(scheduler);
+    if (result == VK_SUCCESS)
+        vkmm_strict_host_wait(queue->base.device);
     return result;
 }

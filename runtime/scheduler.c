@@ -18,6 +18,7 @@
 #include "log.h"
 #include "queue.h"
 #include "semaphore.h"
+#include "strict_memory.h"
 #include "vkmm/vkmm.h"
 
 struct queue_state {
@@ -199,9 +200,26 @@ static bool work_or_shutdown(void *arg)
     return w->state->head != NULL || w->scheduler->shutting_down;
 }
 
+static bool all_idle_locked(const struct vkmm_scheduler *scheduler)
+{
+    for (uint32_t i = 0; i < scheduler->queue_count; i++) {
+        if (scheduler->queues[i].completed != scheduler->queues[i].submitted)
+            return false;
+    }
+    return true;
+}
+
 /* A submission's signal operations, once all its commands ran. */
 static void complete_locked(struct vkmm_scheduler *scheduler, struct queue_state *state, struct vkmm_submission *s)
 {
+    /* Strict mode: the memory side of the signal operations (000: a
+     * semaphore signal's first access scope; a fence's is every access). */
+    if (scheduler->device->engine) {
+        for (uint32_t i = 0; i < s->signal_count; i++)
+            vkmm_strict_signal(scheduler->device, s->signals[i].stages);
+        if (s->fence)
+            vkmm_strict_signal(scheduler->device, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
+    }
     for (uint32_t i = 0; i < s->command_buffer_count; i++)
         vkmm_command_buffer_complete_locked(s->command_buffers[i]);
     for (uint32_t i = 0; i < s->signal_count; i++)
@@ -211,6 +229,8 @@ static void complete_locked(struct vkmm_scheduler *scheduler, struct queue_state
     state->completed = s->serial;
     vkmm_submission_destroy(scheduler->device, s);
     vkmm_scheduler_notify_locked(scheduler);
+    if (scheduler->device->engine && all_idle_locked(scheduler))
+        vkmm_strict_idle(scheduler->device);
 }
 
 static enum vkmm_execution_result execute_unlocked(struct vkmm_scheduler *scheduler, struct vkmm_submission *s,
@@ -297,6 +317,12 @@ static bool run_step_locked(struct vkmm_scheduler *scheduler)
     }
     scheduler->steps++;
     struct vkmm_submission *s = chosen->head;
+    if (!s->waits_applied && scheduler->device->engine) {
+        /* The second access scope of each semaphore wait. */
+        for (uint32_t i = 0; i < s->wait_count; i++)
+            vkmm_strict_wait(scheduler->device, s->waits[i].stages);
+    }
+    s->waits_applied = true;
     scheduler->executing = true;
     enum vkmm_execution_result result = execute_unlocked(scheduler, s, false);
     scheduler->executing = false;

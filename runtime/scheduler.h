@@ -38,6 +38,7 @@ struct vkmm_submission {
     uint64_t serial;   /* position in the queue's submission order */
     uint64_t sequence; /* position in the device's submission order (all queues) */
     struct vkmm_execution_cursor cursor; /* how far it ran */
+    bool waits_applied; /* strict mode: the semaphore waits' memory side is done */
     bool blocked;      /* stopped at a vkCmdWaitEvents ... */
     uint64_t blocked_at; /* ... when the scheduler's change count was this */
     struct vkmm_submission *next;

@@ -4,6 +4,7 @@
 #include "device.h"
 #include "log.h"
 #include "scheduler.h"
+#include "strict_memory.h"
 
 uint64_t vkmm_semaphore_wait_target_locked(struct vkmm_semaphore *semaphore, uint64_t value)
 {
@@ -109,6 +110,8 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_WaitSemaphores(VkDevice _device, const VkSem
     vkmm_scheduler_lock(device->scheduler);
     VkResult result = vkmm_scheduler_wait_locked(device->scheduler, semaphores_ready, &wait, timeout);
     vkmm_scheduler_unlock(device->scheduler);
+    if (result == VK_SUCCESS)
+        vkmm_strict_host_wait(device);
     return result;
 }
 

@@ -11,6 +11,7 @@ packages=(
   llvm-19-dev                                 # LLVM-C and ORC LLJIT: the shader compiler's back end
   spirv-tools spirv-headers                   # SPIR-V validator, parser, optimiser; enums and grammar
   glslc                                       # the tests' GLSL shaders, compiled at build time
+  libcjson-dev                                # strict mode's hazard reports (JSON lines)
   libcmocka-dev                               # unit and API test framework
   clang libclang-rt-14-dev                    # libFuzzer for the SPIR-V fuzz target
   mesa-vulkan-drivers                         # lavapipe, for side-by-side comparisons

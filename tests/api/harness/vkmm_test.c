@@ -21,9 +21,17 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
 {
     (void)types;
     struct vkmm_test *t = user;
+    const char *id = data->pMessageIdName ? data->pMessageIdName : "";
+    if (strncmp(id, "VKMM-HAZARD-", 12) == 0 && strcmp(id, "VKMM-HAZARD-SUMMARY") != 0) {
+        if (t->hazard_count == 0)
+            snprintf(t->first_hazard_message, sizeof(t->first_hazard_message), "%s", data->pMessage);
+        if (t->hazard_count < 32)
+            snprintf(t->hazards[t->hazard_count], sizeof(t->hazards[0]), "%s", id);
+        t->hazard_count++;
+        return VK_FALSE;
+    }
     if (!(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT))
         return VK_FALSE;
-    const char *id = data->pMessageIdName ? data->pMessageIdName : "";
     bool from_vkmm = strncmp(id, "VKMM-", 5) == 0 || strncmp(id, "VK_", 3) == 0;
     if (from_vkmm)
         t->driver_errors++;

@@ -36,6 +36,11 @@ struct vkmm_test {
     uint32_t expected_errors;   /* errors the test allows: set by the test */
     char last_message[1024];
     char last_message_id[128];
+
+    /* Strict mode's hazard reports (message IDs VKMM-HAZARD-*), in order. */
+    uint32_t hazard_count;
+    char hazards[32][48];
+    char first_hazard_message[1024];
 };
 
 /* Options for creating the test instance/device. */

@@ -1,0 +1,105 @@
+#include "hazard_report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "device.h"
+#include "log.h"
+#include "memmodel/memmodel.h"
+
+static const char *const kinds[VKMM_HAZARD_KINDS] = {
+    "VKMM-HAZARD-STALE-READ",       "VKMM-HAZARD-LOST-WRITE",      "VKMM-HAZARD-WRITE-AFTER-READ",
+    "VKMM-HAZARD-WRITE-AFTER-WRITE", "VKMM-HAZARD-UNFLUSHED-HOST-WRITE", "VKMM-HAZARD-HOST-STALE-READ",
+    "VKMM-HAZARD-SCOPE-MISMATCH",   "VKMM-HAZARD-OTHER",
+};
+
+static unsigned kind_index(const char *id)
+{
+    for (unsigned i = 0; i + 1 < VKMM_HAZARD_KINDS; i++) {
+        if (strcmp(kinds[i], id) == 0)
+            return i;
+    }
+    return VKMM_HAZARD_KINDS - 1;
+}
+
+void vkmm_hazard_report_open(struct vkmm_hazard_report *report)
+{
+    memset(report, 0, sizeof(*report));
+    const char *target = getenv("VKMM_REPORT");
+    if (!target || !*target)
+        return;
+    if (strcmp(target, "stderr") == 0) {
+        report->file = stderr;
+        return;
+    }
+    report->file = fopen(target, "w");
+    report->owns_file = report->file != NULL;
+}
+
+static cJSON *agent_json(const struct vkmm_mm_agent *agent)
+{
+    cJSON *object = cJSON_CreateObject();
+    cJSON_AddStringToObject(object, "command", agent->kind ? agent->kind : "");
+    cJSON_AddNumberToObject(object, "queue", agent->queue);
+    cJSON_AddNumberToObject(object, "submission", (double)agent->submission);
+    cJSON_AddNumberToObject(object, "command_index", agent->command);
+    return object;
+}
+
+void vkmm_hazard_report_add(struct vkmm_device *device, const struct vkmm_mm_hazard *hazard)
+{
+    struct vkmm_hazard_report *report = &device->report;
+    report->count++;
+    report->per_kind[kind_index(hazard->id)]++;
+    if (report->file) {
+        cJSON *line = cJSON_CreateObject();
+        cJSON_AddStringToObject(line, "id", hazard->id);
+        cJSON_AddNumberToObject(line, "memory", (double)hazard->memory_id);
+        cJSON_AddNumberToObject(line, "offset", (double)hazard->offset);
+        cJSON_AddNumberToObject(line, "size", (double)hazard->size);
+        cJSON_AddItemToObject(line, "first", agent_json(&hazard->writer_or_first));
+        cJSON_AddItemToObject(line, "second", agent_json(&hazard->reader_or_second));
+        cJSON_AddStringToObject(line, "missing", hazard->missing);
+        char *text = cJSON_PrintUnformatted(line);
+        if (text) {
+            fprintf(report->file, "%s\n", text);
+            fflush(report->file);
+            cJSON_free(text);
+        }
+        cJSON_Delete(line);
+    }
+    vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+             VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, hazard->id,
+             "memory #%llu bytes [%llu, +%llu): %s (queue %u submission %llu command %u) after %s (queue %u "
+             "submission %llu command %u); missing: %s",
+             (unsigned long long)hazard->memory_id, (unsigned long long)hazard->offset,
+             (unsigned long long)hazard->size, hazard->reader_or_second.kind ? hazard->reader_or_second.kind : "?",
+             hazard->reader_or_second.queue, (unsigned long long)hazard->reader_or_second.submission,
+             hazard->reader_or_second.command, hazard->writer_or_first.kind ? hazard->writer_or_first.kind : "?",
+             hazard->writer_or_first.queue, (unsigned long long)hazard->writer_or_first.submission,
+             hazard->writer_or_first.command, hazard->missing);
+}
+
+void vkmm_hazard_report_close(struct vkmm_device *device)
+{
+    struct vkmm_hazard_report *report = &device->report;
+    if (report->count) {
+        char summary[512];
+        int at = snprintf(summary, sizeof(summary), "%llu hazards:", (unsigned long long)report->count);
+        for (unsigned i = 0; i < VKMM_HAZARD_KINDS && at < (int)sizeof(summary); i++) {
+            if (report->per_kind[i])
+                at += snprintf(summary + at, sizeof(summary) - (size_t)at, " %s x%llu", kinds[i],
+                               (unsigned long long)report->per_kind[i]);
+        }
+        if (report->file)
+            fprintf(report->file, "# vkmm summary: %s\n", summary);
+        vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+                 VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, "VKMM-HAZARD-SUMMARY", "%s", summary);
+    }
+    if (report->owns_file)
+        fclose(report->file);
+    report->file = NULL;
+    report->owns_file = 0;
+}

@@ -1,0 +1,358 @@
+/* Availability and visibility below the line API memory dependencies cross
+ * (DESIGN §3.1): command writes into write paths, FLUSH of write paths into
+ * device memory, INVALIDATE of read paths, and command reads through them.
+ *
+ * Read paths are implicit.  A read path (stage, access) has, at byte b, the
+ * visible seq
+ *     max(submit_vis, seq of every global record that covers the path,
+ *         seq at b of every buffer-barrier record of the memory that covers it)
+ * where a record covers a path when its expanded dst stages and dst access
+ * hold every bit the path's stage and access stand for.  This is exactly
+ * "each read path keeps the seq of its last invalidation", per byte, without
+ * knowing the paths in advance: a record is one INVALIDATE of every path it
+ * covers. */
+#include <string.h>
+
+#include "memmodel_internal.h"
+
+/* ---- visibility records ------------------------------------------------ */
+
+/* The first range whose end is > b. */
+static uint32_t range_find(const struct vkmm_mm_vis_record *r, uint64_t b)
+{
+    uint32_t lo = 0, hi = r->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (r->ranges[mid].end <= b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static uint64_t record_seq_at(const struct vkmm_mm_vis_record *r, uint64_t b)
+{
+    uint32_t i = range_find(r, b);
+    return i < r->count && r->ranges[i].begin <= b ? r->ranges[i].seq : 0;
+}
+
+static uint32_t ranges_merge(struct vkmm_mm_range *out, uint32_t n)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (k && out[k - 1].end == out[i].begin && out[k - 1].seq == out[i].seq)
+            out[k - 1].end = out[i].end;
+        else
+            out[k++] = out[i];
+    }
+    return k;
+}
+
+/* [begin, end) gets `seq`, which is >= every seq already there. */
+static void record_set(struct vkmm_mm_engine *e, struct vkmm_mm_vis_record *r, uint64_t begin, uint64_t end,
+                       uint64_t seq)
+{
+    struct vkmm_mm_range *out = vkmm_mm_calloc(e, (uint64_t)r->count + 2, sizeof *out);
+    if (!out)
+        return;
+    const struct vkmm_mm_range set = { begin, end, seq };
+    uint32_t n = 0;
+    bool placed = false;
+    for (uint32_t i = 0; i < r->count; i++) {
+        struct vkmm_mm_range rg = r->ranges[i];
+        if (rg.end <= begin) {
+            out[n++] = rg;
+            continue;
+        }
+        if (!placed) {
+            if (rg.begin < begin)
+                out[n++] = (struct vkmm_mm_range){ rg.begin, begin, rg.seq };
+            out[n++] = set;
+            placed = true;
+        }
+        if (rg.begin >= end)
+            out[n++] = rg;
+        else if (rg.end > end)
+            out[n++] = (struct vkmm_mm_range){ end, rg.end, rg.seq };
+    }
+    if (!placed)
+        out[n++] = set;
+    vkmm_mm_free(e, r->ranges);
+    r->ranges = out;
+    r->count = ranges_merge(out, n);
+    r->capacity = r->count;
+}
+
+static bool record_covers(const struct vkmm_mm_vis_record *r, VkPipelineStageFlags2 stages, VkAccessFlags2 access)
+{
+    return stages && access && !(stages & ~r->stages) && !(access & ~r->access);
+}
+
+/* A global record makes older global records it covers redundant. */
+static void global_visibility(struct vkmm_mm_engine *e, VkPipelineStageFlags2 stages, VkAccessFlags2 access)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < e->gvis_count; i++)
+        if (!record_covers(&(struct vkmm_mm_vis_record){ .stages = stages, .access = access }, e->gvis[i].stages,
+                           e->gvis[i].access))
+            e->gvis[k++] = e->gvis[i];
+    e->gvis_count = k;
+    if (!vkmm_mm_reserve(e, (void **)&e->gvis, &e->gvis_capacity, (uint64_t)k + 1, sizeof *e->gvis))
+        return;
+    e->gvis[e->gvis_count++] = (struct vkmm_mm_vis_record){ .stages = stages, .access = access, .seq = e->seq };
+}
+
+/* 000 Availability, Visibility, and Domain Operations, 3rd bullet: "A
+ * visibility operation with source scope of the device domain and
+ * destination scope of the second access scope of the dependency."  It sees
+ * every version available now, i.e. with seq <= e->seq.  m NULL: global;
+ * else a buffer barrier on [begin, end) (004: "memIsSubset(mem, mem_2b)"). */
+void vkmm_mm_visibility(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, VkPipelineStageFlags2 stages,
+                        VkAccessFlags2 access, uint64_t begin, uint64_t end)
+{
+    if (!m) {
+        global_visibility(e, stages, access);
+        return;
+    }
+    for (uint32_t i = 0; i < m->vis_count; i++) {
+        if (m->vis[i].stages == stages && m->vis[i].access == access) {
+            record_set(e, &m->vis[i], begin, end, e->seq);
+            return;
+        }
+    }
+    if (!vkmm_mm_reserve(e, (void **)&m->vis, &m->vis_capacity, (uint64_t)m->vis_count + 1, sizeof *m->vis))
+        return;
+    struct vkmm_mm_vis_record *r = &m->vis[m->vis_count++];
+    *r = (struct vkmm_mm_vis_record){ .stages = stages, .access = access };
+    record_set(e, r, begin, end, e->seq);
+}
+
+/* m NULL: the global records. */
+void vkmm_mm_visibility_clear(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
+{
+    if (!m) {
+        e->gvis_count = 0;
+        return;
+    }
+    for (uint32_t i = 0; i < m->vis_count; i++)
+        vkmm_mm_free(e, m->vis[i].ranges);
+    m->vis_count = 0;
+}
+
+/* Every visible seq any read path may have at byte b (a superset), into
+ * e->scratch. */
+bool vkmm_mm_visible_set(struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, uint64_t b, uint32_t *count)
+{
+    uint64_t need = 1 + (uint64_t)e->gvis_count + m->vis_count;
+    if (!vkmm_mm_reserve(e, (void **)&e->scratch, &e->scratch_capacity, need, sizeof *e->scratch))
+        return false;
+    uint32_t n = 0;
+    e->scratch[n++] = e->submit_vis;
+    for (uint32_t i = 0; i < e->gvis_count; i++)
+        e->scratch[n++] = e->gvis[i].seq;
+    for (uint32_t i = 0; i < m->vis_count; i++) {
+        uint64_t seq = record_seq_at(&m->vis[i], b);
+        if (seq)
+            e->scratch[n++] = seq;
+    }
+    *count = n;
+    return true;
+}
+
+/* The visible seq of read path (stage, access) for each byte of [begin, end). */
+static void visible_seqs(const struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, VkPipelineStageFlags2 stage,
+                         VkAccessFlags2 access, uint64_t begin, uint64_t end, uint64_t *vis)
+{
+    VkPipelineStageFlags2 s = vkmm_mm_expand_stages(e, stage);
+    VkAccessFlags2 a = vkmm_mm_expand_access(e, access);
+    uint64_t base = e->submit_vis;
+    for (uint32_t i = 0; i < e->gvis_count; i++)
+        if (record_covers(&e->gvis[i], s, a) && e->gvis[i].seq > base)
+            base = e->gvis[i].seq;
+    for (uint64_t b = begin; b < end; b++)
+        vis[b - begin] = base;
+    for (uint32_t i = 0; i < m->vis_count; i++) {
+        const struct vkmm_mm_vis_record *r = &m->vis[i];
+        if (!record_covers(r, s, a))
+            continue;
+        for (uint32_t k = range_find(r, begin); k < r->count && r->ranges[k].begin < end; k++) {
+            uint64_t lo = r->ranges[k].begin > begin ? r->ranges[k].begin : begin;
+            uint64_t hi = r->ranges[k].end < end ? r->ranges[k].end : end;
+            for (uint64_t b = lo; b < hi; b++)
+                if (r->ranges[k].seq > vis[b - begin])
+                    vis[b - begin] = r->ranges[k].seq;
+        }
+    }
+}
+
+/* ---- availability ------------------------------------------------------ */
+
+struct pending {
+    uint32_t wts;
+    uint32_t path;
+    uint8_t value;
+};
+
+/* Oldest write last (seed 0): when two paths hold unordered writes to one
+ * byte, the one earlier in coherent order lands over the later one, which is
+ * the lost update a real cache flush can give.  Other seeds pick the order
+ * per 64-byte line. */
+static void order_pending(const struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, uint64_t b,
+                          struct pending *p, uint32_t n)
+{
+    bool newest_last = e->seed && (vkmm_mm_hash(e->seed, m->id, b >> 6, e->seq) & 1);
+    for (uint32_t i = 1; i < n; i++) {
+        struct pending x = p[i];
+        uint32_t j = i;
+        while (j && (newest_last ? p[j - 1].wts > x.wts : p[j - 1].wts < x.wts)) {
+            p[j] = p[j - 1];
+            j--;
+        }
+        p[j] = x;
+    }
+}
+
+static void path_clean(struct vkmm_mm_write_path *p, uint64_t b)
+{
+    p->wts[b] = 0;
+    if (--p->dirty == 0) {
+        p->lo = UINT64_MAX;
+        p->hi = 0;
+    }
+}
+
+/* 004: "(FLUSH, b, srcStage, srcAccess, mem)" for every write path in the
+ * first access scope: its dirty bytes in [begin, end) become available in
+ * device memory (000 Availability, Visibility, and Domain Operations, 2nd
+ * bullet) with the seq of this operation. */
+void vkmm_mm_availability(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, VkPipelineStageFlags2 stages,
+                          VkAccessFlags2 access, uint64_t begin, uint64_t end)
+{
+    if (!m->path_count)
+        return;
+    uint32_t *in_scope = vkmm_mm_calloc(e, m->path_count, sizeof *in_scope);
+    struct pending *p = vkmm_mm_calloc(e, m->path_count, sizeof *p);
+    uint32_t n = 0;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t i = 0; in_scope && p && i < m->path_count; i++) {
+        const struct vkmm_mm_write_path *w = &m->paths[i];
+        if (!w->dirty || w->hi <= begin || w->lo >= end ||
+            !vkmm_mm_in_scope(e, stages, access, w->stage, w->access))
+            continue;
+        in_scope[n++] = i;
+        uint64_t path_lo = w->lo > begin ? w->lo : begin;
+        uint64_t path_hi = w->hi < end ? w->hi : end;
+        lo = path_lo < lo ? path_lo : lo;
+        hi = path_hi > hi ? path_hi : hi;
+    }
+    struct vkmm_mm_run waw;
+    vkmm_mm_run_init(e, &waw, VKMM_MM_HAZARD_WRITE_AFTER_WRITE, m, NULL, 0, 0);
+    for (uint64_t b = lo; n && b < hi; b++) {
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const struct vkmm_mm_write_path *w = &m->paths[in_scope[i]];
+            if (w->wts[b])
+                p[k++] = (struct pending){ .wts = w->wts[b], .path = in_scope[i], .value = w->value[b] };
+        }
+        order_pending(e, m, b, p, k);
+        for (uint32_t i = 0; i < k; i++) {
+            vkmm_mm_device_land(e, m, b, p[i].value, p[i].wts, e->seq, &waw);
+            path_clean(&m->paths[p[i].path], b);
+        }
+    }
+    vkmm_mm_run_end(e, &waw);
+    vkmm_mm_free(e, in_scope);
+    vkmm_mm_free(e, p);
+}
+
+/* ---- command accesses --------------------------------------------------- */
+
+/* DESIGN §3.2 "end of a command": "its remaining dirty bytes move to its
+ * stage/access write paths — not to device memory".  A whole-command write
+ * lands there directly.  000 Availability and Visibility: "(W,L) is
+ * initially not available to any memory domain and only visible to
+ * (A,R,L)". */
+void vkmm_mm_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
+                   VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
+                   const void *data)
+{
+    uint64_t begin, end;
+    if (!vkmm_mm_clamp(m, offset, size, &begin, &end))
+        return;
+    if (vkmm_mm_is_host_access(stage, access)) {
+        vkmm_mm_host_write(e, m, begin, end, agent, data);
+        return;
+    }
+    vkmm_mm_host_absorb(e, m, begin, end);
+    struct vkmm_mm_write_path *w = vkmm_mm_write_path(e, m, stage, access);
+    uint32_t wts = vkmm_mm_event_add(e, agent, stage, access);
+    if (!w || !wts)
+        return;
+    const uint8_t *d = data;
+    for (uint64_t b = begin; b < end; b++) {
+        if (!w->wts[b])
+            w->dirty++;
+        w->wts[b] = wts;
+        w->value[b] = d[b - begin];
+        vkmm_mm_coherent_write(m, b, d[b - begin], wts);
+    }
+    w->lo = begin < w->lo ? begin : w->lo;
+    w->hi = end > w->hi ? end : w->hi;
+}
+
+/* Why byte b, read by a device path, differs from the coherent view. */
+static enum vkmm_mm_missing classify_device_read(const struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m,
+                                                 uint64_t b)
+{
+    uint32_t w = m->coh_wts[b];
+    if (e->events[w].stage == VK_PIPELINE_STAGE_2_HOST_BIT) {
+        if (m->host_visible && m->host_wts[b] != w && m->dev_wts[b] != w && !m->host_coherent)
+            return VKMM_MM_MISSING_HOST_FLUSH;
+        return m->dev_wts[b] == w ? VKMM_MM_MISSING_VISIBILITY : VKMM_MM_MISSING_HOST_TO_DEVICE;
+    }
+    if (vkmm_mm_pending_in_path(m, b, w))
+        return VKMM_MM_MISSING_BARRIER;
+    return m->dev_wts[b] == w ? VKMM_MM_MISSING_VISIBILITY : VKMM_MM_MISSING_OVERWRITTEN;
+}
+
+/* 002: "making it 'visible' means invalidating a cache so that subsequent
+ * reads will be satisfied from that same level": a read path returns, per
+ * byte, the newest version with seq <= its visible seq — never its own
+ * stage's pending writes (a read path and a write path are different
+ * caches).  Seeds other than 0 may, per 64-byte line, see the newest
+ * available version instead: a cache miss the model permits only for reads
+ * that race with the write. */
+void vkmm_mm_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
+                  VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent, void *out)
+{
+    uint64_t begin, end;
+    if (!vkmm_mm_clamp(m, offset, size, &begin, &end))
+        return;
+    if (vkmm_mm_is_host_access(stage, access)) {
+        vkmm_mm_host_read(e, m, begin, end, agent, out);
+        return;
+    }
+    vkmm_mm_host_absorb(e, m, begin, end);
+    uint64_t *vis = vkmm_mm_calloc(e, end - begin, sizeof *vis);
+    if (!vis)
+        return;
+    visible_seqs(e, m, stage, access, begin, end, vis);
+    uint64_t read = e->reads++;
+    uint8_t *o = out;
+    struct vkmm_mm_agent reader = agent ? *agent : (struct vkmm_mm_agent){ .kind = NULL };
+    struct vkmm_mm_run run;
+    vkmm_mm_run_init(e, &run, VKMM_MM_HAZARD_STALE_READ, m, &reader, stage, access);
+    for (uint64_t b = begin; b < end; b++) {
+        uint64_t v = vis[b - begin];
+        if (e->seed && (vkmm_mm_hash(e->seed, m->id, b >> 6, read) & 1))
+            v = UINT64_MAX;
+        o[b - begin] = vkmm_mm_device_value_at(m, b, v);
+        /* DESIGN §3.4: "Whenever a read returns something else [than the
+         * coherent view] ... it records a hazard". */
+        if (o[b - begin] != m->coh[b])
+            vkmm_mm_run_add(e, &run, b, m->coh_wts[b], 0, classify_device_read(e, m, b));
+    }
+    vkmm_mm_run_end(e, &run);
+    vkmm_mm_free(e, vis);
+}

@@ -1,0 +1,245 @@
+/* The host domain and the host view (DESIGN §3.1, last two levels; §3.2 rows
+ * vkQueueSubmit, vkFlushMappedMemoryRanges, vkInvalidateMappedMemoryRanges,
+ * host-coherent memory).
+ *
+ * The application writes the view through the mapped pointer behind the
+ * engine's back.  The engine finds those writes by comparing the view with
+ * what it last placed there (view_base), and enters them into the coherent
+ * view at the first engine call that looks at their bytes ("absorbs" them),
+ * so a device access to the same bytes is ordered after them. */
+#include <string.h>
+
+#include "memmodel_internal.h"
+
+struct vkmm_mm_agent vkmm_mm_host_agent(const struct vkmm_mm_engine *e, const char *kind)
+{
+    return (struct vkmm_mm_agent){ .queue = VKMM_MM_HOST_QUEUE, .submission = e->submits, .kind = kind };
+}
+
+void vkmm_mm_host_absorb(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
+{
+    if (!m->host_visible)
+        return;
+    uint32_t wts = 0;
+    for (uint64_t b = begin; b < end; b++) {
+        if (m->view[b] == m->view_seen[b])
+            continue;
+        if (!wts) {
+            struct vkmm_mm_agent host = vkmm_mm_host_agent(e, "host");
+            wts = vkmm_mm_event_add(e, &host, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_WRITE_BIT);
+            if (!wts)
+                return;
+        }
+        m->view_seen[b] = m->view[b];
+        m->view_wts[b] = wts;
+        vkmm_mm_coherent_write(m, b, m->view[b], wts);
+    }
+}
+
+/* A host write the caller describes (vkmm_mm_write with the HOST stage):
+ * the bytes go into the view as if written through the mapped pointer. */
+void vkmm_mm_host_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
+                        const struct vkmm_mm_agent *agent, const uint8_t *data)
+{
+    if (!m->host_visible)
+        return;
+    vkmm_mm_host_absorb(e, m, begin, end);
+    uint32_t wts = vkmm_mm_event_add(e, agent, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_WRITE_BIT);
+    if (!wts)
+        return;
+    for (uint64_t b = begin; b < end; b++) {
+        m->view[b] = data[b - begin];
+        m->view_seen[b] = data[b - begin];
+        m->view_wts[b] = wts;
+        vkmm_mm_coherent_write(m, b, data[b - begin], wts);
+    }
+}
+
+/* 000: "vkFlushMappedMemoryRanges performs an availability operation, with a
+ * source scope of (agents,references) = (all host threads, all mapped memory
+ * ranges passed to the command), and destination scope of the host domain."
+ * DESIGN §3.2: "for the bytes the host changed in the range".  Uses e->seq. */
+static void flush_range(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
+{
+    vkmm_mm_host_absorb(e, m, begin, end);
+    for (uint64_t b = begin; b < end; b++) {
+        if (m->view[b] == m->view_base[b])
+            continue;
+        m->host[b] = m->view[b];
+        m->host_seq[b] = e->seq;
+        m->host_wts[b] = m->view_wts[b];
+        m->view_base[b] = m->view[b];
+    }
+}
+
+/* The view shows the host domain at byte b. */
+static void view_place(struct vkmm_mm_memory *m, uint64_t b)
+{
+    m->view[b] = m->host[b];
+    m->view_base[b] = m->host[b];
+    m->view_seen[b] = m->host[b];
+}
+
+void vkmm_mm_flush(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size)
+{
+    uint64_t begin, end;
+    if (!m->host_visible || !vkmm_mm_clamp(m, offset, size, &begin, &end))
+        return;
+    e->seq++;
+    flush_range(e, m, begin, end);
+}
+
+/* 000: "vkInvalidateMappedMemoryRanges performs a visibility operation, with
+ * a source scope of the host domain and a destination scope of
+ * (agents,references) = (all host threads, all mapped memory ranges passed
+ * to the command)."  The view shows the host domain; for non-coherent memory
+ * host writes there that were never flushed are lost (DESIGN §3.2).
+ * Host-coherent memory flushes implicitly, so loses nothing. */
+void vkmm_mm_invalidate(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size)
+{
+    uint64_t begin, end;
+    if (!m->host_visible || !vkmm_mm_clamp(m, offset, size, &begin, &end))
+        return;
+    if (m->host_coherent) {
+        e->seq++;
+        flush_range(e, m, begin, end);
+    } else {
+        vkmm_mm_host_absorb(e, m, begin, end);
+    }
+    struct vkmm_mm_agent host = vkmm_mm_host_agent(e, "vkInvalidateMappedMemoryRanges");
+    struct vkmm_mm_run run;
+    vkmm_mm_run_init(e, &run, VKMM_MM_HAZARD_UNFLUSHED_HOST_WRITE, m, &host, VK_PIPELINE_STAGE_2_HOST_BIT,
+                     VK_ACCESS_2_HOST_READ_BIT);
+    for (uint64_t b = begin; b < end; b++) {
+        if (m->view[b] != m->view_base[b])
+            vkmm_mm_run_add(e, &run, b, m->view_wts[b], 0, VKMM_MM_MISSING_FLUSH_BEFORE_INVALIDATE);
+        view_place(m, b);
+    }
+    vkmm_mm_run_end(e, &run);
+}
+
+/* 000: a memory domain operation from host to device makes the writes
+ * available in the host domain available in the device domain.  Host-
+ * coherent memory first flushes implicitly ("vkFlushMappedMemoryRanges ...
+ * not needed to flush host writes to the device").  Uses e->seq. */
+void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
+{
+    if (!m->host_visible)
+        return;
+    if (m->host_coherent)
+        flush_range(e, m, begin, end);
+    struct vkmm_mm_run waw;
+    vkmm_mm_run_init(e, &waw, VKMM_MM_HAZARD_WRITE_AFTER_WRITE, m, NULL, 0, 0);
+    for (uint64_t b = begin; b < end; b++)
+        if (m->host_seq[b] > m->dev_seq[b])
+            vkmm_mm_device_land(e, m, b, m->host[b], m->host_wts[b], e->seq, &waw);
+    vkmm_mm_run_end(e, &waw);
+}
+
+/* 000: a memory domain operation from device to host: what is available in
+ * device memory becomes available in the host domain, unless the host
+ * domain holds a newer version (a flushed host write not yet moved). */
+void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
+{
+    (void)e;
+    if (!m->host_visible)
+        return;
+    for (uint64_t b = begin; b < end; b++) {
+        if (m->dev_seq[b] <= m->host_seq[b])
+            continue;
+        m->host[b] = m->dev[b];
+        m->host_seq[b] = m->dev_seq[b];
+        m->host_wts[b] = m->dev_wts[b];
+    }
+}
+
+/* 000: "vkQueueSubmit performs a memory domain operation from host to
+ * device, and a visibility operation with source scope of the device domain
+ * and destination scope of all agents and references on the device."  After
+ * it no read path can see an overwritten version: the visibility records
+ * and the undo logs start afresh. */
+void vkmm_mm_submit(struct vkmm_mm_engine *e)
+{
+    e->seq++;
+    for (uint32_t i = 0; i < e->memory_count; i++)
+        vkmm_mm_host_to_device(e, e->memories[i], 0, e->memories[i]->size);
+    e->submit_vis = e->seq;
+    vkmm_mm_visibility_clear(e, NULL);
+    for (uint32_t i = 0; i < e->memory_count; i++) {
+        vkmm_mm_visibility_clear(e, e->memories[i]);
+        vkmm_mm_history_clear(e->memories[i]);
+    }
+    e->submits++;
+}
+
+/* DESIGN §3.2 "host-coherent memory: flush/invalidate are implicit, but the
+ * device→host domain operation still requires a HOST_READ dependency".  The
+ * implicit invalidate happens when the host observes completion. */
+void vkmm_mm_host_wait(struct vkmm_mm_engine *e)
+{
+    e->seq++;
+    for (uint32_t i = 0; i < e->memory_count; i++) {
+        struct vkmm_mm_memory *m = e->memories[i];
+        if (!m->host_coherent)
+            continue;
+        flush_range(e, m, 0, m->size);
+        for (uint64_t b = 0; b < m->size; b++)
+            view_place(m, b);
+    }
+}
+
+/* Why byte b of the view differs from the coherent view. */
+static enum vkmm_mm_missing classify_host_read(const struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m,
+                                               uint64_t b)
+{
+    uint32_t w = m->coh_wts[b];
+    if (e->events[w].stage == VK_PIPELINE_STAGE_2_HOST_BIT)
+        return m->host_wts[b] == w ? VKMM_MM_MISSING_HOST_VISIBILITY : VKMM_MM_MISSING_FLUSH_BEFORE_INVALIDATE;
+    if (vkmm_mm_pending_in_path(m, b, w))
+        return VKMM_MM_MISSING_BARRIER;
+    if (m->host_wts[b] == w)
+        return VKMM_MM_MISSING_HOST_VISIBILITY;
+    return m->dev_wts[b] == w ? VKMM_MM_MISSING_DEVICE_TO_HOST : VKMM_MM_MISSING_OVERWRITTEN;
+}
+
+/* 000 Location-Ordered, last bullet, write->read: a device write X reaches a
+ * host read Y only via AV(device) -> DOM(device, host) -> VIS(host). */
+static bool check_view(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
+                       const struct vkmm_mm_agent *reader)
+{
+    vkmm_mm_host_absorb(e, m, begin, end);
+    struct vkmm_mm_run run;
+    vkmm_mm_run_init(e, &run, VKMM_MM_HAZARD_HOST_STALE_READ, m, reader, VK_PIPELINE_STAGE_2_HOST_BIT,
+                     VK_ACCESS_2_HOST_READ_BIT);
+    bool ok = true;
+    for (uint64_t b = begin; b < end; b++) {
+        if (m->view[b] == m->coh[b])
+            continue;
+        ok = false;
+        vkmm_mm_run_add(e, &run, b, m->coh_wts[b], 0, classify_host_read(e, m, b));
+    }
+    vkmm_mm_run_end(e, &run);
+    return ok;
+}
+
+bool vkmm_mm_check_host_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size)
+{
+    uint64_t begin, end;
+    if (!m->host_visible || !vkmm_mm_clamp(m, offset, size, &begin, &end))
+        return true;
+    struct vkmm_mm_agent host = vkmm_mm_host_agent(e, "host");
+    return check_view(e, m, begin, end, &host);
+}
+
+/* A host read the caller describes (vkmm_mm_read with the HOST stage): the
+ * view's bytes, checked against the coherent view. */
+void vkmm_mm_host_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
+                       const struct vkmm_mm_agent *agent, uint8_t *out)
+{
+    if (!m->host_visible)
+        return;
+    vkmm_mm_host_absorb(e, m, begin, end);
+    memcpy(out, m->view + begin, end - begin);
+    struct vkmm_mm_agent reader = agent ? *agent : vkmm_mm_host_agent(e, "host");
+    check_view(e, m, begin, end, &reader);
+}

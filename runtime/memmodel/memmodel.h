@@ -1,0 +1,143 @@
+/* The strict-mode memory engine, part 1 (DESIGN §3.1, §3.2, §3.4): the levels
+ * below the line API memory dependencies cross, that is stage/access paths,
+ * device memory, the host domain and the host view, and the hazard reports.
+ *
+ * The engine knows no Vulkan object.  Callers describe each access by a
+ * memory, a byte range, ONE VkPipelineStageFlagBits2 bit and ONE
+ * VkAccessFlagBits2 bit, and each memory dependency by its masks.  With the
+ * default seed every result is the stalest one the memory model permits.
+ * Callers serialise all calls on one engine (the engine does not lock), and
+ * a sink must not call back into the engine.
+ *
+ * docs/memory-model-engine.md gives each rule, the seed text behind it, and
+ * the decisions where the seeds leave room. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+
+/* Hazard IDs.  Each names the rule a report says was broken. */
+/* 000 Visible-To: a device read returned a value other than the coherent one
+ * because no AV/VIS pair (004: FLUSH then INVALIDATE) reached its path. */
+#define VKMM_MM_HAZARD_STALE_READ "VKMM-HAZARD-STALE-READ"
+/* DESIGN §3.2 "atomics": lost updates between atomics of scopes that do not
+ * include each other.  Reserved for the shader-access part; part 1 never
+ * reports it. */
+#define VKMM_MM_HAZARD_LOST_WRITE "VKMM-HAZARD-LOST-WRITE"
+/* 004 "the application must ensure either write < read, or read < write".
+ * Reserved for the scheduler, which sees reordering; part 1 never reports it. */
+#define VKMM_MM_HAZARD_WRITE_AFTER_READ "VKMM-HAZARD-WRITE-AFTER-READ"
+/* 004 write-after-write: "There must be some flush ... such that
+ * write_1 < flush < invalidate < write_2": an older write became available
+ * over a newer one (a lost update). */
+#define VKMM_MM_HAZARD_WRITE_AFTER_WRITE "VKMM-HAZARD-WRITE-AFTER-WRITE"
+/* 000 vkInvalidateMappedMemoryRanges is a visibility operation from the host
+ * domain: host writes in the range that were never flushed are lost. */
+#define VKMM_MM_HAZARD_UNFLUSHED_HOST_WRITE "VKMM-HAZARD-UNFLUSHED-HOST-WRITE"
+/* 000 Location-Ordered, last bullet: a host read sees a device write only
+ * after AV, DOM(device, host) (a HOST_READ dependency) and VIS (a fence wait
+ * for coherent memory, vkInvalidateMappedMemoryRanges otherwise). */
+#define VKMM_MM_HAZARD_HOST_STALE_READ "VKMM-HAZARD-HOST-STALE-READ"
+
+/* The agent of host accesses the engine discovers by itself (bytes changed
+ * through the mapped pointer) has this queue. */
+#define VKMM_MM_HOST_QUEUE UINT32_MAX
+
+struct vkmm_mm_engine; /* one per VkDevice */
+struct vkmm_mm_memory; /* one per VkDeviceMemory */
+
+struct vkmm_mm_agent {
+    uint32_t queue;
+    uint64_t submission;
+    uint32_t command;
+    const char *kind; /* "vkCmdCopyBuffer", "host", ... */
+};
+
+struct vkmm_mm_hazard {
+    const char *id; /* one of VKMM_MM_HAZARD_* */
+    uint64_t memory_id;
+    uint64_t offset, size;
+    struct vkmm_mm_agent reader_or_second, writer_or_first;
+    char missing[256]; /* the missing operation in Vulkan terms */
+};
+
+/* Called once per hazard, synchronously, from inside the engine call that
+ * found it.  The struct lives for the call; the agents' kind strings live as
+ * long as the engine. */
+typedef void (*vkmm_mm_sink)(void *user, const struct vkmm_mm_hazard *hazard);
+
+struct vkmm_mm_engine *vkmm_mm_engine_create(vkmm_mm_sink sink, void *user, uint64_t seed);
+/* The same with the device's allocator (NULL: libc); engine memory has
+ * VK_SYSTEM_ALLOCATION_SCOPE_DEVICE. */
+struct vkmm_mm_engine *vkmm_mm_engine_create2(vkmm_mm_sink sink, void *user, uint64_t seed,
+                                              const VkAllocationCallbacks *allocator);
+/* Destroys any memory still alive too. */
+void vkmm_mm_engine_destroy(struct vkmm_mm_engine *);
+/* VK_ERROR_OUT_OF_HOST_MEMORY once any allocation inside a void call failed
+ * (sticky); the results of such a call may be fresher than strict. */
+VkResult vkmm_mm_engine_status(const struct vkmm_mm_engine *);
+/* Hazards reported so far. */
+uint64_t vkmm_mm_hazard_count(const struct vkmm_mm_engine *);
+
+/* New memory holds a deterministic non-zero pattern (a function of id, offset
+ * and the seed) at every level.  NULL when out of memory. */
+struct vkmm_mm_memory *vkmm_mm_memory_create(struct vkmm_mm_engine *, uint64_t id, uint64_t size, bool host_visible,
+                                             bool host_coherent);
+void vkmm_mm_memory_destroy(struct vkmm_mm_memory *);
+/* What vkMapMemory returns: the host view level (NULL unless host-visible). */
+uint8_t *vkmm_mm_host_view(struct vkmm_mm_memory *);
+/* Versions kept in the undo log of device memory (a test and debug aid). */
+uint64_t vkmm_mm_memory_history(const struct vkmm_mm_memory *);
+
+/* Command accesses: whole-command accesses through the (stage, access) path.
+ * `stage` is ONE VkPipelineStageFlagBits2 bit and `access` ONE
+ * VkAccessFlagBits2 bit; pass the most specific bits (COPY rather than
+ * ALL_TRANSFER, SHADER_STORAGE_READ rather than SHADER_READ): a path named by
+ * a meta bit is in a dependency's scope only when the scope holds every bit
+ * the meta bit stands for.  HOST stage or HOST_READ/HOST_WRITE access means
+ * the host through the mapped pointer (the host view of host-visible memory;
+ * on other memory such an access does nothing). */
+void vkmm_mm_read(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t offset, uint64_t size,
+                  VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent, void *out);
+void vkmm_mm_write(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t offset, uint64_t size,
+                   VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
+                   const void *data);
+
+/* A memory dependency (pipeline barrier, event, semaphore, fence, submission
+ * boundary).  Masks may hold many bits and meta bits (ALL_COMMANDS,
+ * ALL_TRANSFER, MEMORY_READ/WRITE, SHADER_READ/WRITE, ...).  memory NULL: a
+ * global barrier; else a buffer barrier on [offset, offset + size), size may
+ * be VK_WHOLE_SIZE. */
+struct vkmm_mm_dependency {
+    VkPipelineStageFlags2 src_stages, dst_stages;
+    VkAccessFlags2 src_access, dst_access;
+    struct vkmm_mm_memory *memory;
+    uint64_t offset, size;
+};
+void vkmm_mm_dependency(struct vkmm_mm_engine *, const struct vkmm_mm_dependency *);
+
+/* Host side.  size may be VK_WHOLE_SIZE. */
+/* vkFlushMappedMemoryRanges: the bytes the host changed in the range become
+ * available in the host domain (they reach device memory at the next
+ * host->device domain operation: vkmm_mm_submit or a HOST_WRITE dependency). */
+void vkmm_mm_flush(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t offset, uint64_t size);
+/* vkInvalidateMappedMemoryRanges: host domain -> host view; unflushed host
+ * writes there are lost (VKMM-HAZARD-UNFLUSHED-HOST-WRITE). */
+void vkmm_mm_invalidate(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t offset, uint64_t size);
+/* vkQueueSubmit: host->device domain operation (implicit flush first for
+ * host-coherent memory), then a visibility operation to all device read
+ * paths.  Call it at the emulated moment of the vkQueueSubmit call. */
+void vkmm_mm_submit(struct vkmm_mm_engine *);
+/* The host observed completion (fence/semaphore wait): host-coherent views
+ * show the host domain (implicit invalidate); non-coherent views change only
+ * at vkmm_mm_invalidate. */
+void vkmm_mm_host_wait(struct vkmm_mm_engine *);
+/* The host is about to read [offset, offset + size) of the view: report
+ * VKMM-HAZARD-HOST-STALE-READ where it differs from the coherent view.
+ * Returns true when the view matches. */
+bool vkmm_mm_check_host_read(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t offset, uint64_t size);
+
+/* The coherent view: what a fully coherent in-order machine would hold. */
+void vkmm_mm_coherent_read(struct vkmm_mm_memory *, uint64_t offset, uint64_t size, void *out);

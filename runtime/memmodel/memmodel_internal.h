@@ -1,0 +1,209 @@
+/* What the files of runtime/memmodel/ share.  Nothing here is used outside
+ * the directory.
+ *
+ * Sequence numbers (DESIGN §3.1 "versioned store"): engine->seq counts the
+ * availability and domain operations; every version in device memory and in
+ * the host domain carries the seq of the operation that put it there, and a
+ * read path sees, per byte, the newest version whose seq is <= the seq of its
+ * last visibility operation.
+ *
+ * Write events: every write (command write or host write) is one event in
+ * coherent (execution) order; its index, the "wts", names the writer in
+ * reports and orders writes for the write-after-write check.  wts 0 is the
+ * allocation pattern. */
+#pragma once
+
+#include "memmodel.h"
+
+struct vkmm_mm_event {
+    struct vkmm_mm_agent agent; /* kind interned in the engine */
+    VkPipelineStageFlags2 stage;
+    VkAccessFlags2 access;
+};
+
+/* One overwritten version of one byte of device memory. */
+struct vkmm_mm_undo {
+    uint64_t seq;
+    uint32_t wts;
+    uint32_t next; /* the next older version of the byte, 0: none */
+    uint8_t value;
+};
+
+/* A stage/access write path (DESIGN §3.1): bytes written through it that are
+ * not yet available.  002: "a separate cache for every access type in every
+ * stage". */
+struct vkmm_mm_write_path {
+    VkPipelineStageFlags2 stage;
+    VkAccessFlags2 access;
+    uint8_t *value;
+    uint32_t *wts;   /* 0: the byte is clean */
+    uint64_t lo, hi; /* every dirty byte is in [lo, hi) */
+    uint64_t dirty;  /* number of dirty bytes */
+};
+
+struct vkmm_mm_range {
+    uint64_t begin, end, seq;
+};
+
+/* A visibility operation (004 INVALIDATE) for the read paths in
+ * (stages, access), both expanded: a whole-device seq for global barriers,
+ * or per-range seqs for buffer barriers. */
+struct vkmm_mm_vis_record {
+    VkPipelineStageFlags2 stages;
+    VkAccessFlags2 access;
+    uint64_t seq;                 /* global records */
+    struct vkmm_mm_range *ranges; /* memory records: sorted, disjoint */
+    uint32_t count, capacity;
+};
+
+struct vkmm_mm_memory {
+    struct vkmm_mm_engine *engine;
+    uint64_t id, size;
+    bool host_visible, host_coherent;
+
+    /* Device memory (the device domain) as a versioned store: the newest
+     * available version of each byte, and older versions in an undo log. */
+    uint8_t *dev;
+    uint64_t *dev_seq;
+    uint32_t *dev_wts;
+    uint32_t *dev_hist; /* newest overwritten version, 0: none */
+    struct vkmm_mm_undo *undo;
+    uint32_t undo_count, undo_capacity, undo_free, undo_live;
+
+    /* The coherent view (DESIGN §3.4). */
+    uint8_t *coh;
+    uint32_t *coh_wts;
+
+    struct vkmm_mm_write_path *paths;
+    uint32_t path_count, path_capacity;
+
+    struct vkmm_mm_vis_record *vis; /* buffer-barrier visibility */
+    uint32_t vis_count, vis_capacity;
+
+    /* Host domain (a versioned level without history) and host view.  The
+     * host changed byte b of the view since the engine last placed it there
+     * iff view[b] != view_base[b]; view_seen is what the coherent view has
+     * absorbed, view_wts the event of that host write. */
+    uint8_t *host;
+    uint64_t *host_seq;
+    uint32_t *host_wts;
+    uint8_t *view, *view_base, *view_seen;
+    uint32_t *view_wts;
+};
+
+struct vkmm_mm_engine {
+    vkmm_mm_sink sink;
+    void *user;
+    uint64_t seed;
+    VkAllocationCallbacks allocator;
+    bool has_allocator;
+    VkResult status;
+
+    uint64_t seq;        /* last availability/domain operation */
+    uint64_t submit_vis; /* every device read path sees at least this */
+    uint64_t submits;    /* vkmm_mm_submit calls: the host agent's submission */
+    uint64_t reads;      /* vkmm_mm_read calls: seeds choices per read */
+    uint64_t hazards;
+
+    /* Meta-bit expansions, from the generated enum names (dependency.c). */
+    VkPipelineStageFlags2 all_commands;
+    VkAccessFlags2 all_reads, all_writes;
+
+    struct vkmm_mm_vis_record *gvis; /* global visibility */
+    uint32_t gvis_count, gvis_capacity;
+
+    struct vkmm_mm_event *events;
+    uint32_t event_count, event_capacity;
+
+    char **kinds;
+    uint32_t kind_count, kind_capacity;
+
+    struct vkmm_mm_memory **memories; /* creation order */
+    uint32_t memory_count, memory_capacity;
+
+    uint64_t *scratch; /* visible sets while pruning */
+    uint32_t scratch_capacity;
+};
+
+/* What a report names as missing; report.c turns it into words. */
+enum vkmm_mm_missing {
+    VKMM_MM_MISSING_BARRIER,         /* the write is still in its write path */
+    VKMM_MM_MISSING_VISIBILITY,      /* available, but not visible to the reader */
+    VKMM_MM_MISSING_OVERWRITTEN,     /* an older write became available over it */
+    VKMM_MM_MISSING_HOST_FLUSH,      /* a host write was never flushed */
+    VKMM_MM_MISSING_HOST_TO_DEVICE,  /* a host write never reached device memory */
+    VKMM_MM_MISSING_DEVICE_TO_HOST,  /* no HOST_READ dependency after availability */
+    VKMM_MM_MISSING_HOST_VISIBILITY, /* in the host domain, not in the view */
+    VKMM_MM_MISSING_FLUSH_BEFORE_INVALIDATE,
+    VKMM_MM_MISSING_WAW_BARRIER,
+};
+
+/* Consecutive bytes with the same writer, second party and missing
+ * operation make one report. */
+struct vkmm_mm_run {
+    const char *id;
+    struct vkmm_mm_memory *memory;
+    bool has_reader; /* else the second party is the event `second` */
+    struct vkmm_mm_agent reader;
+    VkPipelineStageFlags2 reader_stage;
+    VkAccessFlags2 reader_access;
+    bool open;
+    uint64_t begin, end;
+    uint32_t first, second;
+    enum vkmm_mm_missing missing;
+};
+
+/* levels.c */
+void *vkmm_mm_alloc(struct vkmm_mm_engine *e, size_t size);
+void *vkmm_mm_calloc(struct vkmm_mm_engine *e, uint64_t count, size_t elem);
+void vkmm_mm_free(struct vkmm_mm_engine *e, void *p);
+bool vkmm_mm_reserve(struct vkmm_mm_engine *e, void **array, uint32_t *capacity, uint64_t need, size_t elem);
+uint64_t vkmm_mm_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
+const char *vkmm_mm_intern(struct vkmm_mm_engine *e, const char *kind);
+uint32_t vkmm_mm_event_add(struct vkmm_mm_engine *e, const struct vkmm_mm_agent *agent, VkPipelineStageFlags2 stage,
+                           VkAccessFlags2 access);
+bool vkmm_mm_clamp(const struct vkmm_mm_memory *m, uint64_t offset, uint64_t size, uint64_t *begin, uint64_t *end);
+uint8_t vkmm_mm_device_value_at(const struct vkmm_mm_memory *m, uint64_t b, uint64_t visible);
+void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t b, uint8_t value, uint32_t wts,
+                         uint64_t seq, struct vkmm_mm_run *waw);
+void vkmm_mm_history_clear(struct vkmm_mm_memory *m);
+struct vkmm_mm_write_path *vkmm_mm_write_path(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m,
+                                              VkPipelineStageFlags2 stage, VkAccessFlags2 access);
+bool vkmm_mm_pending_in_path(const struct vkmm_mm_memory *m, uint64_t b, uint32_t wts);
+void vkmm_mm_coherent_write(struct vkmm_mm_memory *m, uint64_t b, uint8_t value, uint32_t wts);
+
+/* avail_vis.c */
+bool vkmm_mm_visible_set(struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, uint64_t b, uint32_t *count);
+void vkmm_mm_availability(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, VkPipelineStageFlags2 stages,
+                          VkAccessFlags2 access, uint64_t begin, uint64_t end);
+void vkmm_mm_visibility(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, VkPipelineStageFlags2 stages,
+                        VkAccessFlags2 access, uint64_t begin, uint64_t end);
+void vkmm_mm_visibility_clear(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m);
+
+/* dependency.c */
+void vkmm_mm_masks_init(struct vkmm_mm_engine *e);
+VkPipelineStageFlags2 vkmm_mm_expand_stages(const struct vkmm_mm_engine *e, VkPipelineStageFlags2 mask);
+VkAccessFlags2 vkmm_mm_expand_access(const struct vkmm_mm_engine *e, VkAccessFlags2 mask);
+bool vkmm_mm_in_scope(const struct vkmm_mm_engine *e, VkPipelineStageFlags2 scope_stages, VkAccessFlags2 scope_access,
+                      VkPipelineStageFlags2 stage, VkAccessFlags2 access);
+bool vkmm_mm_is_host_access(VkPipelineStageFlags2 stage, VkAccessFlags2 access);
+
+/* host.c */
+void vkmm_mm_host_absorb(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end);
+void vkmm_mm_host_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
+                        const struct vkmm_mm_agent *agent, const uint8_t *data);
+void vkmm_mm_host_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
+                       const struct vkmm_mm_agent *agent, uint8_t *out);
+void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end);
+void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end);
+
+/* report.c */
+/* reader NULL: the second party of each report is the event `second`. */
+void vkmm_mm_run_init(struct vkmm_mm_engine *e, struct vkmm_mm_run *run, const char *id, struct vkmm_mm_memory *m,
+                      const struct vkmm_mm_agent *reader, VkPipelineStageFlags2 reader_stage,
+                      VkAccessFlags2 reader_access);
+/* The agent of host accesses the engine finds by itself. */
+struct vkmm_mm_agent vkmm_mm_host_agent(const struct vkmm_mm_engine *e, const char *kind);
+void vkmm_mm_run_add(struct vkmm_mm_engine *e, struct vkmm_mm_run *run, uint64_t b, uint32_t first, uint32_t second,
+                     enum vkmm_mm_missing missing);
+void vkmm_mm_run_end(struct vkmm_mm_engine *e, struct vkmm_mm_run *run);

@@ -1,0 +1,475 @@
+#include "strict_memory.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "buffer.h"
+#include "command_buffer.h"
+#include "compiler.h"
+#include "descriptor_set.h"
+#include "descriptor_set_layout.h"
+#include "device.h"
+#include "device_memory.h"
+#include "execute.h"
+#include "hazard_report.h"
+#include "log.h"
+#include "memmodel/memmodel.h"
+#include "pipeline_layout.h"
+#include "queue.h"
+#include "scheduler.h"
+#include "vkmm/vkmm.h"
+
+/* --- Device and memory ------------------------------------------------------- */
+
+static void sink(void *user, const struct vkmm_mm_hazard *hazard)
+{
+    vkmm_hazard_report_add(user, hazard);
+}
+
+VkResult vkmm_strict_device_init(struct vkmm_device *device)
+{
+    if (vkmm_mode() != VKMM_MODE_STRICT)
+        return VK_SUCCESS;
+    pthread_mutex_init(&device->engine_lock, NULL);
+    vkmm_hazard_report_open(&device->report);
+    device->engine = vkmm_mm_engine_create2(sink, device, vkmm_seed(), &device->allocator);
+    return device->engine ? VK_SUCCESS : VK_ERROR_OUT_OF_HOST_MEMORY;
+}
+
+void vkmm_strict_device_finish(struct vkmm_device *device)
+{
+    if (vkmm_mode() != VKMM_MODE_STRICT)
+        return;
+    if (device->engine) {
+        vkmm_hazard_report_close(device);
+        vkmm_mm_engine_destroy(device->engine);
+        device->engine = NULL;
+        vkmm_free(&device->allocator, NULL, device->accesses);
+    }
+    pthread_mutex_destroy(&device->engine_lock);
+}
+
+static void lock(struct vkmm_device *device)
+{
+    pthread_mutex_lock(&device->engine_lock);
+}
+
+static void unlock(struct vkmm_device *device)
+{
+    pthread_mutex_unlock(&device->engine_lock);
+}
+
+/* The engine keeps about 40 bytes of state per byte; larger allocations
+ * are not emulated (VKMM_STRICT_MAX_BYTES, default 64 MiB) and behave as in
+ * fast mode, with a warning. */
+static uint64_t strict_limit(void)
+{
+    const char *text = getenv("VKMM_STRICT_MAX_BYTES");
+    return text ? strtoull(text, NULL, 0) : 64ull << 20;
+}
+
+VkResult vkmm_strict_memory_init(struct vkmm_device *device, struct vkmm_device_memory *memory)
+{
+    if (!device->engine)
+        return VK_SUCCESS;
+    if (memory->size > strict_limit()) {
+        vkmm_log(&memory->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+                 VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT, "VKMM-WARNING-STRICT-SIZE",
+                 "%llu bytes exceed VKMM_STRICT_MAX_BYTES (%llu): this memory is not emulated by strict mode",
+                 (unsigned long long)memory->size, (unsigned long long)strict_limit());
+        return VK_SUCCESS;
+    }
+    bool visible = memory->properties & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+    bool coherent = memory->properties & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    lock(device);
+    /* Ids count allocations, so reports do not depend on addresses. */
+    memory->id = ++device->memory_serial;
+    memory->mm = vkmm_mm_memory_create(device->engine, memory->id, memory->size, visible, coherent);
+    if (memory->mm && memory->device_addressable) {
+        memory->addressable_next = device->addressable;
+        if (device->addressable)
+            device->addressable->addressable_prev = memory;
+        device->addressable = memory;
+    }
+    unlock(device);
+    return memory->mm ? VK_SUCCESS : VK_ERROR_OUT_OF_HOST_MEMORY;
+}
+
+/* vkmm cannot see a read through the mapped pointer; when the host lets go
+ * of a mapping (unmap, free) the bytes it could have read are checked
+ * against the coherent view (000 Location-Ordered, last bullet: a host read
+ * sees a device write only after AV, a HOST_READ domain operation and VIS). */
+void vkmm_strict_check_host_view(struct vkmm_device *device, struct vkmm_device_memory *memory)
+{
+    if (!memory->mm || !memory->map_pointer)
+        return;
+    lock(device);
+    vkmm_mm_check_host_read(device->engine, memory->mm, memory->map_offset, memory->map_size);
+    unlock(device);
+}
+
+void vkmm_strict_memory_finish(struct vkmm_device *device, struct vkmm_device_memory *memory)
+{
+    if (!memory->mm)
+        return;
+    vkmm_strict_check_host_view(device, memory);
+    lock(device);
+    if (memory->device_addressable) {
+        if (memory->addressable_prev)
+            memory->addressable_prev->addressable_next = memory->addressable_next;
+        else
+            device->addressable = memory->addressable_next;
+        if (memory->addressable_next)
+            memory->addressable_next->addressable_prev = memory->addressable_prev;
+    }
+    vkmm_mm_memory_destroy(memory->mm);
+    unlock(device);
+    memory->mm = NULL;
+}
+
+void *vkmm_strict_map(struct vkmm_device_memory *memory, VkDeviceSize offset)
+{
+    return vkmm_mm_host_view(memory->mm) + offset;
+}
+
+void vkmm_strict_flush(struct vkmm_device *device, struct vkmm_device_memory *memory, VkDeviceSize offset,
+                       VkDeviceSize size)
+{
+    if (!memory->mm)
+        return;
+    lock(device);
+    vkmm_mm_flush(device->engine, memory->mm, offset, size);
+    unlock(device);
+}
+
+void vkmm_strict_invalidate(struct vkmm_device *device, struct vkmm_device_memory *memory, VkDeviceSize offset,
+                            VkDeviceSize size)
+{
+    if (!memory->mm)
+        return;
+    lock(device);
+    vkmm_mm_invalidate(device->engine, memory->mm, offset, size);
+    unlock(device);
+}
+
+void vkmm_strict_submit(struct vkmm_device *device)
+{
+    if (!device->engine)
+        return;
+    lock(device);
+    vkmm_mm_submit(device->engine);
+    unlock(device);
+}
+
+void vkmm_strict_host_wait(struct vkmm_device *device)
+{
+    if (!device->engine)
+        return;
+    lock(device);
+    vkmm_mm_host_wait(device->engine);
+    unlock(device);
+}
+
+/* --- Reordering -------------------------------------------------------------- */
+
+/* Strict mode runs submissions of different queues out of submission order
+ * when nothing orders them.  The coherent view follows execution order, so
+ * a consumer that overtook its producer reads "fresh" bytes as far as the
+ * engine can tell; these records catch it: every command access since the
+ * device was last idle, checked against later accesses of commands that
+ * were submitted earlier but ran later (004: with no dependency chain
+ * between them the application must not let them touch the same bytes
+ * unless both read). */
+struct vkmm_strict_access {
+    uint64_t memory_id;
+    uint64_t offset, size;
+    bool write;
+    struct vkmm_mm_agent agent; /* agent.submission is the device-wide sequence */
+};
+
+static void report_overtaken(struct vkmm_device *device, const struct vkmm_strict_access *earlier_run,
+                             const struct vkmm_strict_access *now)
+{
+    uint64_t begin = earlier_run->offset > now->offset ? earlier_run->offset : now->offset;
+    uint64_t end_a = earlier_run->offset + earlier_run->size, end_b = now->offset + now->size;
+    struct vkmm_mm_hazard hazard = {
+        .memory_id = now->memory_id,
+        .offset = begin,
+        .size = (end_a < end_b ? end_a : end_b) - begin,
+        .writer_or_first = now->agent,
+        .reader_or_second = earlier_run->agent,
+    };
+    if (now->write && !earlier_run->write)
+        hazard.id = VKMM_MM_HAZARD_STALE_READ;
+    else if (!now->write)
+        hazard.id = VKMM_MM_HAZARD_WRITE_AFTER_READ;
+    else
+        hazard.id = VKMM_MM_HAZARD_WRITE_AFTER_WRITE;
+    snprintf(hazard.missing, sizeof(hazard.missing),
+             "a semaphore (or fence wait) ordering submission %llu on queue %u before submission %llu on queue %u: "
+             "nothing did, and the later one ran first",
+             (unsigned long long)now->agent.submission, now->agent.queue,
+             (unsigned long long)earlier_run->agent.submission, earlier_run->agent.queue);
+    vkmm_hazard_report_add(device, &hazard);
+}
+
+/* Engine lock held. */
+static void record_access(struct vkmm_device *device, uint64_t memory_id, uint64_t offset, uint64_t size, bool write,
+                          const struct vkmm_mm_agent *agent)
+{
+    struct vkmm_strict_access now = { memory_id, offset, size, write, *agent };
+    for (uint32_t i = 0; i < device->access_count; i++) {
+        const struct vkmm_strict_access *r = &device->accesses[i];
+        if (r->agent.submission <= agent->submission || r->memory_id != memory_id || (!r->write && !write))
+            continue;
+        if (r->offset < offset + size && offset < r->offset + r->size)
+            report_overtaken(device, r, &now);
+    }
+    if (device->access_count == device->access_capacity) {
+        uint32_t capacity = device->access_capacity ? device->access_capacity * 2 : 64;
+        struct vkmm_strict_access *grown = vkmm_zalloc(&device->allocator, NULL, capacity * sizeof(*grown),
+                                                       VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+        if (!grown)
+            return; /* out of memory: fewer reports, never a wrong result */
+        if (device->access_count)
+            memcpy(grown, device->accesses, device->access_count * sizeof(*grown));
+        vkmm_free(&device->allocator, NULL, device->accesses);
+        device->accesses = grown;
+        device->access_capacity = capacity;
+    }
+    device->accesses[device->access_count++] = now;
+}
+
+void vkmm_strict_idle(struct vkmm_device *device)
+{
+    if (!device->engine)
+        return;
+    lock(device);
+    device->access_count = 0;
+    unlock(device);
+}
+
+/* --- Command accesses ------------------------------------------------------- */
+
+static struct vkmm_mm_agent agent_of(const struct vkmm_execution *x, const struct vkmm_command *command)
+{
+    struct vkmm_mm_agent agent = {
+        .queue = x->queue->family * VKMM_MAX_QUEUES_PER_FAMILY + x->queue->index,
+        .submission = x->submission->sequence,
+        .command = command->index,
+        .kind = vkmm_command_type_name(command->type),
+    };
+    return agent;
+}
+
+void vkmm_strict_read(struct vkmm_execution *x, const struct vkmm_command *command, struct vkmm_buffer *buffer,
+                      VkDeviceSize offset, VkDeviceSize size, VkPipelineStageFlags2 stage, VkAccessFlags2 access,
+                      void *out)
+{
+    if (!buffer->memory->mm) {
+        memcpy(out, vkmm_buffer_device_bytes(buffer, offset, size), size);
+        return;
+    }
+    struct vkmm_mm_agent agent = agent_of(x, command);
+    lock(x->device);
+    record_access(x->device, buffer->memory->id, buffer->memory_offset + offset, size, false, &agent);
+    vkmm_mm_read(x->device->engine, buffer->memory->mm, buffer->memory_offset + offset, size, stage, access, &agent,
+                 out);
+    unlock(x->device);
+}
+
+void vkmm_strict_write(struct vkmm_execution *x, const struct vkmm_command *command, struct vkmm_buffer *buffer,
+                       VkDeviceSize offset, VkDeviceSize size, VkPipelineStageFlags2 stage, VkAccessFlags2 access,
+                       const void *data)
+{
+    if (!buffer->memory->mm) {
+        memmove(vkmm_buffer_device_bytes(buffer, offset, size), data, size);
+        return;
+    }
+    struct vkmm_mm_agent agent = agent_of(x, command);
+    lock(x->device);
+    record_access(x->device, buffer->memory->id, buffer->memory_offset + offset, size, true, &agent);
+    vkmm_mm_write(x->device->engine, buffer->memory->mm, buffer->memory_offset + offset, size, stage, access, &agent,
+                  data);
+    unlock(x->device);
+}
+
+/* --- Dependencies ------------------------------------------------------------ */
+
+void vkmm_strict_dependency(struct vkmm_device *device, const struct vkmm_dependency *dependency)
+{
+    lock(device);
+    for (uint32_t i = 0; i < dependency->memory_barrier_count; i++) {
+        const VkMemoryBarrier2 *b = &dependency->memory_barriers[i];
+        struct vkmm_mm_dependency d = { b->srcStageMask, b->dstStageMask, b->srcAccessMask, b->dstAccessMask,
+                                        NULL, 0, 0 };
+        vkmm_mm_dependency(device->engine, &d);
+    }
+    for (uint32_t i = 0; i < dependency->buffer_barrier_count; i++) {
+        const VkBufferMemoryBarrier2 *b = &dependency->buffer_barriers[i];
+        VKMM_FROM_HANDLE(vkmm_buffer, buffer, b->buffer);
+        if (!buffer || !buffer->memory || !buffer->memory->mm || b->offset > buffer->size)
+            continue; /* invalid usage, or memory strict mode does not emulate */
+        VkDeviceSize size = b->size == VK_WHOLE_SIZE || b->size > buffer->size - b->offset ? buffer->size - b->offset
+                                                                                            : b->size;
+        struct vkmm_mm_dependency d = { b->srcStageMask, b->dstStageMask, b->srcAccessMask, b->dstAccessMask,
+                                        buffer->memory->mm, buffer->memory_offset + b->offset, size };
+        vkmm_mm_dependency(device->engine, &d);
+    }
+    unlock(device);
+}
+
+/* 000: a semaphore signal's first access scope is all memory accesses of
+ * the stages in its scope; a wait's second scope likewise (VkSemaphoreSubmitInfo
+ * stageMask); a fence signal covers every stage. */
+void vkmm_strict_signal(struct vkmm_device *device, VkPipelineStageFlags2 stages)
+{
+    struct vkmm_mm_dependency d = { stages, 0, VK_ACCESS_2_MEMORY_WRITE_BIT, 0, NULL, 0, 0 };
+    lock(device);
+    vkmm_mm_dependency(device->engine, &d);
+    unlock(device);
+}
+
+void vkmm_strict_wait(struct vkmm_device *device, VkPipelineStageFlags2 stages)
+{
+    struct vkmm_mm_dependency d = { 0, stages, 0, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT, NULL, 0,
+                                    0 };
+    lock(device);
+    vkmm_mm_dependency(device->engine, &d);
+    unlock(device);
+}
+
+/* --- Dispatches -------------------------------------------------------------- */
+
+/* One descriptor's range of device memory a dispatch may touch. */
+struct mirrored_range {
+    struct vkmm_device_memory *memory;
+    uint64_t offset, size;
+    bool writable;
+    uint8_t *before; /* what the shader saw, to find what it wrote */
+};
+
+struct vkmm_dispatch_mirror {
+    uint32_t count;
+    struct mirrored_range ranges[];
+};
+
+static uint32_t count_descriptors(const struct vkmm_pipeline_layout *layout)
+{
+    uint32_t count = 0;
+    for (uint32_t s = 0; s < layout->set_count; s++)
+        count += layout->sets[s] ? layout->sets[s]->descriptor_count : 0;
+    return count;
+}
+
+static bool is_storage(VkDescriptorType type)
+{
+    return type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+}
+
+static bool is_buffer(VkDescriptorType type)
+{
+    return is_storage(type) || type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
+           type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+}
+
+/* Materialises what the dispatch's read path sees of every bound buffer
+ * into the device bytes the shader runs on (DESIGN §3.2: a dispatch's
+ * accesses are whole-command accesses in this part). */
+struct vkmm_dispatch_mirror *vkmm_strict_dispatch_prepare(struct vkmm_execution *x, const struct vkmm_command *command,
+                                                          const struct vkmm_shader_invocation *invocation,
+                                                          const struct vkmm_pipeline_layout *layout,
+                                                          bool buffer_references)
+{
+    struct vkmm_device *device = x->device;
+    uint32_t capacity = count_descriptors(layout);
+    lock(device);
+    for (struct vkmm_device_memory *m = device->addressable; m && buffer_references; m = m->addressable_next)
+        capacity++;
+    unlock(device);
+    struct vkmm_dispatch_mirror *mirror = vkmm_zalloc(&device->allocator, NULL,
+                                                      sizeof(*mirror) + capacity * sizeof(struct mirrored_range),
+                                                      VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    if (!mirror)
+        return NULL;
+    struct vkmm_mm_agent agent = agent_of(x, command);
+    lock(device);
+    for (uint32_t s = 0; s < layout->set_count && s < VKMM_SHADER_MAX_SETS; s++) {
+        const struct vkmm_descriptor_set_layout *set = layout->sets[s];
+        const struct vkmm_descriptor *table = invocation->sets[s];
+        for (uint32_t b = 0; set && table && b < set->binding_count; b++) {
+            const struct vkmm_set_layout_binding *binding = &set->bindings[b];
+            if (!is_buffer(binding->type))
+                continue;
+            for (uint32_t e = 0; e < binding->count; e++) {
+                const struct vkmm_descriptor *d = &table[binding->first + e];
+                if (!d->base || !d->memory || !d->memory->mm || d->memory_offset >= d->memory->size)
+                    continue;
+                uint64_t size = d->range < d->memory->size - d->memory_offset ? d->range
+                                                                               : d->memory->size - d->memory_offset;
+                struct mirrored_range *r = &mirror->ranges[mirror->count++];
+                *r = (struct mirrored_range){ d->memory, d->memory_offset, size, is_storage(binding->type), NULL };
+                VkAccessFlags2 access = r->writable ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT : VK_ACCESS_2_UNIFORM_READ_BIT;
+                record_access(device, d->memory->id, r->offset, r->size, false, &agent);
+                vkmm_mm_read(device->engine, d->memory->mm, r->offset, r->size, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                             access, &agent, d->memory->bytes + r->offset);
+            }
+        }
+    }
+    /* A buffer reference may reach any memory allocated for device
+     * addresses: all of it is mirrored, read and written as storage. */
+    for (struct vkmm_device_memory *m = device->addressable; m && buffer_references; m = m->addressable_next) {
+        struct mirrored_range *r = &mirror->ranges[mirror->count++];
+        *r = (struct mirrored_range){ m, 0, m->size, true, NULL };
+        record_access(device, m->id, 0, m->size, false, &agent);
+        vkmm_mm_read(device->engine, m->mm, 0, m->size, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT, &agent, m->bytes);
+    }
+    unlock(device);
+    for (uint32_t i = 0; i < mirror->count; i++) {
+        struct mirrored_range *r = &mirror->ranges[i];
+        if (!r->writable)
+            continue;
+        r->before = vkmm_zalloc(&device->allocator, NULL, r->size, VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+        if (r->before)
+            memcpy(r->before, r->memory->bytes + r->offset, r->size);
+    }
+    return mirror;
+}
+
+/* The bytes a shader changed in a writable range become its writes through
+ * the shader-write path; runs of changed bytes keep the engine's work
+ * proportional to what was written. */
+void vkmm_strict_dispatch_finish(struct vkmm_execution *x, const struct vkmm_command *command,
+                                 struct vkmm_dispatch_mirror *mirror)
+{
+    struct vkmm_device *device = x->device;
+    struct vkmm_mm_agent agent = agent_of(x, command);
+    lock(device);
+    for (uint32_t i = 0; i < mirror->count; i++) {
+        struct mirrored_range *r = &mirror->ranges[i];
+        if (!r->writable || !r->before)
+            continue;
+        const uint8_t *now = r->memory->bytes + r->offset;
+        uint64_t at = 0;
+        while (at < r->size) {
+            if (now[at] == r->before[at]) {
+                at++;
+                continue;
+            }
+            uint64_t start = at;
+            while (at < r->size && now[at] != r->before[at])
+                at++;
+            record_access(device, r->memory->id, r->offset + start, at - start, true, &agent);
+            vkmm_mm_write(device->engine, r->memory->mm, r->offset + start, at - start,
+                          VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, &agent,
+                          now + start);
+        }
+    }
+    unlock(device);
+    for (uint32_t i = 0; i < mirror->count; i++)
+        vkmm_free(&device->allocator, NULL, mirror->ranges[i].before);
+    vkmm_free(&device->allocator, NULL, mirror);
+}

@@ -1,0 +1,65 @@
+/* Strict mode's side of the memory engine (runtime/memmodel/): turns Vulkan
+ * objects and recorded commands into the engine's plain descriptions.  The
+ * engine itself knows no Vulkan object.  All of it is a no-op in fast mode
+ * (device->engine is NULL). */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+
+struct vkmm_buffer;
+struct vkmm_command;
+struct vkmm_dependency;
+struct vkmm_device;
+struct vkmm_device_memory;
+struct vkmm_dispatch_mirror;
+struct vkmm_execution;
+struct vkmm_shader_invocation;
+
+VkResult vkmm_strict_device_init(struct vkmm_device *device);
+void vkmm_strict_device_finish(struct vkmm_device *device);
+
+VkResult vkmm_strict_memory_init(struct vkmm_device *device, struct vkmm_device_memory *memory);
+void vkmm_strict_memory_finish(struct vkmm_device *device, struct vkmm_device_memory *memory);
+/* Checks what the host could have read through a mapping it lets go of. */
+void vkmm_strict_check_host_view(struct vkmm_device *device, struct vkmm_device_memory *memory);
+/* The host view (what vkMapMemory returns) at `offset`. */
+void *vkmm_strict_map(struct vkmm_device_memory *memory, VkDeviceSize offset);
+void vkmm_strict_flush(struct vkmm_device *device, struct vkmm_device_memory *memory, VkDeviceSize offset,
+                       VkDeviceSize size);
+void vkmm_strict_invalidate(struct vkmm_device *device, struct vkmm_device_memory *memory, VkDeviceSize offset,
+                            VkDeviceSize size);
+
+/* vkQueueSubmit's host->device domain operation, at the time of the call. */
+void vkmm_strict_submit(struct vkmm_device *device);
+/* No submission is pending any more: nothing can overtake anything. */
+void vkmm_strict_idle(struct vkmm_device *device);
+/* The host observed completion (a wait returned success). */
+void vkmm_strict_host_wait(struct vkmm_device *device);
+
+/* Command accesses of the executor: whole-command reads and writes of a
+ * buffer range through the command's (stage, access) path. */
+void vkmm_strict_read(struct vkmm_execution *x, const struct vkmm_command *command, struct vkmm_buffer *buffer,
+                      VkDeviceSize offset, VkDeviceSize size, VkPipelineStageFlags2 stage, VkAccessFlags2 access,
+                      void *out);
+void vkmm_strict_write(struct vkmm_execution *x, const struct vkmm_command *command, struct vkmm_buffer *buffer,
+                       VkDeviceSize offset, VkDeviceSize size, VkPipelineStageFlags2 stage, VkAccessFlags2 access,
+                       const void *data);
+/* A recorded dependency (barrier, the halves of an event). */
+void vkmm_strict_dependency(struct vkmm_device *device, const struct vkmm_dependency *dependency);
+/* The memory half of a semaphore signal / fence signal (src scope) or of a
+ * semaphore wait (dst scope). */
+void vkmm_strict_signal(struct vkmm_device *device, VkPipelineStageFlags2 stages);
+void vkmm_strict_wait(struct vkmm_device *device, VkPipelineStageFlags2 stages);
+
+/* Dispatches: the shader runs on device bytes that hold what its read
+ * paths see (prepare), and afterwards what it changed becomes its writes
+ * (finish). */
+struct vkmm_pipeline_layout;
+struct vkmm_dispatch_mirror *vkmm_strict_dispatch_prepare(struct vkmm_execution *x, const struct vkmm_command *command,
+                                                          const struct vkmm_shader_invocation *invocation,
+                                                          const struct vkmm_pipeline_layout *layout,
+                                                          bool buffer_references);
+void vkmm_strict_dispatch_finish(struct vkmm_execution *x, const struct vkmm_command *command,
+                                 struct vkmm_dispatch_mirror *mirror);

@@ -1,0 +1,119 @@
+/* Hand-offs between the host and the device through mapped memory: a
+ * missing vkFlushMappedMemoryRanges, a missing
+ * vkInvalidateMappedMemoryRanges, a missing HOST_READ dependency, and host
+ * reads before the fence wait. */
+#include "sync_harness.h"
+
+enum {
+    CORRECT_UPLOAD,
+    MISSING_FLUSH,
+    CORRECT_DOWNLOAD,
+    MISSING_INVALIDATE,
+    MISSING_HOST_READ,
+    READ_BEFORE_WAIT,
+    VARIANTS
+};
+
+static const struct sync_variant variants[VARIANTS] = {
+    [CORRECT_UPLOAD] = { "correct_upload", NULL },
+    [MISSING_FLUSH] = { "bug_missing_flush", "VKMM-HAZARD-STALE-READ" },
+    [CORRECT_DOWNLOAD] = { "correct_download", NULL },
+    [MISSING_INVALIDATE] = { "bug_missing_invalidate", "VKMM-HAZARD-HOST-STALE-READ" },
+    [MISSING_HOST_READ] = { "bug_missing_host_read_dependency", "VKMM-HAZARD-HOST-STALE-READ" },
+    [READ_BEFORE_WAIT] = { "bug_host_reads_before_fence_wait", SYNC_UNSEEN },
+};
+
+static const VkMemoryPropertyFlags cached = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+
+/* Host writes non-coherent memory, the device copies it to a readback
+ * buffer the host reads correctly. */
+static void upload(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
+{
+    struct vkmm_test_buffer staging = vkmm_test_buffer_create(t, SYNC_WORDS * 4, cached);
+    struct vkmm_test_buffer readback = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
+    uint32_t *words = staging.mapped;
+    for (int i = 0; i < SYNC_WORDS; i++)
+        words[i] = 0xabc00000u + (uint32_t)i;
+    if (variant == CORRECT_UPLOAD) {
+        VkMappedMemoryRange range = { .sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = staging.memory,
+                                      .size = VK_WHOLE_SIZE };
+        VK_CHECK(vkFlushMappedMemoryRanges(t->device, 1, &range));
+    }
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    VkBufferCopy all = { 0, 0, SYNC_WORDS * 4 };
+    vkCmdCopyBuffer(cmd, staging.buffer, readback.buffer, 1, &all);
+    sync_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                 VK_ACCESS_2_HOST_READ_BIT);
+    vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
+    memcpy(result, readback.mapped, SYNC_WORDS * 4);
+    vkmm_test_buffer_destroy(t, &staging);
+    vkmm_test_buffer_destroy(t, &readback);
+}
+
+/* The device fills memory the host reads. */
+static void download(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
+{
+    bool coherent = variant == MISSING_HOST_READ || variant == READ_BEFORE_WAIT;
+    struct vkmm_test_buffer target = vkmm_test_buffer_create(t, SYNC_WORDS * 4, coherent ? *sync_host_coherent() : cached);
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkCmdFillBuffer(cmd, target.buffer, 0, VK_WHOLE_SIZE, 0x5eed1234u);
+    if (variant != MISSING_HOST_READ)
+        sync_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                     VK_ACCESS_2_HOST_READ_BIT);
+    VK_CHECK(vkEndCommandBuffer(cmd));
+    VkFenceCreateInfo fence_info = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+    VkFence fence;
+    VK_CHECK(vkCreateFence(t->device, &fence_info, NULL, &fence));
+    VkSubmitInfo submit = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd };
+    VK_CHECK(vkQueueSubmit(t->compute_queues[0], 1, &submit, fence));
+    if (variant == READ_BEFORE_WAIT)
+        memcpy(result, target.mapped, SYNC_WORDS * 4); /* the mistake: nothing says the work is done */
+    VK_CHECK(vkWaitForFences(t->device, 1, &fence, VK_TRUE, UINT64_MAX));
+    if (variant == CORRECT_DOWNLOAD) {
+        VkMappedMemoryRange range = { .sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = target.memory,
+                                      .size = VK_WHOLE_SIZE };
+        VK_CHECK(vkInvalidateMappedMemoryRanges(t->device, 1, &range));
+    }
+    if (variant != READ_BEFORE_WAIT)
+        memcpy(result, target.mapped, SYNC_WORDS * 4);
+    vkDestroyFence(t->device, fence, NULL);
+    vkFreeCommandBuffers(t->device, t->pool, 1, &cmd);
+    vkmm_test_buffer_destroy(t, &target);
+}
+
+static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
+{
+    if (variant == CORRECT_UPLOAD || variant == MISSING_FLUSH)
+        upload(t, variant, result);
+    else
+        download(t, variant, result);
+}
+
+static void run(int variant)
+{
+    uint32_t expected[SYNC_WORDS];
+    bool up = variant == CORRECT_UPLOAD || variant == MISSING_FLUSH;
+    for (uint32_t i = 0; i < SYNC_WORDS; i++)
+        expected[i] = up ? 0xabc00000u + i : 0x5eed1234u;
+    sync_check(program, variant, &variants[variant], expected);
+}
+
+static void correct_upload(void **state) { (void)state; run(CORRECT_UPLOAD); }
+static void bug_missing_flush(void **state) { (void)state; run(MISSING_FLUSH); }
+static void correct_download(void **state) { (void)state; run(CORRECT_DOWNLOAD); }
+static void bug_missing_invalidate(void **state) { (void)state; run(MISSING_INVALIDATE); }
+static void bug_missing_host_read_dependency(void **state) { (void)state; run(MISSING_HOST_READ); }
+static void bug_host_reads_before_fence_wait(void **state) { (void)state; run(READ_BEFORE_WAIT); }
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(correct_upload),
+        cmocka_unit_test(bug_missing_flush),
+        cmocka_unit_test(correct_download),
+        cmocka_unit_test(bug_missing_invalidate),
+        cmocka_unit_test(bug_missing_host_read_dependency),
+        cmocka_unit_test(bug_host_reads_before_fence_wait),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

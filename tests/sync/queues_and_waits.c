@@ -1,0 +1,136 @@
+/* Hand-offs between queues and through synchronisation objects: two queues
+ * without a semaphore, a timeline wait on a value lower than the producer
+ * signals, and an event whose stage mask does not cover the producer. */
+#include "sync_harness.h"
+
+enum { CORRECT_SEMAPHORE, NO_SEMAPHORE, CORRECT_TIMELINE, TIMELINE_TOO_LOW, CORRECT_EVENT, EVENT_WRONG_STAGE, VARIANTS };
+
+static const struct sync_variant variants[VARIANTS] = {
+    [CORRECT_SEMAPHORE] = { "correct_semaphore", NULL },
+    [NO_SEMAPHORE] = { "bug_two_queues_without_semaphore", "VKMM-HAZARD-STALE-READ" },
+    [CORRECT_TIMELINE] = { "correct_timeline", NULL },
+    [TIMELINE_TOO_LOW] = { "bug_timeline_wait_value_too_low", "VKMM-HAZARD-STALE-READ" },
+    [CORRECT_EVENT] = { "correct_event", NULL },
+    [EVENT_WRONG_STAGE] = { "bug_event_stage_misses_producer", "VKMM-HAZARD-STALE-READ" },
+};
+
+struct program_objects {
+    struct vkmm_test_buffer source, readback;
+    VkSemaphore semaphore;
+};
+
+static void submit(VkQueue queue, VkCommandBuffer cmd, const VkSemaphoreSubmitInfo *wait,
+                   const VkSemaphoreSubmitInfo *signal)
+{
+    VkCommandBufferSubmitInfo command = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = cmd };
+    VkSubmitInfo2 info = {
+        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+        .waitSemaphoreInfoCount = wait ? 1 : 0,
+        .pWaitSemaphoreInfos = wait,
+        .commandBufferInfoCount = 1,
+        .pCommandBufferInfos = &command,
+        .signalSemaphoreInfoCount = signal ? 1 : 0,
+        .pSignalSemaphoreInfos = signal,
+    };
+    VK_CHECK(vkQueueSubmit2(queue, 1, &info, VK_NULL_HANDLE));
+}
+
+static void copy_to_readback(VkCommandBuffer cmd, struct program_objects *o)
+{
+    VkBufferCopy all = { 0, 0, SYNC_WORDS * 4 };
+    vkCmdCopyBuffer(cmd, o->source.buffer, o->readback.buffer, 1, &all);
+    sync_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                 VK_ACCESS_2_HOST_READ_BIT);
+}
+
+static void two_queues(struct vkmm_test *t, int variant, struct program_objects *o)
+{
+    bool timeline = variant == CORRECT_TIMELINE || variant == TIMELINE_TOO_LOW;
+    VkSemaphoreTypeCreateInfo type = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+                                       .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE, .initialValue = 1 };
+    VkSemaphoreCreateInfo info = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = timeline ? &type : NULL };
+    VK_CHECK(vkCreateSemaphore(t->device, &info, NULL, &o->semaphore));
+    VkCommandBuffer producer = vkmm_test_begin(t), consumer = vkmm_test_begin(t);
+    vkCmdFillBuffer(producer, o->source.buffer, 0, VK_WHOLE_SIZE, 0x5eed1234u);
+    copy_to_readback(consumer, o);
+    VK_CHECK(vkEndCommandBuffer(producer));
+    VK_CHECK(vkEndCommandBuffer(consumer));
+    VkSemaphoreSubmitInfo signal = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = o->semaphore,
+                                     .value = 2, .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
+    VkSemaphoreSubmitInfo wait = signal;
+    wait.stageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+    if (variant == TIMELINE_TOO_LOW)
+        wait.value = 1; /* already reached: the wait does not order anything */
+    bool with_semaphore = variant != NO_SEMAPHORE;
+    submit(t->compute_queues[0], producer, NULL, with_semaphore ? &signal : NULL);
+    submit(t->compute_queues[1], consumer, with_semaphore ? &wait : NULL, NULL);
+    VK_CHECK(vkDeviceWaitIdle(t->device));
+}
+
+static void event_on_one_queue(struct vkmm_test *t, int variant, struct program_objects *o)
+{
+    VkEventCreateInfo info = { .sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO, .flags = VK_EVENT_CREATE_DEVICE_ONLY_BIT };
+    VkEvent event;
+    VK_CHECK(vkCreateEvent(t->device, &info, NULL, &event));
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkCmdFillBuffer(cmd, o->source.buffer, 0, VK_WHOLE_SIZE, 0x5eed1234u);
+    VkMemoryBarrier2 barrier = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+        .srcStageMask = variant == CORRECT_EVENT ? VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT
+                                                 : VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+        .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+        .dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
+        .dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT,
+    };
+    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1, .pMemoryBarriers = &barrier };
+    vkCmdSetEvent2(cmd, event, &dep);
+    vkCmdWaitEvents2(cmd, 1, &event, &dep);
+    copy_to_readback(cmd, o);
+    vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
+    vkDestroyEvent(t->device, event, NULL);
+}
+
+static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
+{
+    struct program_objects o = { 0 };
+    /* CONCURRENT is not needed: both queues are of family 0. */
+    o.source = vkmm_test_buffer_create(t, SYNC_WORDS * 4, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    o.readback = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
+    if (variant == CORRECT_EVENT || variant == EVENT_WRONG_STAGE)
+        event_on_one_queue(t, variant, &o);
+    else
+        two_queues(t, variant, &o);
+    memcpy(result, o.readback.mapped, SYNC_WORDS * 4);
+    if (o.semaphore)
+        vkDestroySemaphore(t->device, o.semaphore, NULL);
+    vkmm_test_buffer_destroy(t, &o.source);
+    vkmm_test_buffer_destroy(t, &o.readback);
+}
+
+static void run(int variant)
+{
+    uint32_t expected[SYNC_WORDS];
+    for (int i = 0; i < SYNC_WORDS; i++)
+        expected[i] = 0x5eed1234u;
+    sync_check(program, variant, &variants[variant], expected);
+}
+
+static void correct_semaphore(void **state) { (void)state; run(CORRECT_SEMAPHORE); }
+static void bug_two_queues_without_semaphore(void **state) { (void)state; run(NO_SEMAPHORE); }
+static void correct_timeline(void **state) { (void)state; run(CORRECT_TIMELINE); }
+static void bug_timeline_wait_value_too_low(void **state) { (void)state; run(TIMELINE_TOO_LOW); }
+static void correct_event(void **state) { (void)state; run(CORRECT_EVENT); }
+static void bug_event_stage_misses_producer(void **state) { (void)state; run(EVENT_WRONG_STAGE); }
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(correct_semaphore),
+        cmocka_unit_test(bug_two_queues_without_semaphore),
+        cmocka_unit_test(correct_timeline),
+        cmocka_unit_test(bug_timeline_wait_value_too_low),
+        cmocka_unit_test(correct_event),
+        cmocka_unit_test(bug_event_stage_misses_producer),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,109 @@
+/* The sync-bug suite's harness.  Each mistake is one small program with a
+ * correct variant and buggy variants.  In strict mode (the default) the
+ * correct variant must give the right answer with no hazard, and every
+ * buggy variant a wrong answer - the same bytes in 5 runs - with a report
+ * naming the hazard.  In fast mode only the correct variant is checked
+ * (a buggy program's result is undefined). */
+#pragma once
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vkmm_test.h"
+
+#define SYNC_RUNS 5
+#define SYNC_WORDS 256
+
+/* Builds and runs the program; writes the words the host finally reads. */
+typedef void (*sync_program)(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS]);
+
+struct sync_variant {
+    const char *name;
+    /* Expected hazard ID; NULL for the correct variant; SYNC_UNSEEN for a
+     * mistake vkmm makes give the wrong answer but cannot see (a host read
+     * through a pointer, before anything told vkmm the work was needed). */
+    const char *hazard;
+};
+
+#define SYNC_UNSEEN ""
+
+static inline bool sync_strict_mode(void)
+{
+    const char *mode = getenv("VKMM_MODE");
+    return !mode || strcmp(mode, "fast") != 0;
+}
+
+static inline const VkMemoryPropertyFlags *sync_host_coherent(void)
+{
+    static const VkMemoryPropertyFlags flags = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    return &flags;
+}
+
+/* Records one barrier (synchronization2) into `cmd`. */
+static inline void sync_barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                                VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
+{
+    VkMemoryBarrier2 b = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+        .srcStageMask = src_stage,
+        .srcAccessMask = src_access,
+        .dstStageMask = dst_stage,
+        .dstAccessMask = dst_access,
+    };
+    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1, .pMemoryBarriers = &b };
+    vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+/* Runs `variant` SYNC_RUNS times (validation on for the correct variant,
+ * off for the buggy ones, whose mistakes it would rightly report) and checks
+ * the suite's contract against `expected`. */
+static inline void sync_check(sync_program program, int variant, const struct sync_variant *v,
+                              const uint32_t expected[SYNC_WORDS])
+{
+    uint32_t first[SYNC_WORDS];
+    char first_hazards[32][48];
+    uint32_t first_hazard_count = 0;
+    bool strict = sync_strict_mode();
+    for (int run = 0; run < SYNC_RUNS; run++) {
+        struct vkmm_test_options options = { .no_validation = v->hazard != NULL };
+        struct vkmm_test *t = vkmm_test_create(&options);
+        uint32_t result[SYNC_WORDS];
+        memset(result, 0, sizeof(result));
+        program(t, variant, result);
+        uint32_t hazards = t->hazard_count;
+        char ids[32][48];
+        memcpy(ids, t->hazards, sizeof(ids));
+        char message[1024];
+        snprintf(message, sizeof(message), "%s", t->first_hazard_message);
+        vkmm_test_destroy(t);
+        if (!v->hazard) {
+            if (memcmp(result, expected, sizeof(result)) != 0)
+                fail_msg("%s: wrong answer (word 0: 0x%08x, expected 0x%08x)", v->name, result[0], expected[0]);
+            if (strict && hazards)
+                fail_msg("%s: correct program reported %s: %s", v->name, ids[0], message);
+            continue;
+        }
+        if (!strict)
+            continue;
+        if (memcmp(result, expected, sizeof(result)) == 0)
+            fail_msg("%s: the mistake went unnoticed: right answer in strict mode", v->name);
+        bool named = v->hazard[0] == 0;
+        for (uint32_t i = 0; i < hazards && i < 32; i++)
+            named |= strcmp(ids[i], v->hazard) == 0;
+        if (!named)
+            fail_msg("%s: no %s reported (%u hazards, first %s)", v->name, v->hazard, hazards,
+                     hazards ? ids[0] : "-");
+        if (run == 0) {
+            memcpy(first, result, sizeof(first));
+            memcpy(first_hazards, ids, sizeof(first_hazards));
+            first_hazard_count = hazards;
+            printf("  %s: %s\n", v->name, message);
+        } else {
+            if (memcmp(first, result, sizeof(first)) != 0)
+                fail_msg("%s: run %d gave other bytes than run 0", v->name, run);
+            if (hazards != first_hazard_count || memcmp(first_hazards, ids, sizeof(ids)) != 0)
+                fail_msg("%s: run %d reported other hazards than run 0", v->name, run);
+        }
+    }
+}
