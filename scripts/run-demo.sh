@@ -16,3 +16,9 @@ vulkaninfo --summary 2>/dev/null | sed -n '/^Devices:/,$p'
 echo
 echo "== examples/transfer_roundtrip =="
 "$build/examples/transfer_roundtrip"
+echo
+echo "== examples/missing_barrier: a fill and a copy with no barrier (strict mode) =="
+VKMM_MODE=strict "$build/examples/missing_barrier"
+echo
+echo "== examples/missing_barrier --fixed =="
+VKMM_MODE=strict "$build/examples/missing_barrier" --fixed
