@@ -3,7 +3,19 @@
  * signals, and an event whose stage mask does not cover the producer. */
 #include "sync_harness.h"
 
-enum { CORRECT_SEMAPHORE, NO_SEMAPHORE, CORRECT_TIMELINE, TIMELINE_TOO_LOW, CORRECT_EVENT, EVENT_WRONG_STAGE, VARIANTS };
+enum {
+    CORRECT_SEMAPHORE,
+    NO_SEMAPHORE,
+    CORRECT_TIMELINE,
+    TIMELINE_TOO_LOW,
+    CORRECT_EVENT,
+    EVENT_WRONG_STAGE,
+    CORRECT_WAR,
+    WAR_NO_SEMAPHORE,
+    CORRECT_WAW,
+    WAW_NO_SEMAPHORE,
+    VARIANTS
+};
 
 static const struct sync_variant variants[VARIANTS] = {
     [CORRECT_SEMAPHORE] = { "correct_semaphore", NULL },
@@ -12,6 +24,10 @@ static const struct sync_variant variants[VARIANTS] = {
     [TIMELINE_TOO_LOW] = { "bug_timeline_wait_value_too_low", "VKMM-HAZARD-STALE-READ" },
     [CORRECT_EVENT] = { "correct_event", NULL },
     [EVENT_WRONG_STAGE] = { "bug_event_stage_misses_producer", "VKMM-HAZARD-STALE-READ" },
+    [CORRECT_WAR] = { "correct_write_after_read", NULL },
+    [WAR_NO_SEMAPHORE] = { "bug_write_after_read_without_dependency", "VKMM-HAZARD-WRITE-AFTER-READ" },
+    [CORRECT_WAW] = { "correct_write_after_write", NULL },
+    [WAW_NO_SEMAPHORE] = { "bug_write_after_write_without_dependency", "VKMM-HAZARD-WRITE-AFTER-WRITE" },
 };
 
 struct program_objects {
@@ -90,6 +106,51 @@ static void event_on_one_queue(struct vkmm_test *t, int variant, struct program_
     vkDestroyEvent(t->device, event, NULL);
 }
 
+/* Makes a command buffer's transfer writes available and visible to every
+ * later transfer (what the end of a well-behaved submission often does). */
+static void publish(VkCommandBuffer cmd)
+{
+    sync_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+}
+
+/* Queue 0 reads (WAR) or writes (WAW) the source first in submission
+ * order; queue 1 then overwrites it.  Only a semaphore orders the two. */
+static void overwrite(struct vkmm_test *t, int variant, struct program_objects *o)
+{
+    bool war = variant == CORRECT_WAR || variant == WAR_NO_SEMAPHORE;
+    bool ordered = variant == CORRECT_WAR || variant == CORRECT_WAW;
+    VkSemaphoreCreateInfo info = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
+    VK_CHECK(vkCreateSemaphore(t->device, &info, NULL, &o->semaphore));
+    VkCommandBuffer init = vkmm_test_begin(t), first = vkmm_test_begin(t), second = vkmm_test_begin(t);
+    vkCmdFillBuffer(init, o->source.buffer, 0, VK_WHOLE_SIZE, war ? 0x5eed1234u : 0u);
+    publish(init);
+    vkmm_test_submit_and_wait(t, t->compute_queues[0], init);
+    if (war) {
+        copy_to_readback(first, o); /* reads the source ... */
+        vkCmdFillBuffer(second, o->source.buffer, 0, VK_WHOLE_SIZE, 0xdeadbeefu); /* ... which is overwritten after */
+    } else {
+        vkCmdFillBuffer(first, o->source.buffer, 0, VK_WHOLE_SIZE, 0xdeadbeefu);
+        vkCmdFillBuffer(second, o->source.buffer, 0, VK_WHOLE_SIZE, 0x5eed1234u); /* the later write must win */
+    }
+    publish(first);
+    publish(second);
+    VK_CHECK(vkEndCommandBuffer(first));
+    VK_CHECK(vkEndCommandBuffer(second));
+    VkSemaphoreSubmitInfo signal = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = o->semaphore,
+                                     .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
+    VkSemaphoreSubmitInfo wait = signal;
+    wait.stageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    submit(t->compute_queues[0], first, NULL, ordered ? &signal : NULL);
+    submit(t->compute_queues[1], second, ordered ? &wait : NULL, NULL);
+    VK_CHECK(vkDeviceWaitIdle(t->device));
+    if (!war) {
+        VkCommandBuffer check = vkmm_test_begin(t);
+        copy_to_readback(check, o);
+        vkmm_test_submit_and_wait(t, t->compute_queues[0], check);
+    }
+}
+
 static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
 {
     struct program_objects o = { 0 };
@@ -98,6 +159,8 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
     o.readback = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
     if (variant == CORRECT_EVENT || variant == EVENT_WRONG_STAGE)
         event_on_one_queue(t, variant, &o);
+    else if (variant >= CORRECT_WAR)
+        overwrite(t, variant, &o);
     else
         two_queues(t, variant, &o);
     memcpy(result, o.readback.mapped, SYNC_WORDS * 4);
@@ -121,6 +184,10 @@ static void correct_timeline(void **state) { (void)state; run(CORRECT_TIMELINE);
 static void bug_timeline_wait_value_too_low(void **state) { (void)state; run(TIMELINE_TOO_LOW); }
 static void correct_event(void **state) { (void)state; run(CORRECT_EVENT); }
 static void bug_event_stage_misses_producer(void **state) { (void)state; run(EVENT_WRONG_STAGE); }
+static void correct_write_after_read(void **state) { (void)state; run(CORRECT_WAR); }
+static void bug_write_after_read_without_dependency(void **state) { (void)state; run(WAR_NO_SEMAPHORE); }
+static void correct_write_after_write(void **state) { (void)state; run(CORRECT_WAW); }
+static void bug_write_after_write_without_dependency(void **state) { (void)state; run(WAW_NO_SEMAPHORE); }
 
 int main(void)
 {
@@ -131,6 +198,10 @@ int main(void)
         cmocka_unit_test(bug_timeline_wait_value_too_low),
         cmocka_unit_test(correct_event),
         cmocka_unit_test(bug_event_stage_misses_producer),
+        cmocka_unit_test(correct_write_after_read),
+        cmocka_unit_test(bug_write_after_read_without_dependency),
+        cmocka_unit_test(correct_write_after_write),
+        cmocka_unit_test(bug_write_after_write_without_dependency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
