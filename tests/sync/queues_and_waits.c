@@ -19,15 +19,15 @@ enum {
 
 static const struct sync_variant variants[VARIANTS] = {
     [CORRECT_SEMAPHORE] = { "correct_semaphore", NULL },
-    [NO_SEMAPHORE] = { "bug_two_queues_without_semaphore", "VKMM-HAZARD-STALE-READ" },
+    [NO_SEMAPHORE] = { "bug_two_queues_without_semaphore", "VKMM-HAZARD-STALE-READ", 2 },
     [CORRECT_TIMELINE] = { "correct_timeline", NULL },
-    [TIMELINE_TOO_LOW] = { "bug_timeline_wait_value_too_low", "VKMM-HAZARD-STALE-READ" },
+    [TIMELINE_TOO_LOW] = { "bug_timeline_wait_value_too_low", "VKMM-HAZARD-STALE-READ", 2 },
     [CORRECT_EVENT] = { "correct_event", NULL },
     [EVENT_WRONG_STAGE] = { "bug_event_stage_misses_producer", "VKMM-HAZARD-STALE-READ" },
     [CORRECT_WAR] = { "correct_write_after_read", NULL },
-    [WAR_NO_SEMAPHORE] = { "bug_write_after_read_without_dependency", "VKMM-HAZARD-WRITE-AFTER-READ" },
+    [WAR_NO_SEMAPHORE] = { "bug_write_after_read_without_dependency", "VKMM-HAZARD-WRITE-AFTER-READ", 2 },
     [CORRECT_WAW] = { "correct_write_after_write", NULL },
-    [WAW_NO_SEMAPHORE] = { "bug_write_after_write_without_dependency", "VKMM-HAZARD-WRITE-AFTER-WRITE" },
+    [WAW_NO_SEMAPHORE] = { "bug_write_after_write_without_dependency", "VKMM-HAZARD-WRITE-AFTER-WRITE", 2 },
 };
 
 struct program_objects {
@@ -79,7 +79,7 @@ static void two_queues(struct vkmm_test *t, int variant, struct program_objects 
         wait.value = 1; /* already reached: the wait does not order anything */
     bool with_semaphore = variant != NO_SEMAPHORE;
     submit(t->compute_queues[0], producer, NULL, with_semaphore ? &signal : NULL);
-    submit(t->compute_queues[1], consumer, with_semaphore ? &wait : NULL, NULL);
+    submit(sync_queue(t, 1), consumer, with_semaphore ? &wait : NULL, NULL);
     VK_CHECK(vkDeviceWaitIdle(t->device));
 }
 
@@ -142,7 +142,7 @@ static void overwrite(struct vkmm_test *t, int variant, struct program_objects *
     VkSemaphoreSubmitInfo wait = signal;
     wait.stageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
     submit(t->compute_queues[0], first, NULL, ordered ? &signal : NULL);
-    submit(t->compute_queues[1], second, ordered ? &wait : NULL, NULL);
+    submit(sync_queue(t, 1), second, ordered ? &wait : NULL, NULL);
     VK_CHECK(vkDeviceWaitIdle(t->device));
     if (!war) {
         VkCommandBuffer check = vkmm_test_begin(t);

@@ -25,6 +25,8 @@ struct sync_variant {
      * mistake vkmm makes give the wrong answer but cannot see (a host read
      * through a pointer, before anything told vkmm the work was needed). */
     const char *hazard;
+    /* Queues of family 0 the program needs (0 means 1). */
+    uint32_t queues;
 };
 
 #define SYNC_UNSEEN ""
@@ -61,6 +63,13 @@ static inline const VkMemoryPropertyFlags *sync_host_coherent(void)
     return &flags;
 }
 
+/* Queue `index` of family 0, or the last one a smaller device has (the
+ * lavapipe survey: one queue). */
+static inline VkQueue sync_queue(const struct vkmm_test *t, uint32_t index)
+{
+    return t->compute_queues[index < t->compute_queue_count ? index : t->compute_queue_count - 1];
+}
+
 /* Records one barrier (synchronization2) into `cmd`. */
 static inline void sync_barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
                                 VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
@@ -76,6 +85,36 @@ static inline void sync_barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_s
     vkCmdPipelineBarrier2(cmd, &dep);
 }
 
+/* VKMM_SYNC_SURVEY=1: run each buggy variant once with the validation
+ * layer and its synchronization validation on, on whatever driver the loader
+ * picks (scripts/run-sync-survey.sh points it at lavapipe), and print what the
+ * layer said, for docs/sync-validation-survey.md.  Never fails on a message. */
+static inline bool sync_survey_mode(void)
+{
+    const char *survey = getenv("VKMM_SYNC_SURVEY");
+    return survey && *survey == '1';
+}
+
+static inline void sync_survey(sync_program program, int variant, const struct sync_variant *v,
+                               const uint32_t expected[SYNC_WORDS])
+{
+    if (!v->hazard)
+        return;
+    struct vkmm_test_options options = { 0 };
+    struct vkmm_test *t = vkmm_test_create(&options);
+    t->expected_errors = UINT32_MAX;
+    t->any_memory_type = true; /* lavapipe has one memory type, coherent */
+    uint32_t needed = v->queues ? v->queues : 1;
+    const char *note = t->compute_queue_count < needed ? " (one queue: both submissions on it)" : "";
+    uint32_t result[SYNC_WORDS];
+    program(t, variant, result);
+    bool right = memcmp(result, expected, sizeof(result)) == 0;
+    printf("SURVEY %s%s | %s | answer %s | validation errors %u | hazards %u | ids %s | vkmm %s\n", v->name, note,
+           t->properties.deviceName, right ? "right" : "wrong", t->validation_errors, t->hazard_count,
+           t->message_ids[0] ? t->message_ids : "-", t->hazard_count ? t->hazards[0] : "-");
+    vkmm_test_destroy(t);
+}
+
 /* Runs `variant` SYNC_RUNS times (validation on for the correct variant,
  * off for the buggy ones, whose mistakes it would rightly report) and checks
  * the suite's contract against `expected`. */
@@ -89,6 +128,10 @@ static inline void sync_check(sync_program program, int variant, const struct sy
     size_t first_report_size = 0;
     char report_path[64];
     snprintf(report_path, sizeof(report_path), "/tmp/vkmm-sync-report-%d.jsonl", (int)getpid());
+    if (sync_survey_mode()) {
+        sync_survey(program, variant, v, expected);
+        return;
+    }
     bool strict = sync_strict_mode();
     bool check_bugs = strict && sync_default_seed();
     /* Under other seeds (and in fast mode) buggy variants have no contract:

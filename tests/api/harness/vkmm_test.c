@@ -37,6 +37,13 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
         t->driver_errors++;
     else
         t->validation_errors++;
+    size_t used = strlen(t->message_ids);
+    if (!strstr(t->message_ids, id) && used + strlen(id) + 2 < sizeof(t->message_ids))
+        snprintf(t->message_ids + used, sizeof(t->message_ids) - used, "%s%s", used ? " " : "", id);
+    if (!t->first_message_id[0]) {
+        snprintf(t->first_message_id, sizeof(t->first_message_id), "%s", id[0] ? id : "(no id)");
+        snprintf(t->first_message, sizeof(t->first_message), "%s", data->pMessage ? data->pMessage : "");
+    }
     snprintf(t->last_message, sizeof(t->last_message), "%s", data->pMessage ? data->pMessage : "");
     snprintf(t->last_message_id, sizeof(t->last_message_id), "%s", id);
     if (t->validation_errors + t->driver_errors > t->expected_errors)
@@ -199,14 +206,23 @@ int vkmm_test_teardown(void **state)
     return 0;
 }
 
-uint32_t vkmm_test_find_memory_type(struct vkmm_test *t, VkMemoryPropertyFlags required,
-                                    VkMemoryPropertyFlags forbidden)
+uint32_t vkmm_test_has_memory_type(const struct vkmm_test *t, VkMemoryPropertyFlags required,
+                                   VkMemoryPropertyFlags forbidden)
 {
     for (uint32_t i = 0; i < t->memory_properties.memoryTypeCount; i++) {
         VkMemoryPropertyFlags flags = t->memory_properties.memoryTypes[i].propertyFlags;
         if ((flags & required) == required && !(flags & forbidden))
             return i;
     }
+    return UINT32_MAX;
+}
+
+uint32_t vkmm_test_find_memory_type(struct vkmm_test *t, VkMemoryPropertyFlags required,
+                                    VkMemoryPropertyFlags forbidden)
+{
+    uint32_t type = vkmm_test_has_memory_type(t, required, forbidden);
+    if (type != UINT32_MAX)
+        return type;
     fail_msg("no memory type with flags 0x%x and without 0x%x", required, forbidden);
     return UINT32_MAX;
 }
@@ -233,6 +249,8 @@ struct vkmm_test_buffer vkmm_test_buffer_create(struct vkmm_test *t, VkDeviceSiz
         forbidden |= VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
     if (!(properties & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
         forbidden |= VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+    if (t->any_memory_type && vkmm_test_has_memory_type(t, properties, forbidden) == UINT32_MAX)
+        forbidden = 0;
     b.memory_type = vkmm_test_find_memory_type(t, properties, forbidden);
     assert_true(req.memoryTypeBits & (1u << b.memory_type));
     VkMemoryAllocateFlagsInfo flags = {

@@ -36,6 +36,10 @@ struct vkmm_test {
     uint32_t expected_errors;   /* errors the test allows: set by the test */
     char last_message[1024];
     char last_message_id[128];
+    bool any_memory_type;       /* take a near kind when the exact one is missing */
+    char first_message_id[128]; /* of the first error message */
+    char first_message[512];
+    char message_ids[512];      /* distinct IDs of the error messages, space-separated */
 
     /* Strict mode's hazard reports (message IDs VKMM-HAZARD-*), in order. */
     uint32_t hazard_count;
@@ -70,6 +74,9 @@ struct vkmm_test_buffer {
     void *mapped; /* non-NULL when the memory is host-visible */
 };
 
+/* The first memory type with `required` and none of `forbidden`, or UINT32_MAX. */
+uint32_t vkmm_test_has_memory_type(const struct vkmm_test *t, VkMemoryPropertyFlags required,
+                                   VkMemoryPropertyFlags forbidden);
 uint32_t vkmm_test_find_memory_type(struct vkmm_test *t, VkMemoryPropertyFlags required,
                                     VkMemoryPropertyFlags forbidden);
 struct vkmm_test_buffer vkmm_test_buffer_create(struct vkmm_test *t, VkDeviceSize size,
