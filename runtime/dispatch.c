@@ -46,19 +46,29 @@ static void run_workgroup(void *context, unsigned thread, uint64_t index)
     /* A fresh state only needs its status word cleared (shader_abi.h). */
     for (uint32_t g = 0; g < subgroups; g++)
         memset(scratch + (size_t)g * shader->state_size, 0, 8);
-    uint32_t remaining = subgroups;
-    uint8_t done[1024]; /* subgroups <= invocations <= 1024 */
-    memset(done, 0, subgroups);
-    while (remaining) {
+    /* Each subgroup runs until it finishes, waits at a control barrier, or
+     * yields (strict mode stops after atomics so that a workgroup spinning
+     * on another's flag still finishes).  Yielded subgroups run again in
+     * turn; the barrier opens only when every unfinished subgroup waits at
+     * it (SPIR-V OpControlBarrier: all invocations of the workgroup). */
+    uint8_t status[1024]; /* vkmm_shader_status per subgroup; subgroups <= 1024 */
+    memset(status, VKMM_SHADER_YIELDED, subgroups);
+    uint32_t unfinished = subgroups;
+    while (unfinished) {
+        bool ran = false;
         for (uint32_t g = 0; g < subgroups; g++) {
-            if (done[g])
+            if (status[g] != VKMM_SHADER_YIELDED)
                 continue;
             invocation.subgroup_id = g;
-            if (shader->function(scratch + (size_t)g * shader->state_size, &invocation) == VKMM_SHADER_DONE) {
-                done[g] = 1;
-                remaining--;
-            }
+            status[g] = (uint8_t)shader->function(scratch + (size_t)g * shader->state_size, &invocation);
+            unfinished -= status[g] == VKMM_SHADER_DONE;
+            ran = true;
         }
+        if (ran)
+            continue;
+        for (uint32_t g = 0; g < subgroups; g++)
+            if (status[g] == VKMM_SHADER_AT_BARRIER)
+                status[g] = VKMM_SHADER_YIELDED;
     }
 }
 
