@@ -1,5 +1,6 @@
 #include "jit.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +18,41 @@ struct vkmm_jit_module {
 
 static pthread_once_t initialized = PTHREAD_ONCE_INIT;
 
+/* Half-precision conversions that LLVM lowers to libcalls on x86 (double to
+ * half above all: no instruction does it in one correctly rounded step).
+ * libgcc_s has them since GCC 12, but nothing may have loaded it with
+ * global visibility, so they are looked up there and handed to each JIT. */
+static const char *const half_libcalls[] = { "__truncdfhf2", "__truncsfhf2", "__extendhfsf2", "__extendhfdf2" };
+static void *half_libcall_address[sizeof(half_libcalls) / sizeof(half_libcalls[0])];
+
 static void initialize(void)
 {
     LLVMInitializeNativeTarget();
     LLVMInitializeNativeAsmPrinter();
+    void *libgcc = dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_LOCAL);
+    for (size_t i = 0; libgcc && i < sizeof(half_libcalls) / sizeof(half_libcalls[0]); i++)
+        half_libcall_address[i] = dlsym(libgcc, half_libcalls[i]);
+}
+
+/* Defines the half conversion libcalls found in libgcc_s in `dylib`. */
+static LLVMErrorRef define_half_libcalls(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef dylib)
+{
+    LLVMOrcCSymbolMapPair pairs[sizeof(half_libcalls) / sizeof(half_libcalls[0])];
+    size_t count = 0;
+    LLVMOrcExecutionSessionRef session = LLVMOrcLLJITGetExecutionSession(jit);
+    for (size_t i = 0; i < sizeof(half_libcalls) / sizeof(half_libcalls[0]); i++) {
+        if (!half_libcall_address[i])
+            continue;
+        pairs[count++] = (LLVMOrcCSymbolMapPair){
+            .Name = LLVMOrcExecutionSessionIntern(session, half_libcalls[i]),
+            .Sym = { .Address = (LLVMOrcExecutorAddress)(uintptr_t)half_libcall_address[i],
+                     .Flags = { .GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable } },
+        };
+    }
+    if (!count)
+        return NULL;
+    /* The materialization unit takes the names' references. */
+    return LLVMOrcJITDylibDefine(dylib, LLVMOrcAbsoluteSymbols(pairs, count));
 }
 
 LLVMTargetMachineRef vkmm_jit_target_machine(void)
@@ -108,6 +140,9 @@ struct vkmm_jit_module *vkmm_jit_load_object(const void *object, size_t size, co
                                                                NULL, NULL);
     if (!err) {
         LLVMOrcJITDylibAddGenerator(dylib, generator);
+        err = define_half_libcalls(jit->jit, dylib);
+    }
+    if (!err) {
         LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(object, size, "vkmm_shader");
         err = LLVMOrcLLJITAddObjectFile(jit->jit, dylib, buffer);
     }
