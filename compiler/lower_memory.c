@@ -813,6 +813,13 @@ static void write_builtin(struct tr *t, const struct spv_variable *v, LLVMValueR
     }
 }
 
+/* The type of the builtin variable that `pointer` points into. */
+static const struct spv_type *builtin_type(struct tr *t, uint32_t pointer)
+{
+    struct spv_module *m = t->m;
+    return spv_type(m, m->variables[m->ids[t->builtin_variable[pointer]].variable].pointee);
+}
+
 /* A load of a builtin input, or of one component of it, computes the value
  * instead of reading memory. */
 static bool load_builtin(struct tr *t, const uint32_t *w)
@@ -990,8 +997,13 @@ static bool translate_access_chain(struct tr *t, const struct spv_insn *insn, co
         offset = LLVMBuildMul(t->builder, offset, i64_splat(t, t->width), "");
     p.addr = LLVMBuildAdd(t->builder, p.addr, offset, "");
     uint32_t component;
-    if (t->builtin_variable[base_id] && !t->builtin_component[base_id] && insn->word_count == 5 &&
+    const struct spv_type *vector = t->builtin_variable[base_id] ? builtin_type(t, base_id) : NULL;
+    if (vector && vector->kind == SPV_TYPE_VECTOR && !t->builtin_component[base_id] && insn->word_count == 5 &&
         constant_index(t, w[4], &component)) {
+        /* A constant index past the vector's end is valid SPIR-V whose
+         * result is undefined: component 0 is as good a value as any. */
+        if (component >= vector->count)
+            component = 0;
         t->builtin_variable[w[2]] = t->builtin_variable[base_id];
         t->builtin_component[w[2]] = component + 1;
     }
