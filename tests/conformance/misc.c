@@ -11,11 +11,9 @@ static float qrand(void)
 
 CF_TEST(misc_large_2d_dispatch)
 {
-    /* 33k elements over a 2D grid of workgroups of 256.  (300k elements
-     * took 100 s in strict mode: vkmm_strict_dispatch_finish records one
-     * access per run of changed bytes and record_access scans all earlier
-     * accesses, quadratic in the number of runs.) */
-    enum { GX = 16, GY = 8, N = GX * GY * 256 - 77 };
+    /* 311k elements over a 2D grid of workgroups of 256 (strict mode
+     * once took 100 s here: one recorded access per run of changed bytes). */
+    enum { GX = 64, GY = 19, N = GX * GY * 256 - 77 };
     float *x = cf_calloc(N, 4), *y = cf_calloc(N + 64, 4);
     for (int i = 0; i < N; i++) {
         x[i] = qrand();
