@@ -547,13 +547,65 @@ static bool is_subgroup(uint16_t opcode)
     return opcode >= SpvOpGroupNonUniformElect && opcode <= SpvOpGroupNonUniformQuadSwap;
 }
 
+/* Whether operand word `index` names a value of `kind` (and, for vectors,
+ * of `count` integer components).  spirv-val lets some mistyped operands
+ * through (a pointer as a shuffle Id), which must fail, not crash LLVM. */
+static bool operand_is(struct tr *t, const struct spv_insn *insn, const uint32_t *w, unsigned index,
+                       enum spv_type_kind kind, uint32_t count)
+{
+    if (insn->word_count <= index || w[index] >= t->m->bound)
+        return false;
+    const struct spv_type *type = spv_type(t->m, t->m->ids[w[index]].type);
+    if (!type || type->kind != kind)
+        return false;
+    if (kind != SPV_TYPE_VECTOR)
+        return true;
+    const struct spv_type *component = spv_type(t->m, type->element);
+    return type->count == count && component && component->kind == SPV_TYPE_INT;
+}
+
+/* The operands the translators below take apart: lane Ids are integer
+ * scalars, ballots are uvec4. */
+static bool check_operands(struct tr *t, const struct spv_insn *insn, const uint32_t *w)
+{
+    bool ok = true;
+    switch (insn->opcode) {
+    case SpvOpGroupNonUniformBroadcast:
+    case SpvOpGroupNonUniformShuffle:
+    case SpvOpGroupNonUniformShuffleXor:
+    case SpvOpGroupNonUniformShuffleUp:
+    case SpvOpGroupNonUniformShuffleDown:
+    case SpvOpGroupNonUniformQuadBroadcast:
+    case SpvOpGroupNonUniformQuadSwap:
+        ok = operand_is(t, insn, w, 5, SPV_TYPE_INT, 0);
+        break;
+    case SpvOpGroupNonUniformBallotBitExtract:
+        ok = operand_is(t, insn, w, 4, SPV_TYPE_VECTOR, 4) && operand_is(t, insn, w, 5, SPV_TYPE_INT, 0);
+        break;
+    case SpvOpGroupNonUniformInverseBallot:
+    case SpvOpGroupNonUniformBallotFindLSB:
+    case SpvOpGroupNonUniformBallotFindMSB:
+        ok = operand_is(t, insn, w, 4, SPV_TYPE_VECTOR, 4);
+        break;
+    case SpvOpGroupNonUniformBallotBitCount:
+        ok = operand_is(t, insn, w, 5, SPV_TYPE_VECTOR, 4);
+        break;
+    default:
+        break;
+    }
+    if (!ok)
+        return spv_fail(t->error, "%s at word %u: an operand has the wrong type", spv_opcode_name(insn->opcode),
+                        insn->offset);
+    return true;
+}
+
 bool spv_translate_subgroup(struct tr *t, const struct spv_insn *insn, bool *handled)
 {
     const uint32_t *w = spv_words(t->m, insn);
     *handled = is_subgroup(insn->opcode);
     if (!*handled)
         return true;
-    if (!check_scope(t, insn, w))
+    if (!check_scope(t, insn, w) || !check_operands(t, insn, w))
         return false;
     if (is_arithmetic(insn->opcode))
         return translate_arithmetic(t, insn, w);
