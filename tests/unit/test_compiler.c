@@ -124,6 +124,36 @@ static void test_compiler_rejects_malformed_spirv(void **state)
     assert_int_not_equal(vkmm_compile(garbage, 3, &options, &shader, error, sizeof(error)), 0);
 }
 
+/* Inputs the fuzzer found: valid-looking SPIR-V that once crashed LLVM.
+ * Each compiles or fails with a message at every width, and never crashes. */
+static void test_compiler_survives_fuzzer_finds(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        const char *error; /* NULL: compiles */
+    } finds[] = {
+        { "builtin_index_past_end", NULL },
+        { "broadcast_pointer_id", "wrong type" },
+    };
+    for (size_t f = 0; f < sizeof(finds) / sizeof(finds[0]); f++) {
+        for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+            struct vkmm_compiled_shader shader;
+            char error[512] = { 0 };
+            int result = compile_named(finds[f].name, widths[i], 1, &shader, error, sizeof(error));
+            if (!finds[f].error) {
+                if (result != 0)
+                    fail_msg("%s at W=%u: %s", finds[f].name, widths[i], error);
+                vkmm_compiled_shader_free(&shader);
+            } else {
+                assert_int_not_equal(result, 0);
+                if (!strstr(error, finds[f].error))
+                    fail_msg("%s at W=%u: unexpected message: %s", finds[f].name, widths[i], error);
+            }
+        }
+    }
+}
+
 static void test_compiler_yield_at_atomics_lets_a_spinning_subgroup_finish(void **state)
 {
     (void)state;
@@ -168,6 +198,7 @@ int main(void)
         cmocka_unit_test(test_compiler_shared_memory_reduction_with_barriers),
         cmocka_unit_test(test_compiler_divergent_loops_switch_and_return),
         cmocka_unit_test(test_compiler_rejects_malformed_spirv),
+        cmocka_unit_test(test_compiler_survives_fuzzer_finds),
         cmocka_unit_test(test_compiler_yield_at_atomics_lets_a_spinning_subgroup_finish),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
