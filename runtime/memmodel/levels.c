@@ -32,6 +32,24 @@ void *vkmm_mm_calloc(struct vkmm_mm_engine *e, uint64_t count, size_t elem)
         e->status = VK_ERROR_OUT_OF_HOST_MEMORY;
         return NULL;
     }
+    /* Without application callbacks, calloc: large zeroed blocks come as
+     * fresh pages, touched only where strict mode records something (most
+     * per-byte state of a large buffer never is). */
+    void *p = e->has_allocator ? vkmm_mm_alloc(e, (size_t)count * elem) : calloc(count ? count : 1, elem);
+    if (!p)
+        e->status = VK_ERROR_OUT_OF_HOST_MEMORY;
+    else if (e->has_allocator)
+        memset(p, 0, (size_t)count * elem);
+    return p;
+}
+
+/* Zeroed and 64-byte aligned (the host view: minMemoryMapAlignment). */
+void *vkmm_mm_calloc_aligned(struct vkmm_mm_engine *e, uint64_t count, size_t elem)
+{
+    if (count > SIZE_MAX / elem) {
+        e->status = VK_ERROR_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
     void *p = vkmm_mm_alloc(e, (size_t)count * elem);
     if (p)
         memset(p, 0, (size_t)count * elem);
@@ -231,7 +249,7 @@ static bool memory_alloc_levels(struct vkmm_mm_engine *e, struct vkmm_mm_memory 
     m->host = vkmm_mm_calloc(e, n, 1);
     m->host_seq = vkmm_mm_calloc(e, n, sizeof *m->host_seq);
     m->host_wts = vkmm_mm_calloc(e, n, sizeof *m->host_wts);
-    m->view = vkmm_mm_calloc(e, n, 1);
+    m->view = vkmm_mm_calloc_aligned(e, n, 1);
     m->view_base = vkmm_mm_calloc(e, n, 1);
     m->view_seen = vkmm_mm_calloc(e, n, 1);
     m->view_wts = vkmm_mm_calloc(e, n, sizeof *m->view_wts);

@@ -156,6 +156,7 @@ struct vkmm_mm_run {
 /* levels.c */
 void *vkmm_mm_alloc(struct vkmm_mm_engine *e, size_t size);
 void *vkmm_mm_calloc(struct vkmm_mm_engine *e, uint64_t count, size_t elem);
+void *vkmm_mm_calloc_aligned(struct vkmm_mm_engine *e, uint64_t count, size_t elem);
 void vkmm_mm_free(struct vkmm_mm_engine *e, void *p);
 bool vkmm_mm_reserve(struct vkmm_mm_engine *e, void **array, uint32_t *capacity, uint64_t need, size_t elem);
 uint64_t vkmm_mm_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
