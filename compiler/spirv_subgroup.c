@@ -564,11 +564,39 @@ static bool operand_is(struct tr *t, const struct spv_insn *insn, const uint32_t
     return type->count == count && component && component->kind == SPV_TYPE_INT;
 }
 
-/* The operands the translators below take apart: lane Ids are integer
- * scalars, ballots are uvec4. */
+/* Whether operand word `index` has the instruction's result type ("The type
+ * of Value must be the same as Result Type"). */
+static bool operand_has_result_type(struct tr *t, const struct spv_insn *insn, const uint32_t *w, unsigned index)
+{
+    return insn->word_count > index && w[index] < t->m->bound && t->m->ids[w[index]].type == w[1];
+}
+
+/* The operands the translators below take apart: values have the result
+ * type, lane Ids are integer scalars, ballots are uvec4, predicates bools. */
 static bool check_operands(struct tr *t, const struct spv_insn *insn, const uint32_t *w)
 {
     bool ok = true;
+    if (is_arithmetic(insn->opcode))
+        ok = operand_has_result_type(t, insn, w, 5);
+    switch (insn->opcode) {
+    case SpvOpGroupNonUniformAll:
+    case SpvOpGroupNonUniformAny:
+    case SpvOpGroupNonUniformBallot:
+        ok = operand_is(t, insn, w, 4, SPV_TYPE_BOOL, 0);
+        break;
+    case SpvOpGroupNonUniformAllEqual: {
+        const struct spv_type *type =
+            insn->word_count > 4 && w[4] < t->m->bound ? spv_type(t->m, t->m->ids[w[4]].type) : NULL;
+        ok = type && (type->kind == SPV_TYPE_BOOL || type->kind == SPV_TYPE_INT || type->kind == SPV_TYPE_FLOAT ||
+                      type->kind == SPV_TYPE_VECTOR);
+        break;
+    }
+    case SpvOpGroupNonUniformBroadcastFirst:
+        ok = operand_has_result_type(t, insn, w, 4);
+        break;
+    default:
+        break;
+    }
     switch (insn->opcode) {
     case SpvOpGroupNonUniformBroadcast:
     case SpvOpGroupNonUniformShuffle:
@@ -577,7 +605,7 @@ static bool check_operands(struct tr *t, const struct spv_insn *insn, const uint
     case SpvOpGroupNonUniformShuffleDown:
     case SpvOpGroupNonUniformQuadBroadcast:
     case SpvOpGroupNonUniformQuadSwap:
-        ok = operand_is(t, insn, w, 5, SPV_TYPE_INT, 0);
+        ok = operand_has_result_type(t, insn, w, 4) && operand_is(t, insn, w, 5, SPV_TYPE_INT, 0);
         break;
     case SpvOpGroupNonUniformBallotBitExtract:
         ok = operand_is(t, insn, w, 4, SPV_TYPE_VECTOR, 4) && operand_is(t, insn, w, 5, SPV_TYPE_INT, 0);

@@ -135,6 +135,7 @@ static void test_compiler_survives_fuzzer_finds(void **state)
     } finds[] = {
         { "builtin_index_past_end", NULL },
         { "broadcast_pointer_id", "wrong type" },
+        { "reduce_pointer_value", "wrong type" },
     };
     for (size_t f = 0; f < sizeof(finds) / sizeof(finds[0]); f++) {
         for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
