@@ -23,6 +23,9 @@ struct vkmm_execution {
      * inside a host call, where the submission stops instead and resumes
      * later. */
     bool may_block;
+    /* Strict mode: the running command's place among the submission's
+     * commands (secondaries flattened), for the order checks. */
+    uint32_t position;
 };
 
 /* Where a submission's execution stands, so that it can stop at a

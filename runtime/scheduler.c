@@ -12,6 +12,7 @@
 
 #include "alloc.h"
 #include "command_buffer.h"
+#include "command_graph.h"
 #include "device.h"
 #include "execute.h"
 #include "fence.h"
@@ -69,6 +70,7 @@ struct vkmm_submission *vkmm_submission_create(struct vkmm_device *device, uint3
 
 void vkmm_submission_destroy(struct vkmm_device *device, struct vkmm_submission *submission)
 {
+    vkmm_command_graph_destroy(submission->graph);
     vkmm_free(&device->allocator, NULL, submission);
 }
 
@@ -288,34 +290,41 @@ static bool runnable_locked(const struct vkmm_scheduler *scheduler, const struct
 {
     if (s->blocked && s->blocked_at == atomic_load(&scheduler->changes))
         return false;
-    return s->cursor.buffer > 0 || s->cursor.buffer_started || waits_satisfied((void *)s);
+    return s->started || waits_satisfied((void *)s);
+}
+
+/* Latest first with seed 0: whatever nothing orders before the work
+ * submitted earlier overtakes it, every time — the order that turns a
+ * missing dependency into a wrong answer. */
+uint32_t vkmm_scheduler_choose(struct vkmm_scheduler *scheduler, uint32_t count)
+{
+    uint64_t step = scheduler->steps++;
+    if (scheduler->seed == 0)
+        return count - 1;
+    return (uint32_t)(mix(scheduler->seed ^ mix(step)) % count);
 }
 
 /* Runs one submission (to its end or to a wait it cannot pass).  Returns
- * false when nothing can run.  Order (DESIGN §3.3): with seed 0 the
- * candidate latest in submission order first; other seeds pick among the
- * candidates with a function of (seed, step). */
+ * false when nothing can run.  The candidates are the runnable queue heads
+ * in submission order; vkmm_scheduler_choose picks one. */
 static bool run_step_locked(struct vkmm_scheduler *scheduler)
 {
     struct queue_state *candidates[VKMM_QUEUE_FAMILY_COUNT * VKMM_MAX_QUEUES_PER_FAMILY];
     uint32_t count = 0;
     for (uint32_t i = 0; i < scheduler->queue_count; i++) {
         struct queue_state *state = &scheduler->queues[i];
-        if (state->head && runnable_locked(scheduler, state->head))
-            candidates[count++] = state;
+        if (!state->head || !runnable_locked(scheduler, state->head))
+            continue;
+        uint32_t at = count++;
+        while (at > 0 && candidates[at - 1]->head->sequence > state->head->sequence) {
+            candidates[at] = candidates[at - 1];
+            at--;
+        }
+        candidates[at] = state;
     }
     if (count == 0)
         return false;
-    struct queue_state *chosen = candidates[0];
-    if (scheduler->seed == 0) {
-        for (uint32_t i = 1; i < count; i++) {
-            if (candidates[i]->head->sequence > chosen->head->sequence)
-                chosen = candidates[i];
-        }
-    } else {
-        chosen = candidates[mix(scheduler->seed ^ mix(scheduler->steps)) % count];
-    }
-    scheduler->steps++;
+    struct queue_state *chosen = candidates[vkmm_scheduler_choose(scheduler, count)];
     struct vkmm_submission *s = chosen->head;
     if (!s->waits_applied && scheduler->device->engine) {
         /* The second access scope of each semaphore wait. */

@@ -12,6 +12,7 @@
 #include "execute.h"
 
 struct vkmm_command_buffer;
+struct vkmm_command_graph;
 struct vkmm_device;
 struct vkmm_fence;
 struct vkmm_queue;
@@ -37,7 +38,9 @@ struct vkmm_submission {
     struct vkmm_fence *fence;
     uint64_t serial;   /* position in the queue's submission order */
     uint64_t sequence; /* position in the device's submission order (all queues) */
-    struct vkmm_execution_cursor cursor; /* how far it ran */
+    struct vkmm_execution_cursor cursor; /* how far it ran (in order) */
+    struct vkmm_command_graph *graph;    /* strict mode: what is left to run */
+    bool started;
     bool waits_applied; /* strict mode: the semaphore waits' memory side is done */
     bool blocked;      /* stopped at a vkCmdWaitEvents ... */
     uint64_t blocked_at; /* ... when the scheduler's change count was this */
@@ -55,6 +58,10 @@ void vkmm_submission_destroy(struct vkmm_device *device, struct vkmm_submission 
 
 /* The lock guarding every fence, semaphore, event and query state. */
 void vkmm_scheduler_lock(struct vkmm_scheduler *scheduler);
+/* Strict mode, by the thread running device work: which of `count`
+ * runnable candidates (in submission order) runs next — the latest with
+ * seed 0, a function of (seed, step) otherwise. */
+uint32_t vkmm_scheduler_choose(struct vkmm_scheduler *scheduler, uint32_t count);
 void vkmm_scheduler_unlock(struct vkmm_scheduler *scheduler);
 /* After the host changed such state (lock held): wakes whatever waits. */
 void vkmm_scheduler_notify_locked(struct vkmm_scheduler *scheduler);

@@ -174,20 +174,29 @@ void vkmm_strict_host_wait(struct vkmm_device *device)
 
 /* --- Reordering -------------------------------------------------------------- */
 
-/* Strict mode runs submissions of different queues out of submission order
- * when nothing orders them.  The coherent view follows execution order, so
- * a consumer that overtook its producer reads "fresh" bytes as far as the
+/* Strict mode runs commands out of submission order when nothing orders
+ * them: submissions of different queues, and commands of one submission
+ * (command_graph.c).  The coherent view follows execution order, so a
+ * consumer that overtook its producer reads "fresh" bytes as far as the
  * engine can tell; these records catch it: every command access since the
  * device was last idle, checked against later accesses of commands that
- * were submitted earlier but ran later (004: with no dependency chain
- * between them the application must not let them touch the same bytes
- * unless both read). */
+ * come earlier in submission order but ran later (004: with no dependency
+ * chain between them the application must not let them touch the same
+ * bytes unless both read). */
 struct vkmm_strict_access {
     uint64_t memory_id;
     uint64_t offset, size;
     bool write;
+    uint32_t position; /* the command's place in its submission */
     struct vkmm_mm_agent agent; /* agent.submission is the device-wide sequence */
 };
+
+static bool later_in_submission_order(const struct vkmm_strict_access *a, const struct vkmm_strict_access *b)
+{
+    if (a->agent.submission != b->agent.submission)
+        return a->agent.submission > b->agent.submission;
+    return a->position > b->position;
+}
 
 static void report_overtaken(struct vkmm_device *device, const struct vkmm_strict_access *earlier_run,
                              const struct vkmm_strict_access *now)
@@ -207,32 +216,73 @@ static void report_overtaken(struct vkmm_device *device, const struct vkmm_stric
         hazard.id = VKMM_MM_HAZARD_WRITE_AFTER_READ;
     else
         hazard.id = VKMM_MM_HAZARD_WRITE_AFTER_WRITE;
-    snprintf(hazard.missing, sizeof(hazard.missing),
-             "a semaphore (or fence wait) ordering submission %llu on queue %u before submission %llu on queue %u: "
-             "nothing did, and the later one ran first",
-             (unsigned long long)now->agent.submission, now->agent.queue,
-             (unsigned long long)earlier_run->agent.submission, earlier_run->agent.queue);
+    if (now->agent.submission == earlier_run->agent.submission) {
+        snprintf(hazard.missing, sizeof(hazard.missing),
+                 "a pipeline barrier or event ordering %s before the later %s (the first one's stage in its "
+                 "srcStageMask, the second's in its dstStageMask): none did, and the later one ran first",
+                 now->agent.kind, earlier_run->agent.kind);
+    } else {
+        snprintf(hazard.missing, sizeof(hazard.missing),
+                 "a semaphore (or fence wait) ordering submission %llu on queue %u before submission %llu on queue "
+                 "%u: nothing did, and the later one ran first",
+                 (unsigned long long)now->agent.submission, now->agent.queue,
+                 (unsigned long long)earlier_run->agent.submission, earlier_run->agent.queue);
+    }
     vkmm_hazard_report_add(device, &hazard);
 }
 
-/* Engine lock held. */
-static void record_access(struct vkmm_device *device, uint64_t memory_id, uint64_t offset, uint64_t size, bool write,
-                          const struct vkmm_mm_agent *agent)
+/* Parts of a read that a command later in submission order already
+ * overwrote. */
+struct race {
+    uint64_t begin, end;
+};
+#define MAX_RACES 16
+
+static uint32_t add_race(struct race *races, uint32_t count, uint64_t begin, uint64_t end)
 {
-    struct vkmm_strict_access now = { memory_id, offset, size, write, *agent };
+    if (count == MAX_RACES) {
+        /* Out of room: the hull, which can only show more racing bytes. */
+        races[count - 1].begin = begin < races[count - 1].begin ? begin : races[count - 1].begin;
+        races[count - 1].end = end > races[count - 1].end ? end : races[count - 1].end;
+        return count;
+    }
+    races[count] = (struct race){ begin, end };
+    return count + 1;
+}
+
+/* Engine lock held.  Reports the overtaken accesses; for a read, returns
+ * in `races` (sorted by begin) the bytes it races with. */
+static uint32_t record_access(struct vkmm_device *device, uint64_t memory_id, uint64_t offset, uint64_t size,
+                              bool write, uint32_t position, const struct vkmm_mm_agent *agent, struct race *races)
+{
+    struct vkmm_strict_access now = { memory_id, offset, size, write, position, *agent };
+    uint32_t race_count = 0;
     for (uint32_t i = 0; i < device->access_count; i++) {
         const struct vkmm_strict_access *r = &device->accesses[i];
-        if (r->agent.submission <= agent->submission || r->memory_id != memory_id || (!r->write && !write))
+        if (!later_in_submission_order(r, &now) || r->memory_id != memory_id || (!r->write && !write))
             continue;
-        if (r->offset < offset + size && offset < r->offset + r->size)
-            report_overtaken(device, r, &now);
+        if (r->offset >= offset + size || offset >= r->offset + r->size)
+            continue;
+        report_overtaken(device, r, &now);
+        if (!write && races) {
+            uint64_t begin = r->offset > offset ? r->offset : offset;
+            uint64_t end = r->offset + r->size < offset + size ? r->offset + r->size : offset + size;
+            race_count = add_race(races, race_count, begin, end);
+        }
+    }
+    for (uint32_t i = 1; i < race_count; i++) {
+        struct race x = races[i];
+        uint32_t j = i;
+        for (; j > 0 && races[j - 1].begin > x.begin; j--)
+            races[j] = races[j - 1];
+        races[j] = x;
     }
     if (device->access_count == device->access_capacity) {
         uint32_t capacity = device->access_capacity ? device->access_capacity * 2 : 64;
         struct vkmm_strict_access *grown = vkmm_zalloc(&device->allocator, NULL, capacity * sizeof(*grown),
                                                        VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
         if (!grown)
-            return; /* out of memory: fewer reports, never a wrong result */
+            return race_count; /* out of memory: fewer reports, never a wrong result */
         if (device->access_count)
             memcpy(grown, device->accesses, device->access_count * sizeof(*grown));
         vkmm_free(&device->allocator, NULL, device->accesses);
@@ -240,6 +290,32 @@ static void record_access(struct vkmm_device *device, uint64_t memory_id, uint64
         device->access_capacity = capacity;
     }
     device->accesses[device->access_count++] = now;
+    return race_count;
+}
+
+/* Engine lock held.  A command's read of [offset, offset + size) into
+ * `out`: the bytes a later command already overwrote show that write (the
+ * adversarial value of a write-after-read race; the race is reported), the
+ * others come through the read path. */
+static void command_read(struct vkmm_execution *x, struct vkmm_device_memory *memory, uint64_t offset, uint64_t size,
+                         VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
+                         uint8_t *out)
+{
+    struct race races[MAX_RACES];
+    uint32_t count = record_access(x->device, memory->id, offset, size, false, x->position, agent, races);
+    uint64_t at = offset, end = offset + size;
+    for (uint32_t i = 0; i <= count && at < end; i++) {
+        uint64_t gap_end = i < count ? races[i].begin : end;
+        if (gap_end > at)
+            vkmm_mm_read(x->device->engine, memory->mm, at, gap_end - at, stage, access, agent, out + (at - offset));
+        if (i == count)
+            break;
+        uint64_t race_begin = races[i].begin > at ? races[i].begin : at;
+        if (races[i].end > race_begin)
+            vkmm_mm_read_racing(x->device->engine, memory->mm, race_begin, races[i].end - race_begin,
+                                out + (race_begin - offset));
+        at = races[i].end > at ? races[i].end : at;
+    }
 }
 
 void vkmm_strict_idle(struct vkmm_device *device)
@@ -274,9 +350,7 @@ void vkmm_strict_read(struct vkmm_execution *x, const struct vkmm_command *comma
     }
     struct vkmm_mm_agent agent = agent_of(x, command);
     lock(x->device);
-    record_access(x->device, buffer->memory->id, buffer->memory_offset + offset, size, false, &agent);
-    vkmm_mm_read(x->device->engine, buffer->memory->mm, buffer->memory_offset + offset, size, stage, access, &agent,
-                 out);
+    command_read(x, buffer->memory, buffer->memory_offset + offset, size, stage, access, &agent, out);
     unlock(x->device);
 }
 
@@ -290,7 +364,8 @@ void vkmm_strict_write(struct vkmm_execution *x, const struct vkmm_command *comm
     }
     struct vkmm_mm_agent agent = agent_of(x, command);
     lock(x->device);
-    record_access(x->device, buffer->memory->id, buffer->memory_offset + offset, size, true, &agent);
+    record_access(x->device, buffer->memory->id, buffer->memory_offset + offset, size, true, x->position, &agent,
+                  NULL);
     vkmm_mm_write(x->device->engine, buffer->memory->mm, buffer->memory_offset + offset, size, stage, access, &agent,
                   data);
     unlock(x->device);
@@ -412,9 +487,8 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_prepare(struct vkmm_execution 
                 struct mirrored_range *r = &mirror->ranges[mirror->count++];
                 *r = (struct mirrored_range){ d->memory, d->memory_offset, size, is_storage(binding->type), NULL };
                 VkAccessFlags2 access = r->writable ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT : VK_ACCESS_2_UNIFORM_READ_BIT;
-                record_access(device, d->memory->id, r->offset, r->size, false, &agent);
-                vkmm_mm_read(device->engine, d->memory->mm, r->offset, r->size, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                             access, &agent, d->memory->bytes + r->offset);
+                command_read(x, d->memory, r->offset, r->size, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access, &agent,
+                             d->memory->bytes + r->offset);
             }
         }
     }
@@ -423,9 +497,8 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_prepare(struct vkmm_execution 
     for (struct vkmm_device_memory *m = device->addressable; m && buffer_references; m = m->addressable_next) {
         struct mirrored_range *r = &mirror->ranges[mirror->count++];
         *r = (struct mirrored_range){ m, 0, m->size, true, NULL };
-        record_access(device, m->id, 0, m->size, false, &agent);
-        vkmm_mm_read(device->engine, m->mm, 0, m->size, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT, &agent, m->bytes);
+        command_read(x, m, 0, m->size, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
+                     &agent, m->bytes);
     }
     unlock(device);
     for (uint32_t i = 0; i < mirror->count; i++) {
@@ -474,7 +547,7 @@ void vkmm_strict_dispatch_finish(struct vkmm_execution *x, const struct vkmm_com
          * the dispatch's recorded read of the whole range already, so the
          * span reports no hazard that the read would not. */
         if (first != UINT64_MAX)
-            record_access(device, r->memory->id, r->offset + first, end - first, true, &agent);
+            record_access(device, r->memory->id, r->offset + first, end - first, true, x->position, &agent, NULL);
     }
     unlock(device);
     for (uint32_t i = 0; i < mirror->count; i++)

@@ -356,3 +356,12 @@ void vkmm_mm_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t o
     vkmm_mm_run_end(e, &run);
     vkmm_mm_free(e, vis);
 }
+
+void vkmm_mm_read_racing(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size, void *out)
+{
+    uint64_t begin, end;
+    if (!vkmm_mm_clamp(m, offset, size, &begin, &end))
+        return;
+    vkmm_mm_host_absorb(e, m, begin, end);
+    memcpy(out, m->coh + begin, end - begin);
+}

@@ -105,6 +105,12 @@ void vkmm_mm_write(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t of
                    VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
                    const void *data);
 
+/* What a read racing with an already-run write returns: the coherent view
+ * (every write in execution order).  The memory model leaves a racing
+ * read's value open; strict mode shows the write that should not have
+ * happened yet.  No report: the caller reports the race itself. */
+void vkmm_mm_read_racing(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t offset, uint64_t size, void *out);
+
 /* A memory dependency (pipeline barrier, event, semaphore, fence, submission
  * boundary).  Masks may hold many bits and meta bits (ALL_COMMANDS,
  * ALL_TRANSFER, MEMORY_READ/WRITE, SHADER_READ/WRITE, ...).  memory NULL: a

@@ -1,0 +1,396 @@
+/* The execution-dependency graph of a submission (004; the spec's
+ * "Execution and Memory Dependencies").  Commands are nodes in submission
+ * order.  An action command (copy, fill, update, dispatch, query copy)
+ * runs in a set of pipeline stages; a synchronization command (barrier,
+ * event set / reset / wait, timestamp) has a first scope (the stages of
+ * earlier commands it waits for) and a second scope (the stages of later
+ * commands that wait for it).  Edges:
+ *   earlier X -> sync S   when a stage X ends in is in S's first scope;
+ *   sync S -> later Y     when a stage Y starts in is in S's second scope.
+ * A barrier after a barrier chains through the stages they share (the
+ * spec's "execution dependency chain").  Nothing else orders commands:
+ * submission order alone is no execution dependency. */
+#include "command_graph.h"
+
+#include <string.h>
+
+#include "alloc.h"
+#include "command_buffer.h"
+#include "scheduler.h"
+
+/* The stages vkmm's commands run in, as a small bit set. */
+enum {
+    EXEC_INDIRECT = 1u << 0, /* DRAW_INDIRECT: vkCmdDispatchIndirect's argument read */
+    EXEC_COMPUTE = 1u << 1,  /* COMPUTE_SHADER */
+    EXEC_COPY = 1u << 2,     /* COPY */
+    EXEC_CLEAR = 1u << 3,    /* CLEAR: fill and update */
+    EXEC_STAGE_COUNT = 4,
+    EXEC_ALL = (1u << EXEC_STAGE_COUNT) - 1,
+};
+
+/* A stage mask as the set of vkmm stages its scope covers.  The spec:
+ * TOP_OF_PIPE is ALL_COMMANDS in a second scope and nothing in a first;
+ * BOTTOM_OF_PIPE the reverse; a first scope includes logically earlier
+ * stages and a second scope logically later ones (DRAW_INDIRECT comes
+ * before COMPUTE_SHADER in the compute pipeline). */
+static uint32_t exec_stages(VkPipelineStageFlags2 mask, bool second_scope)
+{
+    uint32_t s = 0;
+    if ((mask & VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT) ||
+        (mask & (second_scope ? VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT : VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT)))
+        return EXEC_ALL;
+    if (mask & (VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT))
+        s |= EXEC_INDIRECT;
+    if (mask & VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT)
+        s |= EXEC_COMPUTE;
+    if (mask & (VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT))
+        s |= EXEC_COPY;
+    if (mask & (VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT))
+        s |= EXEC_CLEAR;
+    if (!second_scope && (s & EXEC_COMPUTE))
+        s |= EXEC_INDIRECT;
+    if (second_scope && (s & EXEC_INDIRECT))
+        s |= EXEC_COMPUTE;
+    return s;
+}
+
+static void dependency_scopes(const struct vkmm_dependency *d, uint32_t *first, uint32_t *second)
+{
+    for (uint32_t i = 0; i < d->memory_barrier_count; i++) {
+        *first |= exec_stages(d->memory_barriers[i].srcStageMask, false);
+        *second |= exec_stages(d->memory_barriers[i].dstStageMask, true);
+    }
+    for (uint32_t i = 0; i < d->buffer_barrier_count; i++) {
+        *first |= exec_stages(d->buffer_barriers[i].srcStageMask, false);
+        *second |= exec_stages(d->buffer_barriers[i].dstStageMask, true);
+    }
+}
+
+/* --- Building ---------------------------------------------------------------- */
+
+struct list {
+    uint32_t *items;
+    uint32_t count, capacity;
+};
+
+struct event_chain {
+    const struct vkmm_event *event;
+    uint32_t node; /* its last set, reset or wait so far */
+};
+
+struct builder {
+    const VkAllocationCallbacks *allocator;
+    struct vkmm_command_graph *graph;
+    bool failed;
+    /* Per stage: nodes whose completion in that stage a later first scope
+     * must wait for (actions, and syncs whose second scope has the stage)
+     * — less those a later sync in that stage already waits for. */
+    struct list unordered[EXEC_STAGE_COUNT];
+    /* Per stage: sync nodes whose second scope holds the stage, less those
+     * a later such sync already follows. */
+    struct list ordering[EXEC_STAGE_COUNT];
+    struct list edges; /* pairs (from, to) */
+    uint32_t *seen;    /* seen[n] == to + 1: n is already a predecessor of `to` */
+    /* Commands on one event or on queries keep their submission order (the
+     * spec orders them: event state and query state change in that order). */
+    struct event_chain *events;
+    uint32_t event_count, event_capacity;
+    uint32_t last_query;
+};
+
+/* Makes room for one more element in *items (count used of *capacity). */
+static bool grow(struct builder *b, void **items, uint32_t count, uint32_t *capacity, size_t element)
+{
+    if (count < *capacity)
+        return true;
+    uint32_t larger = *capacity ? *capacity * 2 : 8;
+    void *grown = vkmm_zalloc(b->allocator, NULL, larger * element, VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    if (!grown) {
+        b->failed = true;
+        return false;
+    }
+    if (count)
+        memcpy(grown, *items, count * element);
+    vkmm_free(b->allocator, NULL, *items);
+    *items = grown;
+    *capacity = larger;
+    return true;
+}
+
+static bool list_push(struct builder *b, struct list *l, uint32_t value)
+{
+    if (!grow(b, (void **)&l->items, l->count, &l->capacity, sizeof(*l->items)))
+        return false;
+    l->items[l->count++] = value;
+    return true;
+}
+
+static void add_edge(struct builder *b, uint32_t from, uint32_t to)
+{
+    if (from == UINT32_MAX || b->seen[from] == to + 1)
+        return;
+    b->seen[from] = to + 1;
+    if (list_push(b, &b->edges, from))
+        list_push(b, &b->edges, to);
+}
+
+static void add_edges_from(struct builder *b, struct list *lists, uint32_t stages, uint32_t to)
+{
+    for (uint32_t s = 0; s < EXEC_STAGE_COUNT; s++) {
+        if (!(stages & (1u << s)))
+            continue;
+        for (uint32_t i = 0; i < lists[s].count; i++)
+            add_edge(b, lists[s].items[i], to);
+    }
+}
+
+/* An action node running in `stages`. */
+static void add_action(struct builder *b, uint32_t node, uint32_t stages)
+{
+    add_edges_from(b, b->ordering, stages, node);
+    for (uint32_t s = 0; s < EXEC_STAGE_COUNT; s++) {
+        if (stages & (1u << s))
+            list_push(b, &b->unordered[s], node);
+    }
+}
+
+/* A sync node with scopes (first, second). */
+static void add_sync(struct builder *b, uint32_t node, uint32_t first, uint32_t second)
+{
+    add_edges_from(b, b->unordered, first, node);
+    for (uint32_t s = 0; s < EXEC_STAGE_COUNT; s++) {
+        if (!(second & (1u << s)))
+            continue;
+        /* What this node waits for in a stage it also orders, later first
+         * scopes in that stage reach through it. */
+        if (first & (1u << s))
+            b->unordered[s].count = 0;
+        list_push(b, &b->unordered[s], node);
+        /* Syncs this one follows need no edge of their own to later nodes. */
+        struct list *o = &b->ordering[s];
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < o->count; i++) {
+            if (b->seen[o->items[i]] != node + 1)
+                o->items[kept++] = o->items[i];
+        }
+        o->count = kept;
+        list_push(b, o, node);
+    }
+}
+
+/* Set, reset and wait of one event stay in submission order. */
+static void chain_event(struct builder *b, const struct vkmm_event *event, uint32_t node)
+{
+    for (uint32_t i = 0; i < b->event_count; i++) {
+        if (b->events[i].event == event) {
+            add_edge(b, b->events[i].node, node);
+            b->events[i].node = node;
+            return;
+        }
+    }
+    if (grow(b, (void **)&b->events, b->event_count, &b->event_capacity, sizeof(*b->events)))
+        b->events[b->event_count++] = (struct event_chain){ event, node };
+}
+
+static void chain_query(struct builder *b, uint32_t node)
+{
+    add_edge(b, b->last_query, node);
+    b->last_query = node;
+}
+
+static void add_node(struct builder *b, uint32_t node)
+{
+    const struct vkmm_command *c = b->graph->nodes[node].command;
+    uint32_t first = 0, second = 0;
+    switch (c->type) {
+    case VKMM_COMMAND_COPY_BUFFER:
+        add_action(b, node, EXEC_COPY);
+        break;
+    case VKMM_COMMAND_FILL_BUFFER:
+    case VKMM_COMMAND_UPDATE_BUFFER:
+        add_action(b, node, EXEC_CLEAR);
+        break;
+    case VKMM_COMMAND_DISPATCH:
+        add_action(b, node, EXEC_COMPUTE | (c->u.dispatch->indirect ? EXEC_INDIRECT : 0));
+        break;
+    case VKMM_COMMAND_COPY_QUERY_POOL_RESULTS:
+        chain_query(b, node);
+        add_action(b, node, EXEC_COPY);
+        break;
+    case VKMM_COMMAND_PIPELINE_BARRIER:
+        dependency_scopes(&c->u.pipeline_barrier.dependency, &first, &second);
+        add_sync(b, node, first, second);
+        break;
+    case VKMM_COMMAND_SET_EVENT:
+        /* The set is the first half of the dependency: its first scope. */
+        dependency_scopes(&c->u.set_event.dependency, &first, &second);
+        chain_event(b, c->u.set_event.event, node);
+        add_sync(b, node, first, 0);
+        break;
+    case VKMM_COMMAND_RESET_EVENT:
+        chain_event(b, c->u.reset_event.event, node);
+        add_sync(b, node, exec_stages(c->u.reset_event.stages, false), 0);
+        break;
+    case VKMM_COMMAND_WAIT_EVENTS:
+        /* The wait's first scope is the sets' (reached through the event
+         * chain); its second scope is its own. */
+        for (uint32_t i = 0; i < c->u.wait_events.dependency_count; i++)
+            dependency_scopes(&c->u.wait_events.dependencies[i], &first, &second);
+        for (uint32_t i = 0; i < c->u.wait_events.event_count; i++)
+            chain_event(b, c->u.wait_events.events[i], node);
+        add_sync(b, node, 0, second);
+        break;
+    case VKMM_COMMAND_WRITE_TIMESTAMP:
+        /* The spec: written once all earlier commands completed `stage`. */
+        chain_query(b, node);
+        add_sync(b, node, exec_stages(c->u.write_timestamp.stage, false), 0);
+        break;
+    case VKMM_COMMAND_RESET_QUERY_POOL:
+        chain_query(b, node);
+        break;
+    case VKMM_COMMAND_EXECUTE_COMMANDS:
+    case VKMM_COMMAND_BEGIN_LABEL:
+    case VKMM_COMMAND_END_LABEL:
+    case VKMM_COMMAND_INSERT_LABEL:
+        break; /* not nodes (flattened or skipped) */
+    }
+}
+
+/* Visits the commands that run, secondaries flattened; counts them when
+ * `nodes` is NULL. */
+static uint32_t flatten(const struct vkmm_command *first, struct vkmm_command_graph_node *nodes, uint32_t at)
+{
+    for (const struct vkmm_command *c = first; c; c = c->next) {
+        switch (c->type) {
+        case VKMM_COMMAND_EXECUTE_COMMANDS:
+            for (uint32_t i = 0; i < c->u.execute_commands.count; i++)
+                at = flatten(c->u.execute_commands.command_buffers[i]->first, nodes, at);
+            break;
+        case VKMM_COMMAND_BEGIN_LABEL:
+        case VKMM_COMMAND_END_LABEL:
+        case VKMM_COMMAND_INSERT_LABEL:
+            break;
+        default:
+            if (nodes)
+                nodes[at].command = c;
+            at++;
+        }
+    }
+    return at;
+}
+
+/* Edge pairs to per-node successor lists. */
+static bool link(struct builder *b)
+{
+    struct vkmm_command_graph *g = b->graph;
+    uint32_t edge_count = b->edges.count / 2;
+    g->successors = vkmm_zalloc(b->allocator, NULL, (edge_count ? edge_count : 1) * sizeof(uint32_t),
+                                VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    if (!g->successors)
+        return false;
+    for (uint32_t e = 0; e < edge_count; e++) {
+        g->nodes[b->edges.items[2 * e]].successor_count++;
+        g->nodes[b->edges.items[2 * e + 1]].waiting++;
+    }
+    uint32_t start = 0;
+    for (uint32_t n = 0; n < g->node_count; n++) {
+        g->nodes[n].first_successor = start;
+        start += g->nodes[n].successor_count;
+        g->nodes[n].successor_count = 0;
+    }
+    for (uint32_t e = 0; e < edge_count; e++) {
+        struct vkmm_command_graph_node *from = &g->nodes[b->edges.items[2 * e]];
+        g->successors[from->first_successor + from->successor_count++] = b->edges.items[2 * e + 1];
+    }
+    return true;
+}
+
+static void builder_finish(struct builder *b)
+{
+    for (uint32_t s = 0; s < EXEC_STAGE_COUNT; s++) {
+        vkmm_free(b->allocator, NULL, b->unordered[s].items);
+        vkmm_free(b->allocator, NULL, b->ordering[s].items);
+    }
+    vkmm_free(b->allocator, NULL, b->edges.items);
+    vkmm_free(b->allocator, NULL, b->events);
+    vkmm_free(b->allocator, NULL, b->seen);
+}
+
+struct vkmm_command_graph *vkmm_command_graph_create(const VkAllocationCallbacks *allocator,
+                                                     const struct vkmm_submission *submission)
+{
+    struct vkmm_command_graph *g =
+        vkmm_zalloc(allocator, NULL, sizeof(*g), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    if (!g)
+        return NULL;
+    g->allocator = allocator;
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < submission->command_buffer_count; i++)
+        count = flatten(submission->command_buffers[i]->first, NULL, count);
+    g->node_count = count;
+    size_t slots = count ? count : 1;
+    struct builder b = { .allocator = allocator, .graph = g, .last_query = UINT32_MAX };
+    g->nodes = vkmm_zalloc(allocator, NULL, slots * sizeof(*g->nodes), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    b.seen = vkmm_zalloc(allocator, NULL, slots * sizeof(*b.seen), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    bool ok = g->nodes && b.seen;
+    if (ok) {
+        count = 0;
+        for (uint32_t i = 0; i < submission->command_buffer_count; i++)
+            count = flatten(submission->command_buffers[i]->first, g->nodes, count);
+        for (uint32_t n = 0; n < g->node_count && !b.failed; n++)
+            add_node(&b, n);
+        ok = !b.failed && link(&b);
+    }
+    g->ready = ok ? vkmm_zalloc(allocator, NULL, slots * sizeof(*g->ready), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND) : NULL;
+    ok = ok && g->ready;
+    for (uint32_t n = 0; ok && n < g->node_count; n++) {
+        if (g->nodes[n].waiting == 0)
+            g->ready[g->ready_count++] = n;
+    }
+    builder_finish(&b);
+    if (!ok) {
+        vkmm_command_graph_destroy(g);
+        return NULL;
+    }
+    return g;
+}
+
+void vkmm_command_graph_destroy(struct vkmm_command_graph *graph)
+{
+    if (!graph)
+        return;
+    vkmm_free(graph->allocator, NULL, graph->nodes);
+    vkmm_free(graph->allocator, NULL, graph->successors);
+    vkmm_free(graph->allocator, NULL, graph->ready);
+    vkmm_free(graph->allocator, NULL, graph);
+}
+
+/* Inserts `node` into the ready list, which stays in submission order. */
+static void ready_insert(struct vkmm_command_graph *graph, uint32_t node)
+{
+    uint32_t at = graph->ready_count;
+    while (at > 0 && graph->ready[at - 1] > node)
+        at--;
+    memmove(&graph->ready[at + 1], &graph->ready[at], (graph->ready_count - at) * sizeof(*graph->ready));
+    graph->ready[at] = node;
+    graph->ready_count++;
+}
+
+void vkmm_command_graph_complete(struct vkmm_command_graph *graph, uint32_t node)
+{
+    for (uint32_t i = 0; i < graph->ready_count; i++) {
+        if (graph->ready[i] == node) {
+            memmove(&graph->ready[i], &graph->ready[i + 1], (graph->ready_count - i - 1) * sizeof(*graph->ready));
+            graph->ready_count--;
+            break;
+        }
+    }
+    struct vkmm_command_graph_node *n = &graph->nodes[node];
+    n->done = true;
+    graph->done_count++;
+    for (uint32_t i = 0; i < n->successor_count; i++) {
+        uint32_t successor = graph->successors[n->first_successor + i];
+        if (--graph->nodes[successor].waiting == 0)
+            ready_insert(graph, successor);
+    }
+}

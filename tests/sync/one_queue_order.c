@@ -1,0 +1,162 @@
+/* Write-after-read and write-after-write inside one submission.  Nothing
+ * but an execution dependency orders two commands of one queue: a WAR
+ * needs a barrier (an execution-only one is enough), a WAW a barrier with
+ * the write accesses.  Without one, strict mode runs the later command
+ * first. */
+#include "sync_harness.h"
+
+enum {
+    CORRECT_WAR,
+    WAR_NO_BARRIER,
+    WAR_WRONG_STAGE,
+    CORRECT_WAW,
+    WAW_NO_BARRIER,
+    CORRECT_WAR_TWO_COMMAND_BUFFERS,
+    WAR_TWO_COMMAND_BUFFERS,
+    CORRECT_WAR_DISPATCH,
+    WAR_DISPATCH,
+    VARIANTS
+};
+
+static const struct sync_variant variants[VARIANTS] = {
+    [CORRECT_WAR] = { "correct_write_after_read", NULL },
+    [WAR_NO_BARRIER] = { "bug_write_after_read_no_barrier", "VKMM-HAZARD-WRITE-AFTER-READ" },
+    [WAR_WRONG_STAGE] = { "bug_write_after_read_barrier_misses_reader", "VKMM-HAZARD-WRITE-AFTER-READ" },
+    [CORRECT_WAW] = { "correct_write_after_write", NULL },
+    [WAW_NO_BARRIER] = { "bug_write_after_write_no_barrier", "VKMM-HAZARD-WRITE-AFTER-WRITE" },
+    [CORRECT_WAR_TWO_COMMAND_BUFFERS] = { "correct_write_after_read_across_command_buffers", NULL },
+    [WAR_TWO_COMMAND_BUFFERS] = { "bug_write_after_read_across_command_buffers", "VKMM-HAZARD-WRITE-AFTER-READ" },
+    [CORRECT_WAR_DISPATCH] = { "correct_dispatch_then_overwrite", NULL },
+    [WAR_DISPATCH] = { "bug_dispatch_then_overwrite_no_barrier", "VKMM-HAZARD-WRITE-AFTER-READ" },
+};
+
+/* ALL_TRANSFER: whether vkCmdFillBuffer runs in the CLEAR or the COPY stage,
+ * the barriers cover it (vkmm says CLEAR, the validation layer COPY). */
+#define FILL_STAGE VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT
+#define OLD_VALUE 0x5eed1234u
+#define NEW_VALUE 0xdeadbeefu
+
+static void host_barrier(VkCommandBuffer cmd)
+{
+    sync_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                 VK_ACCESS_2_HOST_READ_BIT);
+}
+
+static void submit_all(struct vkmm_test *t, VkCommandBuffer *cmds, uint32_t count)
+{
+    VkCommandBufferSubmitInfo infos[2];
+    for (uint32_t i = 0; i < count; i++) {
+        VK_CHECK(vkEndCommandBuffer(cmds[i]));
+        infos[i] = (VkCommandBufferSubmitInfo){ .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+                                                .commandBuffer = cmds[i] };
+    }
+    VkSubmitInfo2 submit = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = count,
+                             .pCommandBufferInfos = infos };
+    VK_CHECK(vkQueueSubmit2(t->compute_queues[0], 1, &submit, VK_NULL_HANDLE));
+    VK_CHECK(vkQueueWaitIdle(t->compute_queues[0]));
+    vkFreeCommandBuffers(t->device, t->pool, count, cmds);
+}
+
+/* Copy (or a dispatch) reads `source`, then a fill overwrites it. */
+static void write_after_read(struct vkmm_test *t, int variant, VkBuffer source, VkBuffer readback)
+{
+    bool dispatch = variant == CORRECT_WAR_DISPATCH || variant == WAR_DISPATCH;
+    bool split = variant == CORRECT_WAR_TWO_COMMAND_BUFFERS || variant == WAR_TWO_COMMAND_BUFFERS;
+    VkPipelineStageFlags2 reader = dispatch ? VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT : VK_PIPELINE_STAGE_2_COPY_BIT;
+    struct vkmm_test_compute consume = { 0 };
+    VkCommandBuffer cmds[2] = { vkmm_test_begin(t), VK_NULL_HANDLE };
+    vkCmdFillBuffer(cmds[0], source, 0, VK_WHOLE_SIZE, OLD_VALUE);
+    /* Orders the overwrite after this fill too: only the WAR is wrong. */
+    sync_barrier(cmds[0], FILL_STAGE, VK_ACCESS_2_TRANSFER_WRITE_BIT, reader | FILL_STAGE,
+                 (dispatch ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT : VK_ACCESS_2_TRANSFER_READ_BIT) |
+                     VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    if (dispatch) {
+        consume = vkmm_test_compute_create(t, "sync_double", 2, 0, NULL);
+        vkmm_test_compute_bind_buffer(t, &consume, 0, source, 0, VK_WHOLE_SIZE);
+        vkmm_test_compute_bind_buffer(t, &consume, 1, readback, 0, VK_WHOLE_SIZE);
+        vkmm_test_compute_dispatch(&consume, cmds[0], NULL, 0, SYNC_WORDS / 64, 1, 1);
+    } else {
+        VkBufferCopy all = { 0, 0, SYNC_WORDS * 4 };
+        vkCmdCopyBuffer(cmds[0], source, readback, 1, &all);
+    }
+    bool ordered = variant == CORRECT_WAR || variant == CORRECT_WAR_TWO_COMMAND_BUFFERS ||
+                   variant == CORRECT_WAR_DISPATCH;
+    /* A WAR needs only an execution dependency: no access masks. */
+    if (ordered)
+        sync_barrier(cmds[0], reader, 0, FILL_STAGE, 0);
+    else if (variant == WAR_WRONG_STAGE)
+        sync_barrier(cmds[0], VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0, FILL_STAGE, 0);
+    if (split)
+        cmds[1] = vkmm_test_begin(t);
+    VkCommandBuffer last = cmds[split ? 1 : 0];
+    vkCmdFillBuffer(last, source, 0, VK_WHOLE_SIZE, NEW_VALUE);
+    host_barrier(last);
+    submit_all(t, cmds, split ? 2 : 1);
+    if (dispatch)
+        vkmm_test_compute_destroy(t, &consume);
+}
+
+/* Two fills of one buffer: the later must win. */
+static void write_after_write(struct vkmm_test *t, int variant, VkBuffer source, VkBuffer readback)
+{
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkCmdFillBuffer(cmd, source, 0, VK_WHOLE_SIZE, NEW_VALUE);
+    if (variant == CORRECT_WAW)
+        sync_barrier(cmd, FILL_STAGE, VK_ACCESS_2_TRANSFER_WRITE_BIT, FILL_STAGE,
+                     VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    vkCmdFillBuffer(cmd, source, 0, VK_WHOLE_SIZE, OLD_VALUE);
+    sync_barrier(cmd, FILL_STAGE, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                 VK_ACCESS_2_TRANSFER_READ_BIT);
+    VkBufferCopy all = { 0, 0, SYNC_WORDS * 4 };
+    vkCmdCopyBuffer(cmd, source, readback, 1, &all);
+    host_barrier(cmd);
+    submit_all(t, &cmd, 1);
+}
+
+static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
+{
+    struct vkmm_test_buffer source = vkmm_test_buffer_create(t, SYNC_WORDS * 4, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    struct vkmm_test_buffer readback = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
+    if (variant == CORRECT_WAW || variant == WAW_NO_BARRIER)
+        write_after_write(t, variant, source.buffer, readback.buffer);
+    else
+        write_after_read(t, variant, source.buffer, readback.buffer);
+    memcpy(result, readback.mapped, SYNC_WORDS * 4);
+    vkmm_test_buffer_destroy(t, &source);
+    vkmm_test_buffer_destroy(t, &readback);
+}
+
+static void run(int variant)
+{
+    static uint32_t expected[SYNC_WORDS];
+    bool dispatch = variant == CORRECT_WAR_DISPATCH || variant == WAR_DISPATCH;
+    for (int i = 0; i < SYNC_WORDS; i++)
+        expected[i] = dispatch ? OLD_VALUE * 2u : OLD_VALUE;
+    sync_check(program, variant, &variants[variant], expected);
+}
+
+static void correct_write_after_read(void **state) { (void)state; run(CORRECT_WAR); }
+static void bug_write_after_read_no_barrier(void **state) { (void)state; run(WAR_NO_BARRIER); }
+static void bug_write_after_read_barrier_misses_reader(void **state) { (void)state; run(WAR_WRONG_STAGE); }
+static void correct_write_after_write(void **state) { (void)state; run(CORRECT_WAW); }
+static void bug_write_after_write_no_barrier(void **state) { (void)state; run(WAW_NO_BARRIER); }
+static void correct_across_command_buffers(void **state) { (void)state; run(CORRECT_WAR_TWO_COMMAND_BUFFERS); }
+static void bug_across_command_buffers(void **state) { (void)state; run(WAR_TWO_COMMAND_BUFFERS); }
+static void correct_dispatch_then_overwrite(void **state) { (void)state; run(CORRECT_WAR_DISPATCH); }
+static void bug_dispatch_then_overwrite(void **state) { (void)state; run(WAR_DISPATCH); }
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(correct_write_after_read),
+        cmocka_unit_test(bug_write_after_read_no_barrier),
+        cmocka_unit_test(bug_write_after_read_barrier_misses_reader),
+        cmocka_unit_test(correct_write_after_write),
+        cmocka_unit_test(bug_write_after_write_no_barrier),
+        cmocka_unit_test(correct_across_command_buffers),
+        cmocka_unit_test(bug_across_command_buffers),
+        cmocka_unit_test(correct_dispatch_then_overwrite),
+        cmocka_unit_test(bug_dispatch_then_overwrite),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
