@@ -8,8 +8,10 @@
  *   earlier X -> sync S   when a stage X ends in is in S's first scope;
  *   sync S -> later Y     when a stage Y starts in is in S's second scope.
  * A barrier after a barrier chains through the stages they share (the
- * spec's "execution dependency chain").  Nothing else orders commands:
- * submission order alone is no execution dependency. */
+ * spec's "execution dependency chain").  Semaphore waits are syncs with
+ * only a second scope, semaphore signals and fences syncs with only a first
+ * scope.  Nothing else orders commands: submission order alone is no
+ * execution dependency. */
 #include "command_graph.h"
 
 #include <string.h>
@@ -198,7 +200,15 @@ static void chain_query(struct builder *b, uint32_t node)
     b->last_query = node;
 }
 
-static void add_node(struct builder *b, uint32_t node)
+/* A signal or fence of a submission also follows the submission's own
+ * waits (a batch signals after it waited). */
+static void after_waits(struct builder *b, uint32_t node, uint32_t first_wait, uint32_t wait_count)
+{
+    for (uint32_t i = 0; i < wait_count; i++)
+        add_edge(b, first_wait + i, node);
+}
+
+static void add_command(struct builder *b, uint32_t node)
 {
     const struct vkmm_command *c = b->graph->nodes[node].command;
     uint32_t first = 0, second = 0;
@@ -256,6 +266,14 @@ static void add_node(struct builder *b, uint32_t node)
     }
 }
 
+/* The first scope of a fence signal: every command earlier in submission
+ * order, whatever its stage (also those in no stage, like a query reset). */
+static void add_fence(struct builder *b, uint32_t node)
+{
+    for (uint32_t n = 0; n < node; n++)
+        add_edge(b, n, node);
+}
+
 /* Visits the commands that run, secondaries flattened; counts them when
  * `nodes` is NULL. */
 static uint32_t flatten(const struct vkmm_command *first, struct vkmm_command_graph_node *nodes, uint32_t at)
@@ -272,7 +290,7 @@ static uint32_t flatten(const struct vkmm_command *first, struct vkmm_command_gr
             break;
         default:
             if (nodes)
-                nodes[at].command = c;
+                nodes[at] = (struct vkmm_command_graph_node){ .kind = VKMM_NODE_COMMAND, .command = c };
             at++;
         }
     }
@@ -316,33 +334,78 @@ static void builder_finish(struct builder *b)
     vkmm_free(b->allocator, NULL, b->seen);
 }
 
+/* The nodes of one submission from `at` on, in submission order: waits,
+ * commands, signals, fence.  Counts them when `nodes` is NULL. */
+static uint32_t submission_nodes(struct vkmm_submission *s, struct vkmm_command_graph_node *nodes, uint32_t at)
+{
+    uint32_t start = at;
+    for (uint32_t i = 0; i < s->wait_count; i++, at++) {
+        if (nodes)
+            nodes[at] = (struct vkmm_command_graph_node){ .kind = VKMM_NODE_SEMAPHORE_WAIT, .operation = i };
+    }
+    for (uint32_t i = 0; i < s->command_buffer_count; i++)
+        at = flatten(s->command_buffers[i]->first, nodes, at);
+    for (uint32_t i = 0; i < s->signal_count; i++, at++) {
+        if (nodes)
+            nodes[at] = (struct vkmm_command_graph_node){ .kind = VKMM_NODE_SEMAPHORE_SIGNAL, .operation = i };
+    }
+    if (s->fence) {
+        if (nodes)
+            nodes[at] = (struct vkmm_command_graph_node){ .kind = VKMM_NODE_FENCE_SIGNAL };
+        at++;
+    }
+    for (uint32_t n = start; nodes && n < at; n++)
+        nodes[n].submission = s;
+    s->nodes_left = at - start;
+    return at;
+}
+
+static void add_submission(struct builder *b, struct vkmm_submission *s, uint32_t first_node)
+{
+    for (uint32_t i = 0; i < s->wait_count; i++)
+        add_sync(b, first_node + i, 0, exec_stages(s->waits[i].stages, true));
+    uint32_t node = first_node + s->wait_count;
+    for (; node < first_node + s->nodes_left; node++) {
+        struct vkmm_command_graph_node *n = &b->graph->nodes[node];
+        if (n->kind == VKMM_NODE_COMMAND) {
+            add_command(b, node);
+        } else if (n->kind == VKMM_NODE_SEMAPHORE_SIGNAL) {
+            after_waits(b, node, first_node, s->wait_count);
+            add_sync(b, node, exec_stages(s->signals[n->operation].stages, false), 0);
+        } else {
+            add_fence(b, node);
+        }
+    }
+}
+
 struct vkmm_command_graph *vkmm_command_graph_create(const VkAllocationCallbacks *allocator,
-                                                     const struct vkmm_submission *submission)
+                                                     struct vkmm_submission *first, uint32_t count)
 {
     struct vkmm_command_graph *g =
         vkmm_zalloc(allocator, NULL, sizeof(*g), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
     if (!g)
         return NULL;
     g->allocator = allocator;
-    uint32_t count = 0;
-    for (uint32_t i = 0; i < submission->command_buffer_count; i++)
-        count = flatten(submission->command_buffers[i]->first, NULL, count);
-    g->node_count = count;
-    size_t slots = count ? count : 1;
+    uint32_t total = 0;
+    struct vkmm_submission *s = first;
+    for (uint32_t i = 0; i < count; i++, s = s->next)
+        total = submission_nodes(s, NULL, total);
+    g->node_count = total;
+    size_t slots = total ? total : 1;
     struct builder b = { .allocator = allocator, .graph = g, .last_query = UINT32_MAX };
     g->nodes = vkmm_zalloc(allocator, NULL, slots * sizeof(*g->nodes), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
     b.seen = vkmm_zalloc(allocator, NULL, slots * sizeof(*b.seen), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
-    bool ok = g->nodes && b.seen;
-    if (ok) {
-        count = 0;
-        for (uint32_t i = 0; i < submission->command_buffer_count; i++)
-            count = flatten(submission->command_buffers[i]->first, g->nodes, count);
-        for (uint32_t n = 0; n < g->node_count && !b.failed; n++)
-            add_node(&b, n);
-        ok = !b.failed && link(&b);
+    g->ready = vkmm_zalloc(allocator, NULL, slots * sizeof(*g->ready), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    g->runnable = vkmm_zalloc(allocator, NULL, slots * sizeof(*g->runnable), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    bool ok = g->nodes && b.seen && g->ready && g->runnable;
+    uint32_t at = 0;
+    s = first;
+    for (uint32_t i = 0; ok && i < count && !b.failed; i++, s = s->next) {
+        uint32_t start = at;
+        at = submission_nodes(s, g->nodes, at);
+        add_submission(&b, s, start);
     }
-    g->ready = ok ? vkmm_zalloc(allocator, NULL, slots * sizeof(*g->ready), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND) : NULL;
-    ok = ok && g->ready;
+    ok = ok && !b.failed && link(&b);
     for (uint32_t n = 0; ok && n < g->node_count; n++) {
         if (g->nodes[n].waiting == 0)
             g->ready[g->ready_count++] = n;
@@ -362,6 +425,7 @@ void vkmm_command_graph_destroy(struct vkmm_command_graph *graph)
     vkmm_free(graph->allocator, NULL, graph->nodes);
     vkmm_free(graph->allocator, NULL, graph->successors);
     vkmm_free(graph->allocator, NULL, graph->ready);
+    vkmm_free(graph->allocator, NULL, graph->runnable);
     vkmm_free(graph->allocator, NULL, graph);
 }
 

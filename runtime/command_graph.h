@@ -1,8 +1,8 @@
-/* The execution dependencies between the commands of one submission (004,
- * DESIGN §3.3).  Strict mode runs a submission's commands in any order this
+/* The execution dependencies between the commands of a queue's pending
+ * submissions (004, DESIGN §3.3).  Strict mode runs them in any order this
  * graph allows — the scheduler picks among the ready ones adversarially —
  * so two commands with no dependency chain between them really do run in
- * either order, as on a GPU. */
+ * either order, as on a GPU, also across submissions of one queue. */
 #pragma once
 
 #include <stdbool.h>
@@ -12,8 +12,18 @@
 struct vkmm_command;
 struct vkmm_submission;
 
+enum vkmm_graph_node_kind {
+    VKMM_NODE_COMMAND,
+    VKMM_NODE_SEMAPHORE_WAIT,   /* the submission's wait operation `operation` */
+    VKMM_NODE_SEMAPHORE_SIGNAL, /* its signal operation `operation` */
+    VKMM_NODE_FENCE_SIGNAL,
+};
+
 struct vkmm_command_graph_node {
-    const struct vkmm_command *command;
+    enum vkmm_graph_node_kind kind;
+    const struct vkmm_command *command; /* VKMM_NODE_COMMAND */
+    struct vkmm_submission *submission;
+    uint32_t operation;
     uint32_t first_successor, successor_count; /* into graph->successors */
     uint32_t waiting;                          /* predecessors not yet run */
     bool done;
@@ -28,13 +38,16 @@ struct vkmm_command_graph {
      * submission order. */
     uint32_t *ready;
     uint32_t ready_count;
+    uint32_t *runnable; /* room for the scheduler's pick among `ready` */
 };
 
-/* Builds the graph of every command of the submission's command buffers
- * (secondaries flattened; labels are not commands that run).  NULL when out
- * of host memory. */
+/* Builds the graph of `count` submissions of one queue, linked by ->next
+ * in submission order: their semaphore waits, every command of their
+ * command buffers (secondaries flattened; labels are not commands that
+ * run), their semaphore signals and fence.  Sets each submission's
+ * nodes_left.  NULL when out of host memory. */
 struct vkmm_command_graph *vkmm_command_graph_create(const VkAllocationCallbacks *allocator,
-                                                     const struct vkmm_submission *submission);
+                                                     struct vkmm_submission *first, uint32_t count);
 void vkmm_command_graph_destroy(struct vkmm_command_graph *graph);
 
 /* Node i (one of graph->ready) ran: its successors wait for one

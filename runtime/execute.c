@@ -9,13 +9,10 @@
 
 #include "buffer.h"
 #include "command_buffer.h"
-#include "command_graph.h"
 #include "device.h"
 #include "dispatch.h"
 #include "event.h"
-#include "log.h"
 #include "query_pool.h"
-#include "queue.h"
 #include "scheduler.h"
 #include "strict_memory.h"
 
@@ -293,67 +290,19 @@ static bool run_secondaries(struct vkmm_execution *x, const struct vkmm_command 
     return true;
 }
 
-/* The ready nodes that can run now: a vkCmdWaitEvents only once its
- * events are set. */
-static uint32_t runnable_nodes(struct vkmm_execution *x, const struct vkmm_command_graph *g, uint32_t *out)
+void vkmm_execute_command(struct vkmm_execution *x, const struct vkmm_command *command)
 {
-    uint32_t n = 0;
-    vkmm_scheduler_lock(x->scheduler);
-    for (uint32_t i = 0; i < g->ready_count; i++) {
-        const struct vkmm_command *c = g->nodes[g->ready[i]].command;
-        if (c->type != VKMM_COMMAND_WAIT_EVENTS || events_set((void *)c))
-            out[n++] = g->ready[i];
-    }
-    vkmm_scheduler_unlock(x->scheduler);
-    return n;
+    handle_command(x, command);
 }
 
-/* Strict mode (DESIGN §3.3): the submission's commands in an order its
- * execution dependencies allow, each step's pick among the runnable ones
- * left to the scheduler's adversarial policy. */
-static enum vkmm_execution_result execute_graph(struct vkmm_execution *x, struct vkmm_command_graph *g)
+bool vkmm_command_runnable_locked(const struct vkmm_command *command)
 {
-    uint32_t *runnable = malloc((g->ready_count + g->node_count + 1) * sizeof(*runnable));
-    if (!runnable)
-        return VKMM_EXECUTION_BLOCKED; /* tried again at the next change */
-    enum vkmm_execution_result result = VKMM_EXECUTION_DONE;
-    while (g->done_count < g->node_count) {
-        uint32_t count = runnable_nodes(x, g, runnable);
-        if (count == 0) {
-            result = VKMM_EXECUTION_BLOCKED;
-            break;
-        }
-        uint32_t node = runnable[vkmm_scheduler_choose(x->scheduler, count)];
-        x->position = node;
-        handle_command(x, g->nodes[node].command);
-        vkmm_command_graph_complete(g, node);
-    }
-    free(runnable);
-    return result;
+    return command->type != VKMM_COMMAND_WAIT_EVENTS || events_set((void *)command);
 }
 
 enum vkmm_execution_result vkmm_execute_submission(struct vkmm_execution *x, struct vkmm_execution_cursor *cursor)
 {
-    struct vkmm_submission *s = x->submission;
-    s->started = true;
-    if (strict(x) && !x->may_block) {
-        if (!s->graph)
-            s->graph = vkmm_command_graph_create(&x->device->allocator, s);
-        if (s->graph) {
-            enum vkmm_execution_result result = execute_graph(x, s->graph);
-            if (result == VKMM_EXECUTION_DONE) {
-                vkmm_command_graph_destroy(s->graph);
-                s->graph = NULL;
-            }
-            return result;
-        }
-        /* Out of host memory for the graph: submission order is one of
-         * the orders the graph allows. */
-        if (!cursor->buffer && !cursor->buffer_started)
-            vkmm_log(&x->queue->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
-                     VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "VKMM-STRICT-IN-ORDER",
-                     "out of host memory for a submission's command graph: its commands run in submission order");
-    }
+    const struct vkmm_submission *s = x->submission;
     while (cursor->buffer < s->command_buffer_count) {
         if (!cursor->buffer_started) {
             cursor->next = s->command_buffers[cursor->buffer]->first;

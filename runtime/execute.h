@@ -23,8 +23,8 @@ struct vkmm_execution {
      * inside a host call, where the submission stops instead and resumes
      * later. */
     bool may_block;
-    /* Strict mode: the running command's place among the submission's
-     * commands (secondaries flattened), for the order checks. */
+    /* Strict mode: the running command's place in its queue's command
+     * graph (submission order), for the order checks. */
     uint32_t position;
 };
 
@@ -43,6 +43,12 @@ enum vkmm_execution_result {
     VKMM_EXECUTION_DONE,
     VKMM_EXECUTION_BLOCKED, /* stopped at a vkCmdWaitEvents whose events are not all set */
 };
+
+/* Strict mode's command graph runs one command at a time. */
+void vkmm_execute_command(struct vkmm_execution *execution, const struct vkmm_command *command);
+/* Scheduler lock held: whether `command` can run now (a vkCmdWaitEvents
+ * only once its events are set). */
+bool vkmm_command_runnable_locked(const struct vkmm_command *command);
 
 /* Runs the submission's command buffers from `cursor` on. */
 enum vkmm_execution_result vkmm_execute_submission(struct vkmm_execution *execution,

@@ -30,6 +30,13 @@ struct queue_state {
     struct vkmm_submission *head, *tail;
     uint64_t submitted; /* serial of the last submission enqueued */
     uint64_t completed; /* serial of the last submission finished */
+    /* Strict mode: the graph of the first `graph_submissions` submissions
+     * from head, and whether it stopped with nothing runnable when the
+     * scheduler's change count was `blocked_at`. */
+    struct vkmm_command_graph *graph;
+    uint32_t graph_submissions;
+    bool blocked;
+    uint64_t blocked_at;
 };
 
 struct vkmm_scheduler {
@@ -70,7 +77,6 @@ struct vkmm_submission *vkmm_submission_create(struct vkmm_device *device, uint3
 
 void vkmm_submission_destroy(struct vkmm_device *device, struct vkmm_submission *submission)
 {
-    vkmm_command_graph_destroy(submission->graph);
     vkmm_free(&device->allocator, NULL, submission);
 }
 
@@ -211,8 +217,9 @@ static bool all_idle_locked(const struct vkmm_scheduler *scheduler)
     return true;
 }
 
-/* A submission's signal operations, once all its commands ran. */
-static void complete_locked(struct vkmm_scheduler *scheduler, struct queue_state *state, struct vkmm_submission *s)
+/* A submission's signal operations, once all its commands ran (fast mode,
+ * and strict mode's in-order fallback). */
+static void signal_locked(struct vkmm_scheduler *scheduler, struct vkmm_submission *s)
 {
     /* Strict mode: the memory side of the signal operations (000: a
      * semaphore signal's first access scope; a fence's is every access). */
@@ -222,12 +229,22 @@ static void complete_locked(struct vkmm_scheduler *scheduler, struct queue_state
         if (s->fence)
             vkmm_strict_signal(scheduler->device, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
     }
-    for (uint32_t i = 0; i < s->command_buffer_count; i++)
-        vkmm_command_buffer_complete_locked(s->command_buffers[i]);
     for (uint32_t i = 0; i < s->signal_count; i++)
         vkmm_semaphore_signal_locked(s->signals[i].semaphore, s->signals[i].target);
     if (s->fence)
         vkmm_fence_signal_locked(s->fence);
+}
+
+/* The queue's first submission finished: its command buffers are no longer
+ * pending, and it leaves the queue. */
+static void retire_locked(struct vkmm_scheduler *scheduler, struct queue_state *state)
+{
+    struct vkmm_submission *s = state->head;
+    state->head = s->next;
+    if (!state->head)
+        state->tail = NULL;
+    for (uint32_t i = 0; i < s->command_buffer_count; i++)
+        vkmm_command_buffer_complete_locked(s->command_buffers[i]);
     state->completed = s->serial;
     vkmm_submission_destroy(scheduler->device, s);
     vkmm_scheduler_notify_locked(scheduler);
@@ -262,12 +279,10 @@ static void *queue_worker(void *arg)
         if (!state->head)
             break; /* shutting down with nothing left */
         struct vkmm_submission *s = state->head;
-        state->head = s->next;
-        if (!state->head)
-            state->tail = NULL;
         vkmm_scheduler_wait_locked(scheduler, waits_satisfied, s, UINT64_MAX);
         execute_unlocked(scheduler, s, true);
-        complete_locked(scheduler, state, s);
+        signal_locked(scheduler, s);
+        retire_locked(scheduler, state);
     }
     vkmm_scheduler_unlock(scheduler);
     return NULL;
@@ -284,13 +299,13 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-/* A queue's first submission may run when its semaphore waits are met and,
- * if it stopped at a vkCmdWaitEvents, something changed since. */
-static bool runnable_locked(const struct vkmm_scheduler *scheduler, const struct vkmm_submission *s)
+/* A queue may run when it has work and, if it stopped with nothing
+ * runnable, something changed since. */
+static bool runnable_locked(const struct vkmm_scheduler *scheduler, const struct queue_state *state)
 {
-    if (s->blocked && s->blocked_at == atomic_load(&scheduler->changes))
+    if (!state->head)
         return false;
-    return s->started || waits_satisfied((void *)s);
+    return !state->blocked || state->blocked_at != atomic_load(&scheduler->changes);
 }
 
 /* Latest first with seed 0: whatever nothing orders before the work
@@ -304,16 +319,142 @@ uint32_t vkmm_scheduler_choose(struct vkmm_scheduler *scheduler, uint32_t count)
     return (uint32_t)(mix(scheduler->seed ^ mix(step)) % count);
 }
 
-/* Runs one submission (to its end or to a wait it cannot pass).  Returns
- * false when nothing can run.  The candidates are the runnable queue heads
- * in submission order; vkmm_scheduler_choose picks one. */
+/* --- Strict mode: a queue's command graph ------------------------------------ */
+
+static bool node_runnable_locked(const struct vkmm_command_graph_node *n)
+{
+    if (n->kind == VKMM_NODE_SEMAPHORE_WAIT) {
+        const struct vkmm_semaphore_op *wait = &n->submission->waits[n->operation];
+        return vkmm_semaphore_reached_locked(wait->semaphore, wait->target);
+    }
+    return n->kind != VKMM_NODE_COMMAND || vkmm_command_runnable_locked(n->command);
+}
+
+/* One node, lock held around but not during device work. */
+static void run_node_locked(struct vkmm_scheduler *scheduler, struct queue_state *state, uint32_t index)
+{
+    const struct vkmm_command_graph_node *n = &state->graph->nodes[index];
+    struct vkmm_device *device = scheduler->device;
+    struct vkmm_submission *s = n->submission;
+    vkmm_scheduler_unlock(scheduler);
+    switch (n->kind) {
+    case VKMM_NODE_COMMAND: {
+        struct vkmm_execution x = {
+            .device = device,
+            .scheduler = scheduler,
+            .queue = state->queue,
+            .submission = s,
+            .position = index,
+        };
+        vkmm_execute_command(&x, n->command);
+        break;
+    }
+    case VKMM_NODE_SEMAPHORE_WAIT:
+        /* The second access scope of the wait. */
+        if (device->engine)
+            vkmm_strict_wait(device, s->waits[n->operation].stages);
+        break;
+    case VKMM_NODE_SEMAPHORE_SIGNAL:
+        /* 000: the signal's first access scope becomes available. */
+        if (device->engine)
+            vkmm_strict_signal(device, s->signals[n->operation].stages);
+        break;
+    case VKMM_NODE_FENCE_SIGNAL:
+        if (device->engine)
+            vkmm_strict_signal(device, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
+        break;
+    }
+    vkmm_scheduler_lock(scheduler);
+    if (n->kind == VKMM_NODE_SEMAPHORE_SIGNAL)
+        vkmm_semaphore_signal_locked(s->signals[n->operation].semaphore, s->signals[n->operation].target);
+    else if (n->kind == VKMM_NODE_FENCE_SIGNAL)
+        vkmm_fence_signal_locked(s->fence);
+    s->nodes_left--;
+    vkmm_command_graph_complete(state->graph, index);
+    vkmm_scheduler_notify_locked(scheduler);
+}
+
+/* Submissions leave the queue in order, once all their nodes ran. */
+static void retire_finished_locked(struct vkmm_scheduler *scheduler, struct queue_state *state)
+{
+    while (state->graph_submissions && state->head->nodes_left == 0) {
+        state->graph_submissions--;
+        retire_locked(scheduler, state);
+    }
+}
+
+/* Runs the queue's graph until it is done or nothing in it can run; each
+ * step's node among the runnable ones is vkmm_scheduler_choose's pick. */
+static enum vkmm_execution_result run_graph_locked(struct vkmm_scheduler *scheduler, struct queue_state *state,
+                                                   bool *progressed)
+{
+    struct vkmm_command_graph *g = state->graph;
+    *progressed = false;
+    while (g->done_count < g->node_count) {
+        uint32_t count = 0;
+        for (uint32_t i = 0; i < g->ready_count; i++) {
+            if (node_runnable_locked(&g->nodes[g->ready[i]]))
+                g->runnable[count++] = g->ready[i];
+        }
+        if (count == 0)
+            return VKMM_EXECUTION_BLOCKED;
+        run_node_locked(scheduler, state, g->runnable[vkmm_scheduler_choose(scheduler, count)]);
+        retire_finished_locked(scheduler, state);
+        *progressed = true;
+    }
+    retire_finished_locked(scheduler, state);
+    vkmm_command_graph_destroy(g);
+    state->graph = NULL;
+    return VKMM_EXECUTION_DONE;
+}
+
+/* Out of host memory for a graph: the first submission in submission
+ * order, which is one of the orders the graph would allow. */
+static enum vkmm_execution_result run_in_order_locked(struct vkmm_scheduler *scheduler, struct queue_state *state,
+                                                      bool *progressed)
+{
+    struct vkmm_submission *s = state->head;
+    *progressed = false;
+    if (s->cursor.buffer == 0 && !s->cursor.buffer_started) {
+        if (!waits_satisfied(s))
+            return VKMM_EXECUTION_BLOCKED;
+        *progressed = true;
+        for (uint32_t i = 0; i < s->wait_count && scheduler->device->engine; i++)
+            vkmm_strict_wait(scheduler->device, s->waits[i].stages);
+    }
+    if (execute_unlocked(scheduler, s, false) == VKMM_EXECUTION_BLOCKED)
+        return VKMM_EXECUTION_BLOCKED;
+    signal_locked(scheduler, s);
+    retire_locked(scheduler, state);
+    return VKMM_EXECUTION_DONE;
+}
+
+/* The graph of every submission the queue holds now (later ones wait for
+ * the next graph). */
+static void build_graph_locked(struct vkmm_scheduler *scheduler, struct queue_state *state)
+{
+    uint32_t count = 0;
+    for (struct vkmm_submission *s = state->head; s; s = s->next)
+        count++;
+    state->graph = vkmm_command_graph_create(&scheduler->device->allocator, state->head, count);
+    state->graph_submissions = state->graph ? count : 0;
+    if (!state->graph)
+        vkmm_log(&state->queue->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+                 VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "VKMM-STRICT-IN-ORDER",
+                 "out of host memory for the queue's command graph: its next submission runs in submission order");
+}
+
+/* Runs one queue's work (to its end or until nothing in it can run).
+ * Returns false when no queue can run.  The candidates are the runnable
+ * queues by their first submission's place in submission order;
+ * vkmm_scheduler_choose picks one. */
 static bool run_step_locked(struct vkmm_scheduler *scheduler)
 {
     struct queue_state *candidates[VKMM_QUEUE_FAMILY_COUNT * VKMM_MAX_QUEUES_PER_FAMILY];
     uint32_t count = 0;
     for (uint32_t i = 0; i < scheduler->queue_count; i++) {
         struct queue_state *state = &scheduler->queues[i];
-        if (!state->head || !runnable_locked(scheduler, state->head))
+        if (!runnable_locked(scheduler, state))
             continue;
         uint32_t at = count++;
         while (at > 0 && candidates[at - 1]->head->sequence > state->head->sequence) {
@@ -325,27 +466,23 @@ static bool run_step_locked(struct vkmm_scheduler *scheduler)
     if (count == 0)
         return false;
     struct queue_state *chosen = candidates[vkmm_scheduler_choose(scheduler, count)];
-    struct vkmm_submission *s = chosen->head;
-    if (!s->waits_applied && scheduler->device->engine) {
-        /* The second access scope of each semaphore wait. */
-        for (uint32_t i = 0; i < s->wait_count; i++)
-            vkmm_strict_wait(scheduler->device, s->waits[i].stages);
-    }
-    s->waits_applied = true;
+    if (!chosen->graph)
+        build_graph_locked(scheduler, chosen);
     scheduler->executing = true;
-    enum vkmm_execution_result result = execute_unlocked(scheduler, s, false);
+    bool progressed;
+    enum vkmm_execution_result result = chosen->graph ? run_graph_locked(scheduler, chosen, &progressed)
+                                                      : run_in_order_locked(scheduler, chosen, &progressed);
     scheduler->executing = false;
-    if (result == VKMM_EXECUTION_BLOCKED) {
-        s->blocked = true;
-        s->blocked_at = atomic_load(&scheduler->changes);
-        vkmm_scheduler_notify_locked(scheduler); /* it may have set events or queries before stopping */
-        s->blocked_at = atomic_load(&scheduler->changes);
-        return true;
-    }
-    chosen->head = s->next;
-    if (!chosen->head)
-        chosen->tail = NULL;
-    complete_locked(scheduler, chosen, s);
+    /* Waiters and other queues look again only when something ran (it
+     * may have set events or queries); a queue that could not move at all
+     * must not wake the others, or two blocked queues would take turns
+     * forever. */
+    if (progressed)
+        vkmm_scheduler_notify_locked(scheduler);
+    else
+        pthread_cond_broadcast(&scheduler->changed); /* threads waiting for `executing` to end */
+    chosen->blocked = result == VKMM_EXECUTION_BLOCKED;
+    chosen->blocked_at = atomic_load(&scheduler->changes);
     return true;
 }
 
@@ -431,6 +568,7 @@ void vkmm_scheduler_destroy(struct vkmm_scheduler *scheduler)
         vkmm_scheduler_lock(scheduler);
         vkmm_scheduler_settle_locked(scheduler);
         for (uint32_t i = 0; i < scheduler->queue_count; i++) {
+            vkmm_command_graph_destroy(scheduler->queues[i].graph);
             while (scheduler->queues[i].head) {
                 struct vkmm_submission *s = scheduler->queues[i].head;
                 scheduler->queues[i].head = s->next;

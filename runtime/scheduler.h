@@ -38,12 +38,8 @@ struct vkmm_submission {
     struct vkmm_fence *fence;
     uint64_t serial;   /* position in the queue's submission order */
     uint64_t sequence; /* position in the device's submission order (all queues) */
-    struct vkmm_execution_cursor cursor; /* how far it ran (in order) */
-    struct vkmm_command_graph *graph;    /* strict mode: what is left to run */
-    bool started;
-    bool waits_applied; /* strict mode: the semaphore waits' memory side is done */
-    bool blocked;      /* stopped at a vkCmdWaitEvents ... */
-    uint64_t blocked_at; /* ... when the scheduler's change count was this */
+    struct vkmm_execution_cursor cursor; /* fast mode: how far it ran */
+    uint32_t nodes_left; /* strict mode: its nodes in the queue's graph not yet run */
     struct vkmm_submission *next;
 };
 

@@ -216,17 +216,19 @@ static void report_overtaken(struct vkmm_device *device, const struct vkmm_stric
         hazard.id = VKMM_MM_HAZARD_WRITE_AFTER_READ;
     else
         hazard.id = VKMM_MM_HAZARD_WRITE_AFTER_WRITE;
-    if (now->agent.submission == earlier_run->agent.submission) {
+    const char *first = now->agent.kind, *second = earlier_run->agent.kind;
+    if (now->agent.queue == earlier_run->agent.queue) {
+        /* A barrier's first scope reaches into earlier submissions of its
+         * queue, so a barrier (or event) is the fix across submissions too. */
         snprintf(hazard.missing, sizeof(hazard.missing),
                  "a pipeline barrier or event ordering %s before the later %s (the first one's stage in its "
                  "srcStageMask, the second's in its dstStageMask): none did, and the later one ran first",
-                 now->agent.kind, earlier_run->agent.kind);
+                 first, second);
     } else {
         snprintf(hazard.missing, sizeof(hazard.missing),
-                 "a semaphore (or fence wait) ordering submission %llu on queue %u before submission %llu on queue "
-                 "%u: nothing did, and the later one ran first",
-                 (unsigned long long)now->agent.submission, now->agent.queue,
-                 (unsigned long long)earlier_run->agent.submission, earlier_run->agent.queue);
+                 "a semaphore signalled after %s (queue %u) and waited for before %s (queue %u) with a wait stage "
+                 "mask covering its stage: none did, and the later one ran first",
+                 first, now->agent.queue, second, earlier_run->agent.queue);
     }
     vkmm_hazard_report_add(device, &hazard);
 }

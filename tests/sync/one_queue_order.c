@@ -1,5 +1,6 @@
-/* Write-after-read and write-after-write inside one submission.  Nothing
- * but an execution dependency orders two commands of one queue: a WAR
+/* Write-after-read and write-after-write on one queue, inside one command
+ * buffer, across command buffers of a submission and across submissions.
+ * Nothing but an execution dependency orders two commands of one queue: a WAR
  * needs a barrier (an execution-only one is enough), a WAW a barrier with
  * the write accesses.  Without one, strict mode runs the later command
  * first. */
@@ -15,6 +16,8 @@ enum {
     WAR_TWO_COMMAND_BUFFERS,
     CORRECT_WAR_DISPATCH,
     WAR_DISPATCH,
+    CORRECT_WAR_TWO_SUBMISSIONS,
+    WAR_TWO_SUBMISSIONS,
     VARIANTS
 };
 
@@ -28,6 +31,8 @@ static const struct sync_variant variants[VARIANTS] = {
     [WAR_TWO_COMMAND_BUFFERS] = { "bug_write_after_read_across_command_buffers", "VKMM-HAZARD-WRITE-AFTER-READ" },
     [CORRECT_WAR_DISPATCH] = { "correct_dispatch_then_overwrite", NULL },
     [WAR_DISPATCH] = { "bug_dispatch_then_overwrite_no_barrier", "VKMM-HAZARD-WRITE-AFTER-READ" },
+    [CORRECT_WAR_TWO_SUBMISSIONS] = { "correct_write_after_read_across_submissions", NULL },
+    [WAR_TWO_SUBMISSIONS] = { "bug_write_after_read_across_submissions", "VKMM-HAZARD-WRITE-AFTER-READ" },
 };
 
 /* ALL_TRANSFER: whether vkCmdFillBuffer runs in the CLEAR or the COPY stage,
@@ -42,7 +47,9 @@ static void host_barrier(VkCommandBuffer cmd)
                  VK_ACCESS_2_HOST_READ_BIT);
 }
 
-static void submit_all(struct vkmm_test *t, VkCommandBuffer *cmds, uint32_t count)
+/* The command buffers in one submission, or each in its own vkQueueSubmit2
+ * (`separately`); then waits for the queue. */
+static void submit_all(struct vkmm_test *t, VkCommandBuffer *cmds, uint32_t count, bool separately)
 {
     VkCommandBufferSubmitInfo infos[2];
     for (uint32_t i = 0; i < count; i++) {
@@ -50,9 +57,12 @@ static void submit_all(struct vkmm_test *t, VkCommandBuffer *cmds, uint32_t coun
         infos[i] = (VkCommandBufferSubmitInfo){ .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
                                                 .commandBuffer = cmds[i] };
     }
-    VkSubmitInfo2 submit = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = count,
-                             .pCommandBufferInfos = infos };
-    VK_CHECK(vkQueueSubmit2(t->compute_queues[0], 1, &submit, VK_NULL_HANDLE));
+    for (uint32_t i = 0; i < (separately ? count : 1); i++) {
+        VkSubmitInfo2 submit = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+                                 .commandBufferInfoCount = separately ? 1 : count,
+                                 .pCommandBufferInfos = &infos[i] };
+        VK_CHECK(vkQueueSubmit2(t->compute_queues[0], 1, &submit, VK_NULL_HANDLE));
+    }
     VK_CHECK(vkQueueWaitIdle(t->compute_queues[0]));
     vkFreeCommandBuffers(t->device, t->pool, count, cmds);
 }
@@ -61,7 +71,8 @@ static void submit_all(struct vkmm_test *t, VkCommandBuffer *cmds, uint32_t coun
 static void write_after_read(struct vkmm_test *t, int variant, VkBuffer source, VkBuffer readback)
 {
     bool dispatch = variant == CORRECT_WAR_DISPATCH || variant == WAR_DISPATCH;
-    bool split = variant == CORRECT_WAR_TWO_COMMAND_BUFFERS || variant == WAR_TWO_COMMAND_BUFFERS;
+    bool submissions = variant == CORRECT_WAR_TWO_SUBMISSIONS || variant == WAR_TWO_SUBMISSIONS;
+    bool split = submissions || variant == CORRECT_WAR_TWO_COMMAND_BUFFERS || variant == WAR_TWO_COMMAND_BUFFERS;
     VkPipelineStageFlags2 reader = dispatch ? VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT : VK_PIPELINE_STAGE_2_COPY_BIT;
     struct vkmm_test_compute consume = { 0 };
     VkCommandBuffer cmds[2] = { vkmm_test_begin(t), VK_NULL_HANDLE };
@@ -80,18 +91,19 @@ static void write_after_read(struct vkmm_test *t, int variant, VkBuffer source, 
         vkCmdCopyBuffer(cmds[0], source, readback, 1, &all);
     }
     bool ordered = variant == CORRECT_WAR || variant == CORRECT_WAR_TWO_COMMAND_BUFFERS ||
-                   variant == CORRECT_WAR_DISPATCH;
-    /* A WAR needs only an execution dependency: no access masks. */
-    if (ordered)
-        sync_barrier(cmds[0], reader, 0, FILL_STAGE, 0);
-    else if (variant == WAR_WRONG_STAGE)
-        sync_barrier(cmds[0], VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0, FILL_STAGE, 0);
+                   variant == CORRECT_WAR_DISPATCH || variant == CORRECT_WAR_TWO_SUBMISSIONS;
     if (split)
         cmds[1] = vkmm_test_begin(t);
     VkCommandBuffer last = cmds[split ? 1 : 0];
+    /* A WAR needs only an execution dependency: no access masks.  A
+     * barrier's first scope reaches back into earlier submissions. */
+    if (ordered)
+        sync_barrier(last, reader, 0, FILL_STAGE, 0);
+    else if (variant == WAR_WRONG_STAGE)
+        sync_barrier(last, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0, FILL_STAGE, 0);
     vkCmdFillBuffer(last, source, 0, VK_WHOLE_SIZE, NEW_VALUE);
     host_barrier(last);
-    submit_all(t, cmds, split ? 2 : 1);
+    submit_all(t, cmds, split ? 2 : 1, submissions);
     if (dispatch)
         vkmm_test_compute_destroy(t, &consume);
 }
@@ -110,7 +122,7 @@ static void write_after_write(struct vkmm_test *t, int variant, VkBuffer source,
     VkBufferCopy all = { 0, 0, SYNC_WORDS * 4 };
     vkCmdCopyBuffer(cmd, source, readback, 1, &all);
     host_barrier(cmd);
-    submit_all(t, &cmd, 1);
+    submit_all(t, &cmd, 1, false);
 }
 
 static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
@@ -144,6 +156,8 @@ static void correct_across_command_buffers(void **state) { (void)state; run(CORR
 static void bug_across_command_buffers(void **state) { (void)state; run(WAR_TWO_COMMAND_BUFFERS); }
 static void correct_dispatch_then_overwrite(void **state) { (void)state; run(CORRECT_WAR_DISPATCH); }
 static void bug_dispatch_then_overwrite(void **state) { (void)state; run(WAR_DISPATCH); }
+static void correct_across_submissions(void **state) { (void)state; run(CORRECT_WAR_TWO_SUBMISSIONS); }
+static void bug_across_submissions(void **state) { (void)state; run(WAR_TWO_SUBMISSIONS); }
 
 int main(void)
 {
@@ -157,6 +171,8 @@ int main(void)
         cmocka_unit_test(bug_across_command_buffers),
         cmocka_unit_test(correct_dispatch_then_overwrite),
         cmocka_unit_test(bug_dispatch_then_overwrite),
+        cmocka_unit_test(correct_across_submissions),
+        cmocka_unit_test(bug_across_submissions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

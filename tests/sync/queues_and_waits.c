@@ -8,6 +8,7 @@ enum {
     NO_SEMAPHORE,
     CORRECT_TIMELINE,
     TIMELINE_TOO_LOW,
+    WAIT_STAGE_MISSES_CONSUMER,
     CORRECT_EVENT,
     EVENT_WRONG_STAGE,
     CORRECT_WAR,
@@ -22,6 +23,7 @@ static const struct sync_variant variants[VARIANTS] = {
     [NO_SEMAPHORE] = { "bug_two_queues_without_semaphore", "VKMM-HAZARD-STALE-READ", 2 },
     [CORRECT_TIMELINE] = { "correct_timeline", NULL },
     [TIMELINE_TOO_LOW] = { "bug_timeline_wait_value_too_low", "VKMM-HAZARD-STALE-READ", 2 },
+    [WAIT_STAGE_MISSES_CONSUMER] = { "bug_semaphore_wait_stage_misses_consumer", "VKMM-HAZARD-STALE-READ", 2 },
     [CORRECT_EVENT] = { "correct_event", NULL },
     [EVENT_WRONG_STAGE] = { "bug_event_stage_misses_producer", "VKMM-HAZARD-STALE-READ" },
     [CORRECT_WAR] = { "correct_write_after_read", NULL },
@@ -77,6 +79,8 @@ static void two_queues(struct vkmm_test *t, int variant, struct program_objects 
     wait.stageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
     if (variant == TIMELINE_TOO_LOW)
         wait.value = 1; /* already reached: the wait does not order anything */
+    if (variant == WAIT_STAGE_MISSES_CONSUMER)
+        wait.stageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT; /* the consumer is a copy: it need not wait */
     bool with_semaphore = variant != NO_SEMAPHORE;
     submit(t->compute_queues[0], producer, NULL, with_semaphore ? &signal : NULL);
     submit(sync_queue(t, 1), consumer, with_semaphore ? &wait : NULL, NULL);
@@ -182,6 +186,7 @@ static void correct_semaphore(void **state) { (void)state; run(CORRECT_SEMAPHORE
 static void bug_two_queues_without_semaphore(void **state) { (void)state; run(NO_SEMAPHORE); }
 static void correct_timeline(void **state) { (void)state; run(CORRECT_TIMELINE); }
 static void bug_timeline_wait_value_too_low(void **state) { (void)state; run(TIMELINE_TOO_LOW); }
+static void bug_semaphore_wait_stage_misses_consumer(void **state) { (void)state; run(WAIT_STAGE_MISSES_CONSUMER); }
 static void correct_event(void **state) { (void)state; run(CORRECT_EVENT); }
 static void bug_event_stage_misses_producer(void **state) { (void)state; run(EVENT_WRONG_STAGE); }
 static void correct_write_after_read(void **state) { (void)state; run(CORRECT_WAR); }
@@ -196,6 +201,7 @@ int main(void)
         cmocka_unit_test(bug_two_queues_without_semaphore),
         cmocka_unit_test(correct_timeline),
         cmocka_unit_test(bug_timeline_wait_value_too_low),
+        cmocka_unit_test(bug_semaphore_wait_stage_misses_consumer),
         cmocka_unit_test(correct_event),
         cmocka_unit_test(bug_event_stage_misses_producer),
         cmocka_unit_test(correct_write_after_read),
