@@ -397,7 +397,10 @@ struct vkmm_command_graph *vkmm_command_graph_create(const VkAllocationCallbacks
     b.seen = vkmm_zalloc(allocator, NULL, slots * sizeof(*b.seen), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
     g->ready = vkmm_zalloc(allocator, NULL, slots * sizeof(*g->ready), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
     g->runnable = vkmm_zalloc(allocator, NULL, slots * sizeof(*g->runnable), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
-    bool ok = g->nodes && b.seen && g->ready && g->runnable;
+    g->visited = vkmm_zalloc(allocator, NULL, slots * sizeof(*g->visited), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    g->stack = vkmm_zalloc(allocator, NULL, slots * sizeof(*g->stack), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    g->first_sequence = count ? first->sequence : 0;
+    bool ok = g->nodes && b.seen && g->ready && g->runnable && g->visited && g->stack;
     uint32_t at = 0;
     s = first;
     for (uint32_t i = 0; ok && i < count && !b.failed; i++, s = s->next) {
@@ -426,6 +429,8 @@ void vkmm_command_graph_destroy(struct vkmm_command_graph *graph)
     vkmm_free(graph->allocator, NULL, graph->successors);
     vkmm_free(graph->allocator, NULL, graph->ready);
     vkmm_free(graph->allocator, NULL, graph->runnable);
+    vkmm_free(graph->allocator, NULL, graph->visited);
+    vkmm_free(graph->allocator, NULL, graph->stack);
     vkmm_free(graph->allocator, NULL, graph);
 }
 
@@ -457,4 +462,33 @@ void vkmm_command_graph_complete(struct vkmm_command_graph *graph, uint32_t node
         if (--graph->nodes[successor].waiting == 0)
             ready_insert(graph, successor);
     }
+}
+
+/* Depth first along successors; edges only go forward in submission
+ * order, so nodes past `to` cannot lead to it. */
+bool vkmm_command_graph_reaches(struct vkmm_command_graph *graph, uint32_t from, uint32_t to)
+{
+    if (from >= graph->node_count || to >= graph->node_count || from > to)
+        return false;
+    if (++graph->visit_stamp == 0) {
+        memset(graph->visited, 0, graph->node_count * sizeof(*graph->visited));
+        graph->visit_stamp = 1;
+    }
+    uint32_t depth = 0;
+    graph->stack[depth++] = from;
+    graph->visited[from] = graph->visit_stamp;
+    while (depth) {
+        uint32_t n = graph->stack[--depth];
+        if (n == to)
+            return true;
+        const struct vkmm_command_graph_node *node = &graph->nodes[n];
+        for (uint32_t i = 0; i < node->successor_count; i++) {
+            uint32_t next = graph->successors[node->first_successor + i];
+            if (next > to || graph->visited[next] == graph->visit_stamp)
+                continue;
+            graph->visited[next] = graph->visit_stamp;
+            graph->stack[depth++] = next;
+        }
+    }
+    return false;
 }

@@ -39,6 +39,8 @@ struct vkmm_command_graph {
     uint32_t *ready;
     uint32_t ready_count;
     uint32_t *runnable; /* room for the scheduler's pick among `ready` */
+    uint64_t first_sequence; /* the device-wide sequence of its first submission */
+    uint32_t *visited, visit_stamp, *stack; /* vkmm_command_graph_reaches */
 };
 
 /* Builds the graph of `count` submissions of one queue, linked by ->next
@@ -53,3 +55,7 @@ void vkmm_command_graph_destroy(struct vkmm_command_graph *graph);
 /* Node i (one of graph->ready) ran: its successors wait for one
  * predecessor less, and join `ready` when none is left. */
 void vkmm_command_graph_complete(struct vkmm_command_graph *graph, uint32_t node);
+
+/* Whether a chain of execution dependencies leads from node `from` to node
+ * `to`. */
+bool vkmm_command_graph_reaches(struct vkmm_command_graph *graph, uint32_t from, uint32_t to);

@@ -185,6 +185,6 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_DeviceWaitIdle(VkDevice _device)
     VkResult result = vkmm_scheduler_wait_idle_locked(device->scheduler, NULL);
     vkmm_scheduler_unlock(device->scheduler);
     if (result == VK_SUCCESS)
-        vkmm_strict_host_wait(device);
+        vkmm_strict_wait_idle(device, NULL);
     return result;
 }

@@ -13,12 +13,21 @@
 #include "dispatch.h"
 #include "event.h"
 #include "query_pool.h"
+#include "queue.h"
 #include "scheduler.h"
 #include "strict_memory.h"
 
 static bool strict(const struct vkmm_execution *x)
 {
     return x->device->engine != NULL;
+}
+
+/* A dependency's first synchronization scope: the running node's ancestors
+ * (every earlier write when the submission runs in order). */
+static void strict_dependency(const struct vkmm_execution *x, const struct vkmm_dependency *dependency)
+{
+    struct vkmm_strict_scope scope = { x->graph, x->position, vkmm_queue_id(x->queue) };
+    vkmm_strict_dependency(x->device, x->graph ? &scope : NULL, dependency);
 }
 
 /* Strict mode: a transfer reads through its read path into a scratch copy,
@@ -103,7 +112,7 @@ static void apply_half(struct vkmm_execution *x, const struct vkmm_dependency *d
         else
             buffers[i].srcStageMask = 0, buffers[i].srcAccessMask = 0;
     }
-    vkmm_strict_dependency(x->device, &half);
+    strict_dependency(x, &half);
 }
 
 static void set_event(struct vkmm_execution *x, struct vkmm_event *event, bool set)
@@ -139,7 +148,7 @@ static bool handle_wait_events(struct vkmm_execution *x, const struct vkmm_comma
      * stage mask, so the whole dependency applies here. */
     for (uint32_t i = 0; i < c->u.wait_events.dependency_count; i++) {
         if (c->u.wait_events.legacy)
-            vkmm_strict_dependency(x->device, &c->u.wait_events.dependencies[i]);
+            strict_dependency(x, &c->u.wait_events.dependencies[i]);
         else
             apply_half(x, &c->u.wait_events.dependencies[i], false);
     }
@@ -221,7 +230,7 @@ static bool handle_command(struct vkmm_execution *x, const struct vkmm_command *
     case VKMM_COMMAND_PIPELINE_BARRIER:
         /* Fast mode: in order and coherent, already satisfied. */
         if (strict(x))
-            vkmm_strict_dependency(x->device, &c->u.pipeline_barrier.dependency);
+            strict_dependency(x, &c->u.pipeline_barrier.dependency);
         break;
     case VKMM_COMMAND_SET_EVENT:
         if (strict(x))

@@ -3,6 +3,7 @@
 #pragma once
 
 struct vkmm_command_buffer;
+struct vkmm_command_graph;
 struct vkmm_device;
 struct vkmm_queue;
 struct vkmm_scheduler;
@@ -26,6 +27,7 @@ struct vkmm_execution {
     /* Strict mode: the running command's place in its queue's command
      * graph (submission order), for the order checks. */
     uint32_t position;
+    struct vkmm_command_graph *graph; /* strict mode: the queue's graph; NULL when run in order */
 };
 
 /* Where a submission's execution stands, so that it can stop at a

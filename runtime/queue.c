@@ -199,6 +199,6 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueWaitIdle(VkQueue _queue)
     VkResult result = vkmm_scheduler_wait_idle_locked(scheduler, queue);
     vkmm_scheduler_unlock(scheduler);
     if (result == VK_SUCCESS)
-        vkmm_strict_host_wait(queue->base.device);
+        vkmm_strict_wait_idle(queue->base.device, queue);
     return result;
 }

@@ -225,9 +225,9 @@ static void signal_locked(struct vkmm_scheduler *scheduler, struct vkmm_submissi
      * semaphore signal's first access scope; a fence's is every access). */
     if (scheduler->device->engine) {
         for (uint32_t i = 0; i < s->signal_count; i++)
-            vkmm_strict_signal(scheduler->device, s->signals[i].stages);
+            vkmm_strict_signal(scheduler->device, NULL, s->signals[i].stages);
         if (s->fence)
-            vkmm_strict_signal(scheduler->device, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
+            vkmm_strict_signal(scheduler->device, NULL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
     }
     for (uint32_t i = 0; i < s->signal_count; i++)
         vkmm_semaphore_signal_locked(s->signals[i].semaphore, s->signals[i].target);
@@ -336,6 +336,8 @@ static void run_node_locked(struct vkmm_scheduler *scheduler, struct queue_state
     const struct vkmm_command_graph_node *n = &state->graph->nodes[index];
     struct vkmm_device *device = scheduler->device;
     struct vkmm_submission *s = n->submission;
+    /* A signal's first synchronization scope: the node's ancestors. */
+    struct vkmm_strict_scope scope = { state->graph, index, vkmm_queue_id(state->queue) };
     vkmm_scheduler_unlock(scheduler);
     switch (n->kind) {
     case VKMM_NODE_COMMAND: {
@@ -345,6 +347,7 @@ static void run_node_locked(struct vkmm_scheduler *scheduler, struct queue_state
             .queue = state->queue,
             .submission = s,
             .position = index,
+            .graph = state->graph,
         };
         vkmm_execute_command(&x, n->command);
         break;
@@ -357,11 +360,11 @@ static void run_node_locked(struct vkmm_scheduler *scheduler, struct queue_state
     case VKMM_NODE_SEMAPHORE_SIGNAL:
         /* 000: the signal's first access scope becomes available. */
         if (device->engine)
-            vkmm_strict_signal(device, s->signals[n->operation].stages);
+            vkmm_strict_signal(device, &scope, s->signals[n->operation].stages);
         break;
     case VKMM_NODE_FENCE_SIGNAL:
         if (device->engine)
-            vkmm_strict_signal(device, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
+            vkmm_strict_signal(device, &scope, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
         break;
     }
     vkmm_scheduler_lock(scheduler);

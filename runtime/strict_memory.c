@@ -7,6 +7,7 @@
 #include "alloc.h"
 #include "buffer.h"
 #include "command_buffer.h"
+#include "command_graph.h"
 #include "compiler.h"
 #include "descriptor_set.h"
 #include "descriptor_set_layout.h"
@@ -334,7 +335,8 @@ void vkmm_strict_idle(struct vkmm_device *device)
 static struct vkmm_mm_agent agent_of(const struct vkmm_execution *x, const struct vkmm_command *command)
 {
     struct vkmm_mm_agent agent = {
-        .queue = x->queue->family * VKMM_MAX_QUEUES_PER_FAMILY + x->queue->index,
+        .queue = vkmm_queue_id(x->queue),
+        .position = x->position,
         .submission = x->submission->sequence,
         .command = command->index,
         .kind = vkmm_command_type_name(command->type),
@@ -375,14 +377,38 @@ void vkmm_strict_write(struct vkmm_execution *x, const struct vkmm_command *comm
 
 /* --- Dependencies ------------------------------------------------------------ */
 
-void vkmm_strict_dependency(struct vkmm_device *device, const struct vkmm_dependency *dependency)
+static bool writer_in_scope(void *user, const struct vkmm_mm_agent *writer)
+{
+    const struct vkmm_strict_scope *scope = user;
+    if (scope->queue == VKMM_STRICT_ANY_QUEUE)
+        return true;
+    if (writer->queue != scope->queue)
+        return false;
+    if (!scope->graph || writer->submission < scope->graph->first_sequence)
+        return true;
+    return vkmm_command_graph_reaches(scope->graph, writer->position, scope->node);
+}
+
+/* Engine lock held. */
+static void scoped_dependency(struct vkmm_device *device, const struct vkmm_strict_scope *scope,
+                              struct vkmm_mm_dependency *d)
+{
+    if (scope && scope->queue != VKMM_STRICT_ANY_QUEUE) {
+        d->writers = writer_in_scope;
+        d->writers_user = (void *)scope;
+    }
+    vkmm_mm_dependency(device->engine, d);
+}
+
+void vkmm_strict_dependency(struct vkmm_device *device, const struct vkmm_strict_scope *scope,
+                            const struct vkmm_dependency *dependency)
 {
     lock(device);
     for (uint32_t i = 0; i < dependency->memory_barrier_count; i++) {
         const VkMemoryBarrier2 *b = &dependency->memory_barriers[i];
         struct vkmm_mm_dependency d = { b->srcStageMask, b->dstStageMask, b->srcAccessMask, b->dstAccessMask,
-                                        NULL, 0, 0 };
-        vkmm_mm_dependency(device->engine, &d);
+                                        NULL, 0, 0, NULL, NULL };
+        scoped_dependency(device, scope, &d);
     }
     for (uint32_t i = 0; i < dependency->buffer_barrier_count; i++) {
         const VkBufferMemoryBarrier2 *b = &dependency->buffer_barriers[i];
@@ -392,8 +418,8 @@ void vkmm_strict_dependency(struct vkmm_device *device, const struct vkmm_depend
         VkDeviceSize size = b->size == VK_WHOLE_SIZE || b->size > buffer->size - b->offset ? buffer->size - b->offset
                                                                                             : b->size;
         struct vkmm_mm_dependency d = { b->srcStageMask, b->dstStageMask, b->srcAccessMask, b->dstAccessMask,
-                                        buffer->memory->mm, buffer->memory_offset + b->offset, size };
-        vkmm_mm_dependency(device->engine, &d);
+                                        buffer->memory->mm, buffer->memory_offset + b->offset, size, NULL, NULL };
+        scoped_dependency(device, scope, &d);
     }
     unlock(device);
 }
@@ -401,18 +427,28 @@ void vkmm_strict_dependency(struct vkmm_device *device, const struct vkmm_depend
 /* 000: a semaphore signal's first access scope is all memory accesses of
  * the stages in its scope; a wait's second scope likewise (VkSemaphoreSubmitInfo
  * stageMask); a fence signal covers every stage. */
-void vkmm_strict_signal(struct vkmm_device *device, VkPipelineStageFlags2 stages)
+void vkmm_strict_signal(struct vkmm_device *device, const struct vkmm_strict_scope *scope,
+                        VkPipelineStageFlags2 stages)
 {
-    struct vkmm_mm_dependency d = { stages, 0, VK_ACCESS_2_MEMORY_WRITE_BIT, 0, NULL, 0, 0 };
+    struct vkmm_mm_dependency d = { stages, 0, VK_ACCESS_2_MEMORY_WRITE_BIT, 0, NULL, 0, 0, NULL, NULL };
     lock(device);
-    vkmm_mm_dependency(device->engine, &d);
+    scoped_dependency(device, scope, &d);
     unlock(device);
+}
+
+void vkmm_strict_wait_idle(struct vkmm_device *device, const struct vkmm_queue *queue)
+{
+    if (!device->engine)
+        return;
+    struct vkmm_strict_scope scope = { NULL, 0, queue ? vkmm_queue_id(queue) : VKMM_STRICT_ANY_QUEUE };
+    vkmm_strict_signal(device, &scope, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
+    vkmm_strict_host_wait(device);
 }
 
 void vkmm_strict_wait(struct vkmm_device *device, VkPipelineStageFlags2 stages)
 {
     struct vkmm_mm_dependency d = { 0, stages, 0, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT, NULL, 0,
-                                    0 };
+                                    0, NULL, NULL };
     lock(device);
     vkmm_mm_dependency(device->engine, &d);
     unlock(device);

@@ -37,6 +37,11 @@ void vkmm_strict_submit(struct vkmm_device *device);
 void vkmm_strict_idle(struct vkmm_device *device);
 /* The host observed completion (a wait returned success). */
 void vkmm_strict_host_wait(struct vkmm_device *device);
+/* vkQueueWaitIdle (queue) or vkDeviceWaitIdle (NULL) returned: the spec
+ * makes them a fence on every submission, so the queues' writes become
+ * available, then the host observed completion. */
+struct vkmm_queue;
+void vkmm_strict_wait_idle(struct vkmm_device *device, const struct vkmm_queue *queue);
 
 /* Command accesses of the executor: whole-command reads and writes of a
  * buffer range through the command's (stage, access) path. */
@@ -46,11 +51,26 @@ void vkmm_strict_read(struct vkmm_execution *x, const struct vkmm_command *comma
 void vkmm_strict_write(struct vkmm_execution *x, const struct vkmm_command *command, struct vkmm_buffer *buffer,
                        VkDeviceSize offset, VkDeviceSize size, VkPipelineStageFlags2 stage, VkAccessFlags2 access,
                        const void *data);
+/* The first synchronization scope of a dependency, for its availability
+ * operation: the writes of queue `queue`'s commands in earlier graphs and,
+ * in `graph`, of the ancestors of `node`.  graph NULL: every write of the
+ * queue; queue VKMM_STRICT_ANY_QUEUE: every write.  A NULL scope pointer is
+ * the same as any queue. */
+struct vkmm_command_graph;
+struct vkmm_strict_scope {
+    struct vkmm_command_graph *graph;
+    uint32_t node;
+    uint32_t queue;
+};
+#define VKMM_STRICT_ANY_QUEUE UINT32_MAX
+
 /* A recorded dependency (barrier, the halves of an event). */
-void vkmm_strict_dependency(struct vkmm_device *device, const struct vkmm_dependency *dependency);
+void vkmm_strict_dependency(struct vkmm_device *device, const struct vkmm_strict_scope *scope,
+                            const struct vkmm_dependency *dependency);
 /* The memory half of a semaphore signal / fence signal (src scope) or of a
  * semaphore wait (dst scope). */
-void vkmm_strict_signal(struct vkmm_device *device, VkPipelineStageFlags2 stages);
+void vkmm_strict_signal(struct vkmm_device *device, const struct vkmm_strict_scope *scope,
+                        VkPipelineStageFlags2 stages);
 void vkmm_strict_wait(struct vkmm_device *device, VkPipelineStageFlags2 stages);
 
 /* Dispatches: the shader runs on device bytes that hold what its read

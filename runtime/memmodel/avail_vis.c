@@ -226,9 +226,30 @@ static void path_clean(struct vkmm_mm_write_path *p, uint64_t b)
  * first access scope: its dirty bytes in [begin, end) become available in
  * device memory (000 Availability, Visibility, and Domain Operations, 2nd
  * bullet) with the seq of this operation. */
-void vkmm_mm_availability(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, VkPipelineStageFlags2 stages,
-                          VkAccessFlags2 access, uint64_t begin, uint64_t end)
+/* Whether write event `wts` is in the dependency's first synchronization
+ * scope; the answer for the last event asked is kept, since dirty bytes
+ * come in runs of one writer. */
+struct writer_scope {
+    const struct vkmm_mm_dependency *dependency;
+    uint32_t last_wts;
+    bool last_in;
+};
+
+static bool writer_in_scope(const struct vkmm_mm_engine *e, struct writer_scope *w, uint32_t wts)
 {
+    if (!w->dependency || !w->dependency->writers)
+        return true;
+    if (wts != w->last_wts) {
+        w->last_wts = wts;
+        w->last_in = w->dependency->writers(w->dependency->writers_user, &e->events[wts].agent);
+    }
+    return w->last_in;
+}
+
+void vkmm_mm_availability(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, VkPipelineStageFlags2 stages,
+                          VkAccessFlags2 access, uint64_t begin, uint64_t end, const struct vkmm_mm_dependency *dep)
+{
+    struct writer_scope writers = { dep, 0, true };
     if (!m->path_count)
         return;
     uint32_t *in_scope = vkmm_mm_calloc(e, m->path_count, sizeof *in_scope);
@@ -252,7 +273,7 @@ void vkmm_mm_availability(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, Vk
         uint32_t k = 0;
         for (uint32_t i = 0; i < n; i++) {
             const struct vkmm_mm_write_path *w = &m->paths[in_scope[i]];
-            if (w->wts[b])
+            if (w->wts[b] && writer_in_scope(e, &writers, w->wts[b]))
                 p[k++] = (struct pending){ .wts = w->wts[b], .path = in_scope[i], .value = w->value[b] };
         }
         order_pending(e, m, b, p, k);

@@ -173,7 +173,7 @@ void vkmm_mm_dependency(struct vkmm_mm_engine *e, const struct vkmm_mm_dependenc
     if (src && src_access) {
         e->seq++;
         for (i = 0; scope_next(e, &s, &i, &m, &begin, &end);)
-            vkmm_mm_availability(e, m, src, src_access, begin, end);
+            vkmm_mm_availability(e, m, src, src_access, begin, end, dep);
     }
     /* "A visibility operation with source scope of the device domain and
      * destination scope of the second access scope of the dependency." */

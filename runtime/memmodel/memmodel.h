@@ -52,6 +52,7 @@ struct vkmm_mm_agent {
     uint32_t queue;
     uint64_t submission;
     uint32_t command;
+    uint32_t position; /* the caller's own place for the command (strict mode: its node) */
     const char *kind; /* "vkCmdCopyBuffer", "host", ... */
 };
 
@@ -116,11 +117,19 @@ void vkmm_mm_read_racing(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint6
  * ALL_TRANSFER, MEMORY_READ/WRITE, SHADER_READ/WRITE, ...).  memory NULL: a
  * global barrier; else a buffer barrier on [offset, offset + size), size may
  * be VK_WHOLE_SIZE. */
+typedef bool (*vkmm_mm_writer_filter)(void *user, const struct vkmm_mm_agent *writer);
 struct vkmm_mm_dependency {
     VkPipelineStageFlags2 src_stages, dst_stages;
     VkAccessFlags2 src_access, dst_access;
     struct vkmm_mm_memory *memory;
     uint64_t offset, size;
+    /* The first synchronization scope, where the caller knows it: only
+     * writes of commands it accepts become available (000: the availability
+     * operation's source scope is the writes in the first access scope,
+     * which is limited to the first synchronization scope).  NULL: every
+     * write in the write paths of the access scope. */
+    vkmm_mm_writer_filter writers;
+    void *writers_user;
 };
 void vkmm_mm_dependency(struct vkmm_mm_engine *, const struct vkmm_mm_dependency *);
 

@@ -176,7 +176,7 @@ void vkmm_mm_coherent_write(struct vkmm_mm_memory *m, uint64_t b, uint8_t value,
 /* avail_vis.c */
 bool vkmm_mm_visible_set(struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, uint64_t b, uint32_t *count);
 void vkmm_mm_availability(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, VkPipelineStageFlags2 stages,
-                          VkAccessFlags2 access, uint64_t begin, uint64_t end);
+                          VkAccessFlags2 access, uint64_t begin, uint64_t end, const struct vkmm_mm_dependency *dep);
 void vkmm_mm_visibility(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, VkPipelineStageFlags2 stages,
                         VkAccessFlags2 access, uint64_t begin, uint64_t end);
 void vkmm_mm_visibility_clear(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m);

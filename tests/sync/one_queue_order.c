@@ -18,6 +18,8 @@ enum {
     WAR_DISPATCH,
     CORRECT_WAR_TWO_SUBMISSIONS,
     WAR_TWO_SUBMISSIONS,
+    CORRECT_BARRIER_AFTER_PRODUCER,
+    BARRIER_BEFORE_PRODUCER,
     VARIANTS
 };
 
@@ -33,6 +35,8 @@ static const struct sync_variant variants[VARIANTS] = {
     [WAR_DISPATCH] = { "bug_dispatch_then_overwrite_no_barrier", "VKMM-HAZARD-WRITE-AFTER-READ" },
     [CORRECT_WAR_TWO_SUBMISSIONS] = { "correct_write_after_read_across_submissions", NULL },
     [WAR_TWO_SUBMISSIONS] = { "bug_write_after_read_across_submissions", "VKMM-HAZARD-WRITE-AFTER-READ" },
+    [CORRECT_BARRIER_AFTER_PRODUCER] = { "correct_barrier_after_producer", NULL },
+    [BARRIER_BEFORE_PRODUCER] = { "bug_barrier_recorded_before_producer", "VKMM-HAZARD-STALE-READ" },
 };
 
 /* ALL_TRANSFER: whether vkCmdFillBuffer runs in the CLEAR or the COPY stage,
@@ -125,25 +129,59 @@ static void write_after_write(struct vkmm_test *t, int variant, VkBuffer source,
     submit_all(t, &cmd, 1, false);
 }
 
+/* Two dispatches write two buffers; the barrier meant for the second one
+ * is recorded between them (bug) or after the second (correct); a copy
+ * reads the second buffer.  The barrier runs after the first dispatch and,
+ * in strict mode, after the second one too, which nothing orders before
+ * it: its availability operation must still not take the second one's
+ * writes (they are outside its first synchronization scope). */
+static void barrier_placement(struct vkmm_test *t, int variant, VkBuffer other, VkBuffer source, VkBuffer readback)
+{
+    struct vkmm_test_compute first = vkmm_test_compute_create(t, "sync_produce", 1, 0, NULL);
+    struct vkmm_test_compute second = vkmm_test_compute_create(t, "sync_produce", 1, 0, NULL);
+    vkmm_test_compute_bind_buffer(t, &first, 0, other, 0, VK_WHOLE_SIZE);
+    vkmm_test_compute_bind_buffer(t, &second, 0, source, 0, VK_WHOLE_SIZE);
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkmm_test_compute_dispatch(&first, cmd, NULL, 0, SYNC_WORDS / 64, 1, 1);
+    if (variant == BARRIER_BEFORE_PRODUCER)
+        sync_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                     VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+    vkmm_test_compute_dispatch(&second, cmd, NULL, 0, SYNC_WORDS / 64, 1, 1);
+    if (variant == CORRECT_BARRIER_AFTER_PRODUCER)
+        sync_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                     VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+    VkBufferCopy all = { 0, 0, SYNC_WORDS * 4 };
+    vkCmdCopyBuffer(cmd, source, readback, 1, &all);
+    host_barrier(cmd);
+    submit_all(t, &cmd, 1, false);
+    vkmm_test_compute_destroy(t, &first);
+    vkmm_test_compute_destroy(t, &second);
+}
+
 static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
 {
     struct vkmm_test_buffer source = vkmm_test_buffer_create(t, SYNC_WORDS * 4, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     struct vkmm_test_buffer readback = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
+    struct vkmm_test_buffer other = vkmm_test_buffer_create(t, SYNC_WORDS * 4, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     if (variant == CORRECT_WAW || variant == WAW_NO_BARRIER)
         write_after_write(t, variant, source.buffer, readback.buffer);
+    else if (variant == CORRECT_BARRIER_AFTER_PRODUCER || variant == BARRIER_BEFORE_PRODUCER)
+        barrier_placement(t, variant, other.buffer, source.buffer, readback.buffer);
     else
         write_after_read(t, variant, source.buffer, readback.buffer);
     memcpy(result, readback.mapped, SYNC_WORDS * 4);
     vkmm_test_buffer_destroy(t, &source);
     vkmm_test_buffer_destroy(t, &readback);
+    vkmm_test_buffer_destroy(t, &other);
 }
 
 static void run(int variant)
 {
     static uint32_t expected[SYNC_WORDS];
     bool dispatch = variant == CORRECT_WAR_DISPATCH || variant == WAR_DISPATCH;
-    for (int i = 0; i < SYNC_WORDS; i++)
-        expected[i] = dispatch ? OLD_VALUE * 2u : OLD_VALUE;
+    bool produced = variant == CORRECT_BARRIER_AFTER_PRODUCER || variant == BARRIER_BEFORE_PRODUCER;
+    for (uint32_t i = 0; i < SYNC_WORDS; i++)
+        expected[i] = produced ? i + 1000u : dispatch ? OLD_VALUE * 2u : OLD_VALUE;
     sync_check(program, variant, &variants[variant], expected);
 }
 
@@ -158,6 +196,8 @@ static void correct_dispatch_then_overwrite(void **state) { (void)state; run(COR
 static void bug_dispatch_then_overwrite(void **state) { (void)state; run(WAR_DISPATCH); }
 static void correct_across_submissions(void **state) { (void)state; run(CORRECT_WAR_TWO_SUBMISSIONS); }
 static void bug_across_submissions(void **state) { (void)state; run(WAR_TWO_SUBMISSIONS); }
+static void correct_barrier_after_producer(void **state) { (void)state; run(CORRECT_BARRIER_AFTER_PRODUCER); }
+static void bug_barrier_before_producer(void **state) { (void)state; run(BARRIER_BEFORE_PRODUCER); }
 
 int main(void)
 {
@@ -173,6 +213,8 @@ int main(void)
         cmocka_unit_test(bug_dispatch_then_overwrite),
         cmocka_unit_test(correct_across_submissions),
         cmocka_unit_test(bug_across_submissions),
+        cmocka_unit_test(correct_barrier_after_producer),
+        cmocka_unit_test(bug_barrier_before_producer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
