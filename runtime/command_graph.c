@@ -73,6 +73,9 @@ static void dependency_scopes(const struct vkmm_dependency *d, uint32_t *first, 
 struct list {
     uint32_t *items;
     uint32_t count, capacity;
+    /* Unordered lists: items[0, gathered) all precede node gatherer - 1,
+     * the last sync that gathered the list (0: none). */
+    uint32_t gatherer, gathered;
 };
 
 struct event_chain {
@@ -98,6 +101,7 @@ struct builder {
     struct event_chain *events;
     uint32_t event_count, event_capacity;
     uint32_t last_query;
+    uint32_t last_fence;
 };
 
 /* Makes room for one more element in *items (count used of *capacity). */
@@ -156,17 +160,43 @@ static void add_action(struct builder *b, uint32_t node, uint32_t stages)
     }
 }
 
-/* A sync node with scopes (first, second). */
-static void add_sync(struct builder *b, uint32_t node, uint32_t first, uint32_t second)
+/* A sync node's first scope: the nodes in the unordered lists of its
+ * stages.  `chained` is a node it already follows (the previous command
+ * on its event or on queries, or UINT32_MAX): what that node gathered last
+ * need not be gathered again — so a timestamp after every dispatch costs
+ * one edge each, not one per earlier dispatch.  DRAW_INDIRECT's list is
+ * skipped when COMPUTE_SHADER's is gathered: each argument read leads to
+ * its dispatch, and a sync in that list is in COMPUTE_SHADER's too (a
+ * second scope with DRAW_INDIRECT holds COMPUTE_SHADER). */
+static void gather_first_scope(struct builder *b, uint32_t node, uint32_t first, uint32_t chained)
 {
-    add_edges_from(b, b->unordered, first, node);
+    if (first & EXEC_COMPUTE)
+        first &= ~(uint32_t)EXEC_INDIRECT;
+    for (uint32_t s = 0; s < EXEC_STAGE_COUNT; s++) {
+        if (!(first & (1u << s)))
+            continue;
+        struct list *l = &b->unordered[s];
+        uint32_t from = chained != UINT32_MAX && l->gatherer == chained + 1 ? l->gathered : 0;
+        for (uint32_t i = from; i < l->count; i++)
+            add_edge(b, l->items[i], node);
+        l->gatherer = node + 1;
+        l->gathered = l->count;
+    }
+}
+
+/* A sync node with scopes (first, second). */
+static void add_sync(struct builder *b, uint32_t node, uint32_t first, uint32_t second, uint32_t chained)
+{
+    gather_first_scope(b, node, first, chained);
     for (uint32_t s = 0; s < EXEC_STAGE_COUNT; s++) {
         if (!(second & (1u << s)))
             continue;
         /* What this node waits for in a stage it also orders, later first
          * scopes in that stage reach through it. */
-        if (first & (1u << s))
+        if (first & (1u << s)) {
             b->unordered[s].count = 0;
+            b->unordered[s].gathered = 0;
+        }
         list_push(b, &b->unordered[s], node);
         /* Syncs this one follows need no edge of their own to later nodes. */
         struct list *o = &b->ordering[s];
@@ -180,24 +210,29 @@ static void add_sync(struct builder *b, uint32_t node, uint32_t first, uint32_t 
     }
 }
 
-/* Set, reset and wait of one event stay in submission order. */
-static void chain_event(struct builder *b, const struct vkmm_event *event, uint32_t node)
+/* Set, reset and wait of one event stay in submission order.  Returns the
+ * event's previous node (UINT32_MAX: none). */
+static uint32_t chain_event(struct builder *b, const struct vkmm_event *event, uint32_t node)
 {
     for (uint32_t i = 0; i < b->event_count; i++) {
         if (b->events[i].event == event) {
-            add_edge(b, b->events[i].node, node);
+            uint32_t previous = b->events[i].node;
+            add_edge(b, previous, node);
             b->events[i].node = node;
-            return;
+            return previous;
         }
     }
     if (grow(b, (void **)&b->events, b->event_count, &b->event_capacity, sizeof(*b->events)))
         b->events[b->event_count++] = (struct event_chain){ event, node };
+    return UINT32_MAX;
 }
 
-static void chain_query(struct builder *b, uint32_t node)
+static uint32_t chain_query(struct builder *b, uint32_t node)
 {
-    add_edge(b, b->last_query, node);
+    uint32_t previous = b->last_query;
+    add_edge(b, previous, node);
     b->last_query = node;
+    return previous;
 }
 
 /* A signal or fence of a submission also follows the submission's own
@@ -221,7 +256,9 @@ static void add_command(struct builder *b, uint32_t node)
         add_action(b, node, EXEC_CLEAR);
         break;
     case VKMM_COMMAND_DISPATCH:
-        add_action(b, node, EXEC_COMPUTE | (c->u.dispatch->indirect ? EXEC_INDIRECT : 0));
+        if (c->u.dispatch->indirect)
+            add_edge(b, node - 1, node); /* its argument read comes first */
+        add_action(b, node, EXEC_COMPUTE);
         break;
     case VKMM_COMMAND_COPY_QUERY_POOL_RESULTS:
         chain_query(b, node);
@@ -229,17 +266,15 @@ static void add_command(struct builder *b, uint32_t node)
         break;
     case VKMM_COMMAND_PIPELINE_BARRIER:
         dependency_scopes(&c->u.pipeline_barrier.dependency, &first, &second);
-        add_sync(b, node, first, second);
+        add_sync(b, node, first, second, UINT32_MAX);
         break;
     case VKMM_COMMAND_SET_EVENT:
         /* The set is the first half of the dependency: its first scope. */
         dependency_scopes(&c->u.set_event.dependency, &first, &second);
-        chain_event(b, c->u.set_event.event, node);
-        add_sync(b, node, first, 0);
+        add_sync(b, node, first, 0, chain_event(b, c->u.set_event.event, node));
         break;
     case VKMM_COMMAND_RESET_EVENT:
-        chain_event(b, c->u.reset_event.event, node);
-        add_sync(b, node, exec_stages(c->u.reset_event.stages, false), 0);
+        add_sync(b, node, exec_stages(c->u.reset_event.stages, false), 0, chain_event(b, c->u.reset_event.event, node));
         break;
     case VKMM_COMMAND_WAIT_EVENTS:
         /* The wait's first scope is the sets' (reached through the event
@@ -248,12 +283,11 @@ static void add_command(struct builder *b, uint32_t node)
             dependency_scopes(&c->u.wait_events.dependencies[i], &first, &second);
         for (uint32_t i = 0; i < c->u.wait_events.event_count; i++)
             chain_event(b, c->u.wait_events.events[i], node);
-        add_sync(b, node, 0, second);
+        add_sync(b, node, 0, second, UINT32_MAX);
         break;
     case VKMM_COMMAND_WRITE_TIMESTAMP:
         /* The spec: written once all earlier commands completed `stage`. */
-        chain_query(b, node);
-        add_sync(b, node, exec_stages(c->u.write_timestamp.stage, false), 0);
+        add_sync(b, node, exec_stages(c->u.write_timestamp.stage, false), 0, chain_query(b, node));
         break;
     case VKMM_COMMAND_RESET_QUERY_POOL:
         chain_query(b, node);
@@ -267,11 +301,14 @@ static void add_command(struct builder *b, uint32_t node)
 }
 
 /* The first scope of a fence signal: every command earlier in submission
- * order, whatever its stage (also those in no stage, like a query reset). */
+ * order, whatever its stage (also those in no stage, like a query reset);
+ * the previous fence already follows those before it. */
 static void add_fence(struct builder *b, uint32_t node)
 {
-    for (uint32_t n = 0; n < node; n++)
+    uint32_t n = b->last_fence == UINT32_MAX ? 0 : b->last_fence;
+    for (; n < node; n++)
         add_edge(b, n, node);
+    b->last_fence = node;
 }
 
 /* Visits the commands that run, secondaries flattened; counts them when
@@ -289,6 +326,11 @@ static uint32_t flatten(const struct vkmm_command *first, struct vkmm_command_gr
         case VKMM_COMMAND_INSERT_LABEL:
             break;
         default:
+            if (c->type == VKMM_COMMAND_DISPATCH && c->u.dispatch->indirect) {
+                if (nodes)
+                    nodes[at] = (struct vkmm_command_graph_node){ .kind = VKMM_NODE_INDIRECT_ARGS, .command = c };
+                at++;
+            }
             if (nodes)
                 nodes[at] = (struct vkmm_command_graph_node){ .kind = VKMM_NODE_COMMAND, .command = c };
             at++;
@@ -363,15 +405,17 @@ static uint32_t submission_nodes(struct vkmm_submission *s, struct vkmm_command_
 static void add_submission(struct builder *b, struct vkmm_submission *s, uint32_t first_node)
 {
     for (uint32_t i = 0; i < s->wait_count; i++)
-        add_sync(b, first_node + i, 0, exec_stages(s->waits[i].stages, true));
+        add_sync(b, first_node + i, 0, exec_stages(s->waits[i].stages, true), UINT32_MAX);
     uint32_t node = first_node + s->wait_count;
     for (; node < first_node + s->nodes_left; node++) {
         struct vkmm_command_graph_node *n = &b->graph->nodes[node];
         if (n->kind == VKMM_NODE_COMMAND) {
             add_command(b, node);
+        } else if (n->kind == VKMM_NODE_INDIRECT_ARGS) {
+            add_action(b, node, EXEC_INDIRECT);
         } else if (n->kind == VKMM_NODE_SEMAPHORE_SIGNAL) {
             after_waits(b, node, first_node, s->wait_count);
-            add_sync(b, node, exec_stages(s->signals[n->operation].stages, false), 0);
+            add_sync(b, node, exec_stages(s->signals[n->operation].stages, false), 0, UINT32_MAX);
         } else {
             add_fence(b, node);
         }
@@ -392,7 +436,7 @@ struct vkmm_command_graph *vkmm_command_graph_create(const VkAllocationCallbacks
         total = submission_nodes(s, NULL, total);
     g->node_count = total;
     size_t slots = total ? total : 1;
-    struct builder b = { .allocator = allocator, .graph = g, .last_query = UINT32_MAX };
+    struct builder b = { .allocator = allocator, .graph = g, .last_query = UINT32_MAX, .last_fence = UINT32_MAX };
     g->nodes = vkmm_zalloc(allocator, NULL, slots * sizeof(*g->nodes), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
     b.seen = vkmm_zalloc(allocator, NULL, slots * sizeof(*b.seen), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
     g->ready = vkmm_zalloc(allocator, NULL, slots * sizeof(*g->ready), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);

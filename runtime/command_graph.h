@@ -14,6 +14,10 @@ struct vkmm_submission;
 
 enum vkmm_graph_node_kind {
     VKMM_NODE_COMMAND,
+    /* A vkCmdDispatchIndirect's argument read (DRAW_INDIRECT stage): a node
+     * of its own, before the dispatch's COMMAND node, so that barriers see
+     * the two stages apart.  Runs nothing itself. */
+    VKMM_NODE_INDIRECT_ARGS,
     VKMM_NODE_SEMAPHORE_WAIT,   /* the submission's wait operation `operation` */
     VKMM_NODE_SEMAPHORE_SIGNAL, /* its signal operation `operation` */
     VKMM_NODE_FENCE_SIGNAL,

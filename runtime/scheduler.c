@@ -352,6 +352,8 @@ static void run_node_locked(struct vkmm_scheduler *scheduler, struct queue_state
         vkmm_execute_command(&x, n->command);
         break;
     }
+    case VKMM_NODE_INDIRECT_ARGS:
+        break; /* the dispatch reads its arguments when it runs */
     case VKMM_NODE_SEMAPHORE_WAIT:
         /* The second access scope of the wait. */
         if (device->engine)
