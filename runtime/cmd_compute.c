@@ -6,6 +6,7 @@
 #include "command_buffer.h"
 #include "descriptor_set.h"
 #include "descriptor_set_layout.h"
+#include "physical_device.h"
 #include "pipeline.h"
 #include "pipeline_layout.h"
 
@@ -91,11 +92,21 @@ VKAPI_ATTR void VKAPI_CALL vkmm_CmdDispatchBase(VkCommandBuffer commandBuffer, u
                                                 uint32_t groupCountZ)
 {
     VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    const uint32_t base[3] = { baseGroupX, baseGroupY, baseGroupZ };
+    const uint32_t count[3] = { groupCountX, groupCountY, groupCountZ };
+    /* VUID-vkCmdDispatchBase-baseGroupX-00421 and -groupCountX-00424 (and
+     * Y, Z): base + count within maxComputeWorkGroupCount. */
+    for (int i = 0; i < 3; i++) {
+        if ((uint64_t)base[i] + count[i] > VKMM_MAX_WORKGROUP_COUNT) {
+            vkmm_command_buffer_reject(cmd, "vkCmdDispatch: base %u + count %u in dimension %d exceeds "
+                                       "maxComputeWorkGroupCount (%u)", base[i], count[i], i,
+                                       VKMM_MAX_WORKGROUP_COUNT);
+            return;
+        }
+    }
     struct vkmm_dispatch *dispatch = record_dispatch(cmd, "vkCmdDispatch");
     if (!dispatch)
         return;
-    const uint32_t base[3] = { baseGroupX, baseGroupY, baseGroupZ };
-    const uint32_t count[3] = { groupCountX, groupCountY, groupCountZ };
     memcpy(dispatch->base, base, sizeof(base));
     memcpy(dispatch->count, count, sizeof(count));
 }

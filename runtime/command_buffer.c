@@ -32,6 +32,13 @@ const char *vkmm_command_type_name(enum vkmm_command_type type)
     return "(unknown command)";
 }
 
+const char *vkmm_command_name(const struct vkmm_command *command)
+{
+    if (command->type == VKMM_COMMAND_DISPATCH && command->u.dispatch && command->u.dispatch->indirect)
+        return "vkCmdDispatchIndirect";
+    return vkmm_command_type_name(command->type);
+}
+
 void vkmm_command_buffer_reject(struct vkmm_command_buffer *cmd, const char *format, ...)
 {
     char message[512];

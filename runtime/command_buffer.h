@@ -133,6 +133,9 @@ struct vkmm_command {
     } u;
 };
 
+/* The entry point that recorded `command`, for reports. */
+const char *vkmm_command_name(const struct vkmm_command *command);
+
 enum vkmm_command_buffer_state {
     VKMM_COMMAND_BUFFER_INITIAL,
     VKMM_COMMAND_BUFFER_RECORDING,

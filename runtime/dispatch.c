@@ -11,6 +11,7 @@
 #include "device.h"
 #include "execute.h"
 #include "log.h"
+#include "physical_device.h"
 #include "pipeline.h"
 #include "pipeline_layout.h"
 #include "strict_memory.h"
@@ -136,6 +137,16 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
     const struct vkmm_pipeline *pipeline = d->bindings.pipeline;
     struct dispatch_run run = { .shader = &pipeline->shader };
     read_indirect(x, command, run.count);
+    if (run.count[0] > VKMM_MAX_WORKGROUP_COUNT || run.count[1] > VKMM_MAX_WORKGROUP_COUNT ||
+        run.count[2] > VKMM_MAX_WORKGROUP_COUNT) {
+        /* VUID-VkDispatchIndirectCommand-x-00417 (and y, z).  Often the
+         * arguments were read stale: strict mode reports that read. */
+        vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                 VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, "VUID-VkDispatchIndirectCommand-x-00417",
+                 "vkCmdDispatchIndirect read group counts (%u, %u, %u), beyond maxComputeWorkGroupCount (%u): "
+                 "the dispatch was skipped", run.count[0], run.count[1], run.count[2], VKMM_MAX_WORKGROUP_COUNT);
+        return;
+    }
     memcpy(run.base, d->base, sizeof(run.base));
     uint64_t groups = (uint64_t)run.count[0] * run.count[1] * run.count[2];
     if (groups == 0)

@@ -87,9 +87,9 @@ static void init_limits(VkPhysicalDeviceLimits *l, uint64_t heap_size)
     l->maxStorageBufferRange = 0x7fffffffu;
     l->maxPushConstantsSize = 256;
     l->maxComputeSharedMemorySize = 32768;
-    l->maxComputeWorkGroupCount[0] = 65535;
-    l->maxComputeWorkGroupCount[1] = 65535;
-    l->maxComputeWorkGroupCount[2] = 65535;
+    l->maxComputeWorkGroupCount[0] = VKMM_MAX_WORKGROUP_COUNT;
+    l->maxComputeWorkGroupCount[1] = VKMM_MAX_WORKGROUP_COUNT;
+    l->maxComputeWorkGroupCount[2] = VKMM_MAX_WORKGROUP_COUNT;
     l->maxComputeWorkGroupInvocations = 1024;
     l->maxComputeWorkGroupSize[0] = 1024;
     l->maxComputeWorkGroupSize[1] = 1024;

@@ -16,6 +16,9 @@ enum {
     VKMM_MAX_QUEUES_PER_FAMILY = 4,
 };
 
+/* maxComputeWorkGroupCount, every dimension. */
+enum { VKMM_MAX_WORKGROUP_COUNT = 65535 };
+
 /* Memory types; their order follows the spec's ordering rule
  * (VkPhysicalDeviceMemoryProperties: a type whose flags are a subset of
  * another's comes first). */

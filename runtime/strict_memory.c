@@ -339,7 +339,7 @@ static struct vkmm_mm_agent agent_of(const struct vkmm_execution *x, const struc
         .position = x->position,
         .submission = x->submission->sequence,
         .command = command->index,
-        .kind = vkmm_command_type_name(command->type),
+        .kind = vkmm_command_name(command),
     };
     return agent;
 }

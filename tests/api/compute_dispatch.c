@@ -140,6 +140,43 @@ static void test_compute_builtins_dispatch_base_and_indirect(void **state)
     vkmm_test_buffer_destroy(t, &args);
 }
 
+/* Group counts beyond maxComputeWorkGroupCount are invalid usage: a direct
+ * dispatch is dropped at record time, an indirect one (counts only known
+ * when it runs) skipped when it runs; both say so, neither runs a group. */
+static void test_compute_dispatch_counts_beyond_limits(void **state)
+{
+    (void)state;
+    struct vkmm_test_options options = { .no_validation = true };
+    struct vkmm_test *t = vkmm_test_create(&options);
+    t->expected_errors = 2;
+    uint32_t limit = t->properties.limits.maxComputeWorkGroupCount[0];
+    struct vkmm_test_buffer out = vkmm_test_buffer_create(t, 4096, host_coherent);
+    struct vkmm_test_buffer args = vkmm_test_buffer_create(t, 16, host_coherent);
+    memset(out.mapped, 0, 4096);
+    uint32_t *indirect = args.mapped;
+    indirect[0] = limit + 1;
+    indirect[1] = 1;
+    indirect[2] = 1;
+    struct vkmm_test_compute k = vkmm_test_compute_create(t, "dispatch_ids", 1, 0, NULL);
+    vkmm_test_compute_bind_buffer(t, &k, 0, out.buffer, 0, VK_WHOLE_SIZE);
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 1, &k.set, 0, NULL);
+    vkCmdDispatchBase(cmd, limit, 0, 0, 1, 1, 1); /* base + count past the limit */
+    assert_int_equal(t->driver_errors, 1);
+    vkCmdDispatchIndirect(cmd, args.buffer, 0);
+    host_read_barrier(cmd);
+    vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
+    assert_int_equal(t->driver_errors + t->validation_errors, 2);
+    assert_non_null(strstr(t->message_ids, "VUID-VkDispatchIndirectCommand-x-00417"));
+    for (uint32_t i = 0; i < 1024; i++)
+        assert_int_equal(((const uint32_t *)out.mapped)[i], 0);
+    vkmm_test_compute_destroy(t, &k);
+    vkmm_test_buffer_destroy(t, &out);
+    vkmm_test_buffer_destroy(t, &args);
+    vkmm_test_destroy(t);
+}
+
 static void test_compute_pipeline_cache_round_trip(void **state)
 {
     struct vkmm_test *t = *state;
@@ -268,6 +305,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_compute_add_arrays_with_push_constants, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_compute_shared_memory_reduction, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_compute_builtins_dispatch_base_and_indirect, vkmm_test_setup, vkmm_test_teardown),
+        cmocka_unit_test(test_compute_dispatch_counts_beyond_limits),
         cmocka_unit_test_setup_teardown(test_compute_pipeline_cache_round_trip, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_compute_buffer_reference_linked_list, vkmm_test_setup, vkmm_test_teardown),
     };
