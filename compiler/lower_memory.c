@@ -13,32 +13,25 @@
  *    the lanes of one scalar are adjacent and a uniform access is one vector
  *    load or store.
  *
+ * Where each variable's storage is, and the builtins, are lower_variables.c's.
+ *
  * Strict mode (a later issue) routes the leaf accesses and barriers below
  * through the memory-model engine; this file is where it plugs in. */
-#include <stdlib.h>
-#include <string.h>
-
 #include "spirv_names.h"
 #include "spirv_private.h"
 
-enum storage_kind {
-    STORAGE_EXPLICIT,
-    STORAGE_SHARED,
-    STORAGE_LANE_SCALED,
-};
-
-static enum storage_kind storage_kind(uint32_t storage_class)
+enum spv_storage_kind spv_storage_kind(uint32_t storage_class)
 {
     switch (storage_class) {
     case SpvStorageClassWorkgroup:
-        return STORAGE_SHARED;
+        return SPV_STORAGE_SHARED;
     case SpvStorageClassFunction:
     case SpvStorageClassPrivate:
     case SpvStorageClassInput:
     case SpvStorageClassOutput:
-        return STORAGE_LANE_SCALED;
+        return SPV_STORAGE_LANE_SCALED;
     default:
-        return STORAGE_EXPLICIT;
+        return SPV_STORAGE_EXPLICIT;
     }
 }
 
@@ -55,7 +48,7 @@ static LLVMTypeRef pointer_struct(struct tr *t)
     return LLVMStructTypeInContext(t->context, lanes, 3, 0);
 }
 
-static LLVMValueRef pack_pointer(struct tr *t, struct tr_pointer p)
+LLVMValueRef spv_pack_pointer(struct tr *t, struct tr_pointer p)
 {
     LLVMValueRef value = LLVMGetUndef(pointer_struct(t));
     value = LLVMBuildInsertValue(t->builder, value, p.addr, 0, "");
@@ -72,7 +65,7 @@ static struct tr_pointer unpack_pointer(struct tr *t, LLVMValueRef value)
     return p;
 }
 
-static LLVMValueRef i64_splat(struct tr *t, uint64_t value)
+LLVMValueRef spv_i64_splat(struct tr *t, uint64_t value)
 {
     return tr_splat(t, LLVMConstInt(t->i64, value, 0));
 }
@@ -86,7 +79,7 @@ LLVMValueRef spv_memory_address_pointer(struct tr *t, LLVMValueRef address)
         tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MEMORY_BASE, t->i64)),
         tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MEMORY_END, t->i64)),
     };
-    return pack_pointer(t, p);
+    return spv_pack_pointer(t, p);
 }
 
 /* --- Layout ----------------------------------------------------------------------- */
@@ -117,14 +110,14 @@ bool spv_memory_layout(struct tr *t)
     for (uint32_t i = 0; i < m->variable_count; i++) {
         struct spv_variable *v = &m->variables[i];
         const struct spv_type *type = spv_type(m, v->pointee);
-        switch (storage_kind(v->storage_class)) {
-        case STORAGE_SHARED:
+        switch (spv_storage_kind(v->storage_class)) {
+        case SPV_STORAGE_SHARED:
             shared = align_up(shared, type->natural_align ? type->natural_align : 1);
             v->offset = shared;
             v->size = type->natural_size;
             shared += v->size;
             break;
-        case STORAGE_LANE_SCALED:
+        case SPV_STORAGE_LANE_SCALED:
             /* Aligned to 16 so that W * offset keeps vector loads aligned. */
             private_bytes = align_up(private_bytes, 16);
             v->offset = private_bytes;
@@ -148,19 +141,19 @@ bool spv_memory_layout(struct tr *t)
 /* Per-lane byte addresses of a scalar of `size` bytes at AoS offset `extra`
  * from the pointer. */
 static LLVMValueRef leaf_addresses(struct tr *t, const struct tr_pointer *p, LLVMValueRef extra, unsigned size,
-                                   enum storage_kind kind)
+                                   enum spv_storage_kind kind)
 {
-    if (kind != STORAGE_LANE_SCALED)
+    if (kind != SPV_STORAGE_LANE_SCALED)
         return LLVMBuildAdd(t->builder, p->addr, extra, "");
-    LLVMValueRef scaled = LLVMBuildMul(t->builder, extra, i64_splat(t, t->width), "");
+    LLVMValueRef scaled = LLVMBuildMul(t->builder, extra, spv_i64_splat(t, t->width), "");
     LLVMValueRef lanes = LLVMBuildZExt(t->builder, tr_lane_index(t), t->lane_i64, "");
-    LLVMValueRef lane_offset = LLVMBuildMul(t->builder, lanes, i64_splat(t, size), "");
+    LLVMValueRef lane_offset = LLVMBuildMul(t->builder, lanes, spv_i64_splat(t, size), "");
     return LLVMBuildAdd(t->builder, LLVMBuildAdd(t->builder, p->addr, scaled, ""), lane_offset, "");
 }
 
 static LLVMValueRef in_bounds(struct tr *t, const struct tr_pointer *p, LLVMValueRef addresses, unsigned size)
 {
-    LLVMValueRef end = LLVMBuildAdd(t->builder, addresses, i64_splat(t, size), "");
+    LLVMValueRef end = LLVMBuildAdd(t->builder, addresses, spv_i64_splat(t, size), "");
     LLVMValueRef low_ok = LLVMBuildICmp(t->builder, LLVMIntUGE, addresses, p->lo, "");
     LLVMValueRef high_ok = LLVMBuildICmp(t->builder, LLVMIntULE, end, p->hi, "");
     /* end < address: the addition wrapped around. */
@@ -179,7 +172,7 @@ static LLVMValueRef lanes_strided(struct tr *t, LLVMValueRef addresses, unsigned
 {
     LLVMValueRef lanes = LLVMBuildZExt(t->builder, tr_lane_index(t), t->lane_i64, "");
     LLVMValueRef expected = LLVMBuildAdd(t->builder, tr_splat(t, first_lane(t, addresses)),
-                                         LLVMBuildMul(t->builder, lanes, i64_splat(t, stride), ""), "");
+                                         LLVMBuildMul(t->builder, lanes, spv_i64_splat(t, stride), ""), "");
     return tr_all(t, LLVMBuildICmp(t->builder, LLVMIntEQ, addresses, expected, ""));
 }
 
@@ -188,12 +181,12 @@ static LLVMBasicBlockRef new_block(struct tr *t, const char *name)
     return LLVMAppendBasicBlockInContext(t->context, t->function, name);
 }
 
-static LLVMValueRef to_pointer(struct tr *t, LLVMValueRef address)
+LLVMValueRef spv_to_pointer(struct tr *t, LLVMValueRef address)
 {
     return LLVMBuildIntToPtr(t->builder, address, t->ptr, "");
 }
 
-static LLVMValueRef to_pointers(struct tr *t, LLVMValueRef addresses)
+LLVMValueRef spv_to_pointers(struct tr *t, LLVMValueRef addresses)
 {
     return LLVMBuildIntToPtr(t->builder, addresses, LLVMVectorType(t->ptr, t->width), "");
 }
@@ -202,7 +195,7 @@ static LLVMValueRef to_pointers(struct tr *t, LLVMValueRef addresses)
  * adjacent, a scalar load when they share an address, a masked gather
  * otherwise.  Inactive or out-of-bounds lanes read zero. */
 static LLVMValueRef load_leaf(struct tr *t, const struct tr_pointer *p, LLVMValueRef extra, LLVMTypeRef scalar,
-                              unsigned size, enum storage_kind kind)
+                              unsigned size, enum spv_storage_kind kind)
 {
     LLVMTypeRef vector = LLVMVectorType(scalar, t->width);
     LLVMValueRef addresses = leaf_addresses(t, p, extra, size, kind);
@@ -220,7 +213,7 @@ static LLVMValueRef load_leaf(struct tr *t, const struct tr_pointer *p, LLVMValu
     LLVMBuildCondBr(t->builder, lanes_strided(t, addresses, size), contiguous, check_uniform);
 
     LLVMPositionBuilderAtEnd(t->builder, contiguous);
-    LLVMValueRef loaded = LLVMBuildLoad2(t->builder, vector, to_pointer(t, first_lane(t, addresses)), "");
+    LLVMValueRef loaded = LLVMBuildLoad2(t->builder, vector, spv_to_pointer(t, first_lane(t, addresses)), "");
     LLVMSetAlignment(loaded, 1);
     LLVMBuildBr(t->builder, join);
 
@@ -228,14 +221,14 @@ static LLVMValueRef load_leaf(struct tr *t, const struct tr_pointer *p, LLVMValu
     LLVMBuildCondBr(t->builder, lanes_strided(t, addresses, 0), uniform, gather);
 
     LLVMPositionBuilderAtEnd(t->builder, uniform);
-    LLVMValueRef one = LLVMBuildLoad2(t->builder, scalar, to_pointer(t, first_lane(t, addresses)), "");
+    LLVMValueRef one = LLVMBuildLoad2(t->builder, scalar, spv_to_pointer(t, first_lane(t, addresses)), "");
     LLVMSetAlignment(one, 1);
     LLVMValueRef splat = tr_splat(t, one);
     LLVMBuildBr(t->builder, join);
 
     LLVMPositionBuilderAtEnd(t->builder, gather);
     LLVMTypeRef overloads[2] = { vector, LLVMVectorType(t->ptr, t->width) };
-    LLVMValueRef args[4] = { to_pointers(t, addresses), LLVMConstInt(t->i32, 1, 0), mask, LLVMConstNull(vector) };
+    LLVMValueRef args[4] = { spv_to_pointers(t, addresses), LLVMConstInt(t->i32, 1, 0), mask, LLVMConstNull(vector) };
     LLVMValueRef gathered = tr_call_intrinsic(t, "llvm.masked.gather", overloads, 2, args, 4);
     LLVMBuildBr(t->builder, join);
 
@@ -249,7 +242,7 @@ static LLVMValueRef load_leaf(struct tr *t, const struct tr_pointer *p, LLVMValu
 
 /* Stores one scalar of every active, in-bounds lane. */
 static void store_leaf(struct tr *t, const struct tr_pointer *p, LLVMValueRef extra, LLVMValueRef value,
-                       unsigned size, enum storage_kind kind)
+                       unsigned size, enum spv_storage_kind kind)
 {
     LLVMTypeRef vector = LLVMTypeOf(value);
     LLVMValueRef addresses = leaf_addresses(t, p, extra, size, kind);
@@ -265,19 +258,19 @@ static void store_leaf(struct tr *t, const struct tr_pointer *p, LLVMValueRef ex
     LLVMBuildCondBr(t->builder, tr_all(t, mask), contiguous, masked);
 
     LLVMPositionBuilderAtEnd(t->builder, contiguous);
-    LLVMValueRef store = LLVMBuildStore(t->builder, value, to_pointer(t, first_lane(t, addresses)));
+    LLVMValueRef store = LLVMBuildStore(t->builder, value, spv_to_pointer(t, first_lane(t, addresses)));
     LLVMSetAlignment(store, 1);
     LLVMBuildBr(t->builder, join);
 
     LLVMPositionBuilderAtEnd(t->builder, masked);
     LLVMTypeRef overloads[2] = { vector, t->ptr };
-    LLVMValueRef args[4] = { value, to_pointer(t, first_lane(t, addresses)), LLVMConstInt(t->i32, 1, 0), mask };
+    LLVMValueRef args[4] = { value, spv_to_pointer(t, first_lane(t, addresses)), LLVMConstInt(t->i32, 1, 0), mask };
     tr_call_intrinsic(t, "llvm.masked.store", overloads, 2, args, 4);
     LLVMBuildBr(t->builder, join);
 
     LLVMPositionBuilderAtEnd(t->builder, scatter);
     LLVMTypeRef scatter_overloads[2] = { vector, LLVMVectorType(t->ptr, t->width) };
-    LLVMValueRef scatter_args[4] = { value, to_pointers(t, addresses), LLVMConstInt(t->i32, 1, 0), mask };
+    LLVMValueRef scatter_args[4] = { value, spv_to_pointers(t, addresses), LLVMConstInt(t->i32, 1, 0), mask };
     tr_call_intrinsic(t, "llvm.masked.scatter", scatter_overloads, 2, scatter_args, 4);
     LLVMBuildBr(t->builder, join);
 
@@ -288,7 +281,7 @@ static void store_leaf(struct tr *t, const struct tr_pointer *p, LLVMValueRef ex
 
 struct place {
     struct tr_pointer pointer;
-    enum storage_kind kind;
+    enum spv_storage_kind kind;
     bool explicit_layout;
     bool uniform; /* every lane's address is the same (known at compile time) */
 };
@@ -315,7 +308,7 @@ static LLVMValueRef load_uniform_leaf(struct tr *t, const struct place *at, LLVM
     LLVMBasicBlockRef from = LLVMGetInsertBlock(t->builder);
     LLVMBuildCondBr(t->builder, ok, load, join);
     LLVMPositionBuilderAtEnd(t->builder, load);
-    LLVMValueRef value = LLVMBuildLoad2(t->builder, scalar, to_pointer(t, address), "");
+    LLVMValueRef value = LLVMBuildLoad2(t->builder, scalar, spv_to_pointer(t, address), "");
     LLVMSetAlignment(value, 1);
     LLVMBuildBr(t->builder, join);
     LLVMPositionBuilderAtEnd(t->builder, join);
@@ -329,7 +322,7 @@ static LLVMValueRef load_uniform_leaf(struct tr *t, const struct place *at, LLVM
 static LLVMValueRef load_scalar(struct tr *t, const struct place *at, LLVMValueRef extra, const struct spv_type *type)
 {
     unsigned size = scalar_bytes(type);
-    if (at->uniform && at->kind != STORAGE_LANE_SCALED && type->kind != SPV_TYPE_BOOL)
+    if (at->uniform && at->kind != SPV_STORAGE_LANE_SCALED && type->kind != SPV_TYPE_BOOL)
         return load_uniform_leaf(t, at, extra, spv_scalar_llvm(t, type), size);
     if (type->kind == SPV_TYPE_BOOL) {
         LLVMValueRef word = load_leaf(t, &at->pointer, extra, t->i32, 4, at->kind);
@@ -405,7 +398,7 @@ static LLVMValueRef access_components(struct tr *t, const struct place *at, LLVM
             inner.row_major = false;
             inner.matrix_stride = 0;
         }
-        LLVMValueRef at_offset = LLVMBuildAdd(t->builder, extra, i64_splat(t, offset), "");
+        LLVMValueRef at_offset = LLVMBuildAdd(t->builder, extra, spv_i64_splat(t, offset), "");
         if (value) {
             access_value(t, at, at_offset, element, inner, LLVMBuildExtractValue(t->builder, value, i, ""));
         } else {
@@ -443,7 +436,7 @@ static LLVMValueRef planar(struct tr *t, LLVMValueRef *parts, unsigned n)
 
 static bool block_candidate(struct tr *t, const struct place *at, const struct spv_type *type, struct tr_layout layout)
 {
-    if (type->kind != SPV_TYPE_VECTOR || at->kind == STORAGE_LANE_SCALED || type->count > 4 || t->width == 1)
+    if (type->kind != SPV_TYPE_VECTOR || at->kind == SPV_STORAGE_LANE_SCALED || type->count > 4 || t->width == 1)
         return false;
     if (layout.row_major && layout.matrix_stride)
         return false; /* components of a row-major column are not adjacent */
@@ -472,7 +465,7 @@ static LLVMValueRef load_vector(struct tr *t, const struct place *at, LLVMValueR
 
     LLVMPositionBuilderAtEnd(t->builder, block);
     LLVMValueRef all = LLVMBuildLoad2(t->builder, LLVMVectorType(scalar, n * t->width),
-                                      to_pointer(t, first_lane(t, addresses)), "");
+                                      spv_to_pointer(t, first_lane(t, addresses)), "");
     LLVMSetAlignment(all, 1);
     LLVMValueRef from_block = LLVMGetUndef(type->value_type);
     for (unsigned c = 0; c < n; c++) {
@@ -524,7 +517,7 @@ static void store_vector(struct tr *t, const struct place *at, LLVMValueRef extr
             indices[l * n + c] = LLVMConstInt(t->i32, c * t->width + l, 0);
     LLVMValueRef interleaved = LLVMBuildShuffleVector(t->builder, flat, LLVMGetUndef(LLVMTypeOf(flat)),
                                                       LLVMConstVector(indices, n * t->width), "");
-    LLVMValueRef store = LLVMBuildStore(t->builder, interleaved, to_pointer(t, first_lane(t, addresses)));
+    LLVMValueRef store = LLVMBuildStore(t->builder, interleaved, spv_to_pointer(t, first_lane(t, addresses)));
     LLVMSetAlignment(store, 1);
     LLVMBuildBr(t->builder, join);
 
@@ -552,8 +545,8 @@ static struct place place_of(struct tr *t, uint32_t pointer_id)
     const struct spv_type *ptype = spv_type(t->m, t->m->ids[pointer_id].type);
     struct place at;
     at.pointer = unpack_pointer(t, tr_get(t, pointer_id));
-    at.kind = storage_kind(ptype->storage_class);
-    at.explicit_layout = at.kind == STORAGE_EXPLICIT;
+    at.kind = spv_storage_kind(ptype->storage_class);
+    at.explicit_layout = at.kind == SPV_STORAGE_EXPLICIT;
     at.uniform = t->layouts[pointer_id].uniform;
     return at;
 }
@@ -562,331 +555,19 @@ static LLVMValueRef load_through(struct tr *t, uint32_t pointer_id)
 {
     const struct spv_type *ptype = spv_type(t->m, t->m->ids[pointer_id].type);
     struct place at = place_of(t, pointer_id);
-    return access_value(t, &at, i64_splat(t, 0), ptype->element, t->layouts[pointer_id], NULL);
+    return access_value(t, &at, spv_i64_splat(t, 0), ptype->element, t->layouts[pointer_id], NULL);
 }
 
 static void store_through(struct tr *t, uint32_t pointer_id, LLVMValueRef value)
 {
     const struct spv_type *ptype = spv_type(t->m, t->m->ids[pointer_id].type);
     struct place at = place_of(t, pointer_id);
-    access_value(t, &at, i64_splat(t, 0), ptype->element, t->layouts[pointer_id], value);
+    access_value(t, &at, spv_i64_splat(t, 0), ptype->element, t->layouts[pointer_id], value);
 }
 
 void spv_store_pointer(struct tr *t, uint32_t pointer_id, LLVMValueRef value)
 {
     store_through(t, pointer_id, value);
-}
-
-/* --- Variables ------------------------------------------------------------------------ */
-
-static LLVMValueRef byte_offset(struct tr *t, LLVMValueRef pointer, uint64_t offset)
-{
-    LLVMValueRef index = LLVMConstInt(t->i64, offset, 0);
-    return LLVMBuildGEP2(t->builder, t->i8, pointer, &index, 1, "");
-}
-
-static LLVMValueRef descriptor_table(struct tr *t, uint32_t set)
-{
-    return tr_invocation_field(t, VKMM_INVOCATION_SETS + 8 * set, t->ptr);
-}
-
-static const struct vkmm_compile_binding *find_binding(struct tr *t, uint32_t set, uint32_t binding)
-{
-    if (set >= t->options->set_count)
-        return NULL;
-    const struct vkmm_compile_set *s = &t->options->sets[set];
-    for (uint32_t i = 0; i < s->binding_count; i++) {
-        if (s->bindings[i].binding == binding)
-            return &s->bindings[i];
-    }
-    return NULL;
-}
-
-/* The pointer to the buffer of descriptor `first + index` of a set, per
- * lane; an index outside the binding gives a pointer that reaches nothing. */
-static struct tr_pointer descriptor_pointer(struct tr *t, uint32_t set, uint32_t first, uint32_t count,
-                                            LLVMValueRef index)
-{
-    LLVMValueRef table = LLVMBuildPtrToInt(t->builder, descriptor_table(t, set), t->i64, "");
-    LLVMValueRef valid = LLVMBuildICmp(t->builder, LLVMIntULT, index, i64_splat(t, count), "");
-    LLVMValueRef element = LLVMBuildSelect(t->builder, valid, index, i64_splat(t, 0), "");
-    LLVMValueRef entry = LLVMBuildAdd(t->builder, tr_splat(t, table),
-                                      LLVMBuildMul(t->builder, LLVMBuildAdd(t->builder, element,
-                                                                            i64_splat(t, first), ""),
-                                                   i64_splat(t, VKMM_DESCRIPTOR_SIZE), ""), "");
-    LLVMTypeRef overloads[2] = { t->lane_i64, LLVMVectorType(t->ptr, t->width) };
-    LLVMValueRef all = tr_splat(t, LLVMConstInt(t->i1, 1, 0));
-    LLVMValueRef base_args[4] = { to_pointers(t, entry), LLVMConstInt(t->i32, 8, 0), all, i64_splat(t, 0) };
-    LLVMValueRef base = tr_call_intrinsic(t, "llvm.masked.gather", overloads, 2, base_args, 4);
-    LLVMValueRef range_entry = LLVMBuildAdd(t->builder, entry, i64_splat(t, VKMM_DESCRIPTOR_RANGE), "");
-    LLVMValueRef range_args[4] = { to_pointers(t, range_entry), LLVMConstInt(t->i32, 8, 0), all, i64_splat(t, 0) };
-    LLVMValueRef range = tr_call_intrinsic(t, "llvm.masked.gather", overloads, 2, range_args, 4);
-    range = LLVMBuildSelect(t->builder, valid, range, i64_splat(t, 0), "");
-    struct tr_pointer p = { base, base, LLVMBuildAdd(t->builder, base, range, "") };
-    return p;
-}
-
-/* The pointer of a binding that is not an array: the same for all lanes. */
-static struct tr_pointer single_descriptor_pointer(struct tr *t, uint32_t set, uint32_t first)
-{
-    LLVMValueRef entry = byte_offset(t, descriptor_table(t, set), (uint64_t)first * VKMM_DESCRIPTOR_SIZE);
-    LLVMValueRef base = LLVMBuildLoad2(t->builder, t->i64, byte_offset(t, entry, VKMM_DESCRIPTOR_BASE), "");
-    LLVMValueRef range = LLVMBuildLoad2(t->builder, t->i64, byte_offset(t, entry, VKMM_DESCRIPTOR_RANGE), "");
-    struct tr_pointer p = { tr_splat(t, base), tr_splat(t, base),
-                            tr_splat(t, LLVMBuildAdd(t->builder, base, range, "")) };
-    return p;
-}
-
-static bool is_descriptor_array(struct tr *t, const struct spv_variable *v)
-{
-    const struct spv_type *type = spv_type(t->m, v->pointee);
-    return storage_kind(v->storage_class) == STORAGE_EXPLICIT && v->storage_class != SpvStorageClassPushConstant &&
-           (type->kind == SPV_TYPE_ARRAY || type->kind == SPV_TYPE_RUNTIME_ARRAY);
-}
-
-static bool variable_pointer(struct tr *t, const struct spv_variable *v, struct tr_pointer *out)
-{
-    struct spv_id *id = &t->m->ids[v->id];
-    switch (v->storage_class) {
-    case SpvStorageClassWorkgroup: {
-        LLVMValueRef base = LLVMBuildPtrToInt(t->builder,
-                                              tr_invocation_field(t, VKMM_INVOCATION_SHARED_MEMORY, t->ptr), t->i64, "");
-        LLVMValueRef start = LLVMBuildAdd(t->builder, base, LLVMConstInt(t->i64, v->offset, 0), "");
-        out->addr = out->lo = tr_splat(t, start);
-        out->hi = tr_splat(t, LLVMBuildAdd(t->builder, start, LLVMConstInt(t->i64, v->size, 0), ""));
-        t->layouts[v->id].uniform = true;
-        return true;
-    }
-    case SpvStorageClassFunction:
-    case SpvStorageClassPrivate:
-    case SpvStorageClassInput:
-    case SpvStorageClassOutput: {
-        LLVMValueRef start = LLVMBuildAdd(t->builder, t->private_base,
-                                          LLVMConstInt(t->i64, (uint64_t)v->offset * t->width, 0), "");
-        out->addr = out->lo = tr_splat(t, start);
-        out->hi = tr_splat(t, LLVMBuildAdd(t->builder, start,
-                                           LLVMConstInt(t->i64, (uint64_t)v->size * t->width, 0), ""));
-        return true;
-    }
-    case SpvStorageClassPushConstant: {
-        LLVMValueRef base = LLVMBuildPtrToInt(t->builder,
-                                              tr_invocation_field(t, VKMM_INVOCATION_PUSH_CONSTANTS, t->ptr), t->i64, "");
-        out->addr = out->lo = tr_splat(t, base);
-        out->hi = tr_splat(t, LLVMBuildAdd(t->builder, base, LLVMConstInt(t->i64, 256, 0), ""));
-        t->layouts[v->id].uniform = true;
-        return true;
-    }
-    case SpvStorageClassStorageBuffer:
-    case SpvStorageClassUniform: {
-        const struct vkmm_compile_binding *binding = find_binding(t, id->set, id->binding);
-        if (!binding)
-            return spv_fail(t->error, "variable %%%u uses set %u binding %u, which the pipeline layout lacks",
-                            v->id, id->set, id->binding);
-        if (is_descriptor_array(t, v)) {
-            /* Resolved by the access chain's first index. */
-            out->addr = i64_splat(t, 0);
-            out->lo = out->hi = i64_splat(t, 0);
-            return true;
-        }
-        *out = single_descriptor_pointer(t, id->set, binding->first);
-        t->layouts[v->id].uniform = true;
-        return true;
-    }
-    default:
-        return spv_fail(t->error, "variables of storage class %u are not supported", v->storage_class);
-    }
-}
-
-/* Value of a compute builtin for every lane. */
-static bool builtin_value(struct tr *t, uint32_t builtin, uint32_t type_id, LLVMValueRef *out)
-{
-    struct spv_module *m = t->m;
-    LLVMBuilderRef b = t->builder;
-    LLVMValueRef subgroup = tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32);
-    LLVMValueRef lane = tr_lane_index(t);
-    LLVMValueRef index = LLVMBuildAdd(b, tr_splat(t, LLVMBuildMul(b, subgroup, LLVMConstInt(t->i32, t->width, 0), "")),
-                                      lane, "");
-    LLVMValueRef size[3], local[3], group[3], count[3];
-    for (int i = 0; i < 3; i++) {
-        size[i] = tr_splat(t, LLVMConstInt(t->i32, m->local_size[i], 0));
-        group[i] = tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_ID + 4 * i, t->i32));
-        count[i] = tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_NUM_WORKGROUPS + 4 * i, t->i32));
-    }
-    local[0] = LLVMBuildURem(b, index, size[0], "");
-    local[1] = LLVMBuildURem(b, LLVMBuildUDiv(b, index, size[0], ""), size[1], "");
-    local[2] = LLVMBuildUDiv(b, index, LLVMBuildMul(b, size[0], size[1], ""), "");
-    LLVMValueRef vec[4] = { 0 };
-    unsigned n = 1;
-    switch (builtin) {
-    case SpvBuiltInLocalInvocationId:
-        memcpy(vec, local, sizeof(local));
-        n = 3;
-        break;
-    case SpvBuiltInWorkgroupId:
-        memcpy(vec, group, sizeof(group));
-        n = 3;
-        break;
-    case SpvBuiltInNumWorkgroups:
-        memcpy(vec, count, sizeof(count));
-        n = 3;
-        break;
-    case SpvBuiltInWorkgroupSize:
-        memcpy(vec, size, sizeof(size));
-        n = 3;
-        break;
-    case SpvBuiltInGlobalInvocationId:
-        for (int i = 0; i < 3; i++)
-            vec[i] = LLVMBuildAdd(b, LLVMBuildMul(b, group[i], size[i], ""), local[i], "");
-        n = 3;
-        break;
-    case SpvBuiltInLocalInvocationIndex:
-        vec[0] = index;
-        break;
-    case SpvBuiltInSubgroupId:
-        vec[0] = tr_splat(t, subgroup);
-        break;
-    case SpvBuiltInNumSubgroups: {
-        uint32_t total = m->local_size[0] * m->local_size[1] * m->local_size[2];
-        vec[0] = tr_splat(t, LLVMConstInt(t->i32, (total + t->width - 1) / t->width, 0));
-        break;
-    }
-    case SpvBuiltInSubgroupSize:
-        vec[0] = tr_splat(t, LLVMConstInt(t->i32, t->width, 0));
-        break;
-    case SpvBuiltInSubgroupLocalInvocationId:
-        vec[0] = lane;
-        break;
-    case SpvBuiltInSubgroupEqMask:
-    case SpvBuiltInSubgroupGeMask:
-    case SpvBuiltInSubgroupGtMask:
-    case SpvBuiltInSubgroupLeMask:
-    case SpvBuiltInSubgroupLtMask: {
-        /* Lane l's mask over the W lanes; only the first word can be set. */
-        LLVMValueRef one = tr_splat(t, LLVMConstInt(t->i32, 1, 0));
-        LLVMValueRef bit = LLVMBuildShl(b, one, lane, "");
-        LLVMValueRef all = tr_splat(t, LLVMConstInt(t->i32, t->width >= 32 ? 0xffffffffu : (1u << t->width) - 1, 0));
-        LLVMValueRef below = LLVMBuildSub(b, bit, one, "");
-        LLVMValueRef word;
-        if (builtin == SpvBuiltInSubgroupEqMask)
-            word = bit;
-        else if (builtin == SpvBuiltInSubgroupLtMask)
-            word = below;
-        else if (builtin == SpvBuiltInSubgroupLeMask)
-            word = LLVMBuildOr(b, below, bit, "");
-        else if (builtin == SpvBuiltInSubgroupGtMask)
-            word = LLVMBuildAnd(b, all, LLVMBuildNot(b, LLVMBuildOr(b, below, bit, ""), ""), "");
-        else
-            word = LLVMBuildAnd(b, all, LLVMBuildNot(b, below, ""), "");
-        vec[0] = word;
-        vec[1] = vec[2] = vec[3] = tr_splat(t, LLVMConstInt(t->i32, 0, 0));
-        n = 4;
-        break;
-    }
-    default:
-        return spv_fail(t->error, "builtin %u is not a compute builtin vkmm supports", builtin);
-    }
-    const struct spv_type *type = spv_type(m, type_id);
-    if (type->kind != SPV_TYPE_VECTOR) {
-        *out = vec[0];
-        return true;
-    }
-    LLVMValueRef value = LLVMGetUndef(type->value_type);
-    for (unsigned i = 0; i < n && i < type->count; i++)
-        value = LLVMBuildInsertValue(b, value, vec[i], i, "");
-    *out = value;
-    return true;
-}
-
-/* Builtins are also written to their variable's (lane-scaled) storage, for
- * the rare access that is not a plain load (see load_builtin): one plain
- * vector store per component, in bounds by construction. */
-static void write_builtin(struct tr *t, const struct spv_variable *v, LLVMValueRef value)
-{
-    const struct spv_type *type = spv_type(t->m, v->pointee);
-    unsigned n = type->kind == SPV_TYPE_VECTOR ? type->count : 1;
-    for (unsigned c = 0; c < n; c++) {
-        LLVMValueRef component = type->kind == SPV_TYPE_VECTOR ? LLVMBuildExtractValue(t->builder, value, c, "") : value;
-        uint64_t offset = ((uint64_t)v->offset + 4u * c) * t->width;
-        LLVMValueRef address = LLVMBuildAdd(t->builder, t->private_base, LLVMConstInt(t->i64, offset, 0), "");
-        LLVMValueRef store = LLVMBuildStore(t->builder, component, to_pointer(t, address));
-        LLVMSetAlignment(store, 4);
-    }
-}
-
-/* The type of the builtin variable that `pointer` points into. */
-static const struct spv_type *builtin_type(struct tr *t, uint32_t pointer)
-{
-    struct spv_module *m = t->m;
-    return spv_type(m, m->variables[m->ids[t->builtin_variable[pointer]].variable].pointee);
-}
-
-/* A load of a builtin input, or of one component of it, computes the value
- * instead of reading memory. */
-static bool load_builtin(struct tr *t, const uint32_t *w)
-{
-    struct spv_module *m = t->m;
-    uint32_t pointer = w[3];
-    uint32_t variable = t->builtin_variable[pointer];
-    if (!variable)
-        return false;
-    LLVMValueRef value = NULL;
-    if (!builtin_value(t, m->ids[variable].builtin, m->variables[m->ids[variable].variable].pointee, &value))
-        return true;
-    uint32_t component = t->builtin_component[pointer];
-    if (component)
-        value = LLVMBuildExtractValue(t->builder, value, component - 1, "");
-    tr_set(t, w[2], value);
-    return true;
-}
-
-bool spv_memory_init_function(struct tr *t)
-{
-    struct spv_module *m = t->m;
-    t->layouts = calloc(m->bound, sizeof(struct tr_layout));
-    t->builtin_variable = calloc(m->bound, sizeof(uint32_t));
-    t->builtin_component = calloc(m->bound, sizeof(uint32_t));
-    if (!t->layouts || !t->builtin_variable || !t->builtin_component)
-        return spv_fail(t->error, "out of memory");
-    LLVMValueRef saved_exec = t->exec;
-    t->exec = tr_splat(t, LLVMConstInt(t->i1, 1, 0));
-    for (uint32_t i = 0; i < m->variable_count; i++) {
-        const struct spv_variable *v = &m->variables[i];
-        struct tr_pointer p;
-        if (!variable_pointer(t, v, &p))
-            return false;
-        m->ids[v->id].constant = pack_pointer(t, p);
-        uint32_t builtin = m->ids[v->id].builtin;
-        if (v->storage_class == SpvStorageClassInput && builtin != SpvBuiltInMax) {
-            t->builtin_variable[v->id] = v->id;
-            LLVMValueRef value = NULL;
-            if (!builtin_value(t, builtin, v->pointee, &value))
-                return false;
-            write_builtin(t, v, value);
-        }
-    }
-    t->exec = saved_exec;
-    return true;
-}
-
-bool spv_memory_init_variables(struct tr *t)
-{
-    struct spv_module *m = t->m;
-    LLVMValueRef saved_exec = t->exec;
-    t->exec = tr_splat(t, LLVMConstInt(t->i1, 1, 0));
-    for (uint32_t i = 0; i < m->variable_count; i++) {
-        const struct spv_variable *v = &m->variables[i];
-        const struct spv_insn *insn = &m->insns[m->ids[v->id].insn];
-        if (insn->opcode != SpvOpVariable || insn->word_count < 5)
-            continue;
-        /* Workgroup variables are shared: one subgroup initialising them
-         * would overwrite another's stores (and initialisers there need
-         * shaderZeroInitializeWorkgroupMemory, which vkmm does not offer). */
-        if (storage_kind(v->storage_class) != STORAGE_LANE_SCALED)
-            continue;
-        store_through(t, v->id, tr_get(t, spv_words(m, insn)[4]));
-    }
-    t->exec = saved_exec;
-    return true;
 }
 
 /* --- Access chains ---------------------------------------------------------------- */
@@ -915,13 +596,13 @@ static bool translate_access_chain(struct tr *t, const struct spv_insn *insn, co
     struct spv_module *m = t->m;
     uint32_t base_id = w[3];
     const struct spv_type *base_type = spv_type(m, m->ids[base_id].type);
-    enum storage_kind kind = storage_kind(base_type->storage_class);
-    bool explicit_layout = kind == STORAGE_EXPLICIT;
+    enum spv_storage_kind kind = spv_storage_kind(base_type->storage_class);
+    bool explicit_layout = kind == SPV_STORAGE_EXPLICIT;
     struct tr_pointer p = unpack_pointer(t, tr_get(t, base_id));
     struct tr_layout layout = t->layouts[base_id];
     uint32_t type_id = base_type->element;
     uint32_t first = 4;
-    LLVMValueRef offset = i64_splat(t, 0);
+    LLVMValueRef offset = spv_i64_splat(t, 0);
     bool uniform = layout.uniform && insn->opcode != SpvOpPtrAccessChain;
     for (uint32_t k = 4; k < insn->word_count; k++) {
         uint32_t ignored;
@@ -930,14 +611,14 @@ static bool translate_access_chain(struct tr *t, const struct spv_insn *insn, co
 
     if (insn->opcode == SpvOpPtrAccessChain) {
         uint32_t stride = base_type->array_stride;
-        offset = LLVMBuildMul(t->builder, index_i64(t, w[4]), i64_splat(t, stride), "");
+        offset = LLVMBuildMul(t->builder, index_i64(t, w[4]), spv_i64_splat(t, stride), "");
         first = 5;
     }
     const struct spv_id *base = &m->ids[base_id];
-    if (base->kind == SPV_ID_VARIABLE && is_descriptor_array(t, &m->variables[base->variable]) &&
+    if (base->kind == SPV_ID_VARIABLE && spv_is_descriptor_array(t, &m->variables[base->variable]) &&
         first < insn->word_count) {
-        const struct vkmm_compile_binding *binding = find_binding(t, base->set, base->binding);
-        p = descriptor_pointer(t, base->set, binding->first, binding->count, index_i64(t, w[first]));
+        const struct vkmm_compile_binding *binding = spv_find_binding(t, base->set, base->binding);
+        p = spv_descriptor_pointer(t, base->set, binding->first, binding->count, index_i64(t, w[first]));
         type_id = spv_type(m, type_id)->element;
         first++;
     }
@@ -950,7 +631,7 @@ static bool translate_access_chain(struct tr *t, const struct spv_insn *insn, co
                 return spv_fail(t->error, "struct index at word %u is not a constant member", insn->offset);
             const struct spv_member *member = &type->members[constant];
             uint32_t member_offset = explicit_layout ? member->offset : natural_member_offset(t, type, constant);
-            offset = LLVMBuildAdd(t->builder, offset, i64_splat(t, member_offset), "");
+            offset = LLVMBuildAdd(t->builder, offset, spv_i64_splat(t, member_offset), "");
             layout.matrix_stride = member->matrix_stride;
             layout.row_major = member->row_major;
             type_id = member->type;
@@ -960,7 +641,7 @@ static bool translate_access_chain(struct tr *t, const struct spv_insn *insn, co
         case SPV_TYPE_RUNTIME_ARRAY: {
             uint32_t stride = explicit_layout ? type->array_stride : natural_stride(t, type->element);
             offset = LLVMBuildAdd(t->builder, offset,
-                                  LLVMBuildMul(t->builder, index_i64(t, w[k]), i64_splat(t, stride), ""), "");
+                                  LLVMBuildMul(t->builder, index_i64(t, w[k]), spv_i64_splat(t, stride), ""), "");
             type_id = type->element;
             break;
         }
@@ -973,7 +654,7 @@ static bool translate_access_chain(struct tr *t, const struct spv_insn *insn, co
             else
                 stride = explicit_layout ? layout.matrix_stride : natural_stride(t, type->element);
             offset = LLVMBuildAdd(t->builder, offset,
-                                  LLVMBuildMul(t->builder, index_i64(t, w[k]), i64_splat(t, stride), ""), "");
+                                  LLVMBuildMul(t->builder, index_i64(t, w[k]), spv_i64_splat(t, stride), ""), "");
             if (!(explicit_layout && layout.row_major))
                 layout.matrix_stride = 0;
             type_id = type->element;
@@ -983,7 +664,7 @@ static bool translate_access_chain(struct tr *t, const struct spv_insn *insn, co
             unsigned scalar = scalar_bytes(spv_type(m, type->element));
             uint32_t stride = layout.row_major && layout.matrix_stride ? layout.matrix_stride : scalar;
             offset = LLVMBuildAdd(t->builder, offset,
-                                  LLVMBuildMul(t->builder, index_i64(t, w[k]), i64_splat(t, stride), ""), "");
+                                  LLVMBuildMul(t->builder, index_i64(t, w[k]), spv_i64_splat(t, stride), ""), "");
             layout.row_major = false;
             layout.matrix_stride = 0;
             type_id = type->element;
@@ -993,11 +674,11 @@ static bool translate_access_chain(struct tr *t, const struct spv_insn *insn, co
             return spv_fail(t->error, "access chain into a scalar at word %u", insn->offset);
         }
     }
-    if (kind == STORAGE_LANE_SCALED)
-        offset = LLVMBuildMul(t->builder, offset, i64_splat(t, t->width), "");
+    if (kind == SPV_STORAGE_LANE_SCALED)
+        offset = LLVMBuildMul(t->builder, offset, spv_i64_splat(t, t->width), "");
     p.addr = LLVMBuildAdd(t->builder, p.addr, offset, "");
     uint32_t component;
-    const struct spv_type *vector = t->builtin_variable[base_id] ? builtin_type(t, base_id) : NULL;
+    const struct spv_type *vector = t->builtin_variable[base_id] ? spv_builtin_type(t, base_id) : NULL;
     if (vector && vector->kind == SPV_TYPE_VECTOR && !t->builtin_component[base_id] && insn->word_count == 5 &&
         constant_index(t, w[4], &component)) {
         /* A constant index past the vector's end is valid SPIR-V whose
@@ -1009,7 +690,7 @@ static bool translate_access_chain(struct tr *t, const struct spv_insn *insn, co
     }
     layout.uniform = uniform;
     t->layouts[w[2]] = layout;
-    tr_set(t, w[2], pack_pointer(t, p));
+    tr_set(t, w[2], spv_pack_pointer(t, p));
     return true;
 }
 
@@ -1021,11 +702,12 @@ static bool translate_array_length(struct tr *t, const uint32_t *w)
     const struct spv_member *member = &block->members[w[4]];
     const struct spv_type *array = spv_type(m, member->type);
     struct tr_pointer p = unpack_pointer(t, tr_get(t, w[3]));
-    LLVMValueRef start = LLVMBuildAdd(t->builder, p.addr, i64_splat(t, member->offset), "");
+    LLVMValueRef start = LLVMBuildAdd(t->builder, p.addr, spv_i64_splat(t, member->offset), "");
     LLVMValueRef has_room = LLVMBuildICmp(t->builder, LLVMIntUGT, p.hi, start, "");
     LLVMValueRef bytes = LLVMBuildSelect(t->builder, has_room, LLVMBuildSub(t->builder, p.hi, start, ""),
-                                         i64_splat(t, 0), "");
-    LLVMValueRef length = LLVMBuildUDiv(t->builder, bytes, i64_splat(t, array->array_stride ? array->array_stride : 1), "");
+                                         spv_i64_splat(t, 0), "");
+    LLVMValueRef length = LLVMBuildUDiv(t->builder, bytes,
+                                        spv_i64_splat(t, array->array_stride ? array->array_stride : 1), "");
     tr_set(t, w[2], LLVMBuildTrunc(t->builder, length, t->lane_i32, ""));
     return true;
 }
@@ -1046,7 +728,7 @@ static bool translate_pointer_bitcast(struct tr *t, const uint32_t *w)
         if (from->kind == SPV_TYPE_VECTOR) {
             LLVMValueRef low = LLVMBuildZExt(t->builder, LLVMBuildExtractValue(t->builder, value, 0, ""), t->lane_i64, "");
             LLVMValueRef high = LLVMBuildZExt(t->builder, LLVMBuildExtractValue(t->builder, value, 1, ""), t->lane_i64, "");
-            value = LLVMBuildOr(t->builder, low, LLVMBuildShl(t->builder, high, i64_splat(t, 32), ""), "");
+            value = LLVMBuildOr(t->builder, low, LLVMBuildShl(t->builder, high, spv_i64_splat(t, 32), ""), "");
         }
         tr_set(t, w[2], spv_memory_address_pointer(t, value));
         return true;
@@ -1055,7 +737,7 @@ static bool translate_pointer_bitcast(struct tr *t, const uint32_t *w)
     if (to->kind == SPV_TYPE_VECTOR) {
         LLVMValueRef pair = LLVMGetUndef(to->value_type);
         pair = LLVMBuildInsertValue(t->builder, pair, LLVMBuildTrunc(t->builder, address, t->lane_i32, ""), 0, "");
-        LLVMValueRef high = LLVMBuildTrunc(t->builder, LLVMBuildLShr(t->builder, address, i64_splat(t, 32), ""),
+        LLVMValueRef high = LLVMBuildTrunc(t->builder, LLVMBuildLShr(t->builder, address, spv_i64_splat(t, 32), ""),
                                            t->lane_i32, "");
         tr_set(t, w[2], LLVMBuildInsertValue(t->builder, pair, high, 1, ""));
         return true;
@@ -1105,7 +787,7 @@ static bool translate_atomic(struct tr *t, const struct spv_insn *insn, const ui
     LLVMTypeRef element = spv_scalar_llvm(t, scalar);
     unsigned size = scalar->width / 8;
     struct place at = place_of(t, pointer_id);
-    LLVMValueRef addresses = leaf_addresses(t, &at.pointer, i64_splat(t, 0), size, at.kind);
+    LLVMValueRef addresses = leaf_addresses(t, &at.pointer, spv_i64_splat(t, 0), size, at.kind);
     LLVMValueRef mask = in_bounds(t, &at.pointer, addresses, size);
     LLVMValueRef operand = NULL, comparator = NULL;
     if (is_store)
@@ -1127,7 +809,7 @@ static bool translate_atomic(struct tr *t, const struct spv_insn *insn, const ui
         LLVMBasicBlockRef from = LLVMGetInsertBlock(t->builder);
         LLVMBuildCondBr(t->builder, active, run, skip);
         LLVMPositionBuilderAtEnd(t->builder, run);
-        LLVMValueRef address = to_pointer(t, LLVMBuildExtractElement(t->builder, addresses, index, ""));
+        LLVMValueRef address = spv_to_pointer(t, LLVMBuildExtractElement(t->builder, addresses, index, ""));
         LLVMValueRef lane_operand = operand ? LLVMBuildExtractElement(t->builder, operand, index, "") : NULL;
         LLVMValueRef old;
         if (op == SpvOpAtomicLoad) {
@@ -1192,7 +874,7 @@ bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handl
     case SpvOpVariable:
         return true; /* storage assigned in spv_memory_layout */
     case SpvOpLoad:
-        if (!load_builtin(t, w))
+        if (!spv_load_builtin(t, w))
             tr_set(t, w[2], load_through(t, w[3]));
         return true;
     case SpvOpStore:

@@ -275,7 +275,7 @@ bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handl
 bool spv_translate_glsl450(struct tr *t, const struct spv_insn *insn, bool *handled);
 bool spv_translate_subgroup(struct tr *t, const struct spv_insn *insn, bool *handled);
 
-/* lower_memory.c entry points used by translate.c */
+/* lower_memory.c and lower_variables.c entry points used by translate.c */
 /* Assigns Workgroup and private offsets to variables (before code). */
 bool spv_memory_layout(struct tr *t);
 /* Computes every variable's pointer and writes builtin inputs (each call). */
@@ -283,11 +283,42 @@ bool spv_memory_init_function(struct tr *t);
 /* Runs variable initialisers (first call of a workgroup only). */
 bool spv_memory_init_variables(struct tr *t);
 /* Stores `value` through the pointer `pointer_id` for the active lanes (the
- * out-parameters of GLSL.std.450 Modf and Frexp). */
+ * out-parameters of GLSL.std.450 Modf and Frexp, variable initialisers). */
 void spv_store_pointer(struct tr *t, uint32_t pointer_id, LLVMValueRef value);
 
 /* A buffer-reference pointer value from <W x i64> device addresses. */
 LLVMValueRef spv_memory_address_pointer(struct tr *t, LLVMValueRef address);
+
+/* lower_memory.c, shared with lower_variables.c */
+/* How storage is addressed (see lower_memory.c). */
+enum spv_storage_kind {
+    SPV_STORAGE_EXPLICIT,
+    SPV_STORAGE_SHARED,
+    SPV_STORAGE_LANE_SCALED,
+};
+/* The storage kind of a storage class. */
+enum spv_storage_kind spv_storage_kind(uint32_t storage_class);
+/* `value` in every lane, as <W x i64>. */
+LLVMValueRef spv_i64_splat(struct tr *t, uint64_t value);
+/* A pointer value packed into one LLVM value ({addr, lo, hi}). */
+LLVMValueRef spv_pack_pointer(struct tr *t, struct tr_pointer p);
+/* An i64 address as a ptr. */
+LLVMValueRef spv_to_pointer(struct tr *t, LLVMValueRef address);
+/* <W x i64> addresses as <W x ptr>. */
+LLVMValueRef spv_to_pointers(struct tr *t, LLVMValueRef addresses);
+
+/* lower_variables.c, shared with lower_memory.c (access chains, loads) */
+/* The pipeline layout's binding `binding` of set `set`, or NULL. */
+const struct vkmm_compile_binding *spv_find_binding(struct tr *t, uint32_t set, uint32_t binding);
+/* Per lane, the buffer of descriptor `first + index` of a set (outside `count`: reaches nothing). */
+struct tr_pointer spv_descriptor_pointer(struct tr *t, uint32_t set, uint32_t first, uint32_t count,
+                                         LLVMValueRef index);
+/* Whether a buffer variable is an array of descriptors (its access chain's first index picks one). */
+bool spv_is_descriptor_array(struct tr *t, const struct spv_variable *v);
+/* The type of the builtin input variable that `pointer` points into. */
+const struct spv_type *spv_builtin_type(struct tr *t, uint32_t pointer);
+/* OpLoad `w` of a builtin input or a component of it: computes the value (false: not a builtin). */
+bool spv_load_builtin(struct tr *t, const uint32_t *w);
 
 /* translate.c */
 bool spv_translate(struct tr *t);
