@@ -23,24 +23,25 @@ static pthread_once_t initialized = PTHREAD_ONCE_INIT;
  * libgcc_s has them since GCC 12, but nothing may have loaded it with
  * global visibility, so they are looked up there and handed to each JIT. */
 static const char *const half_libcalls[] = { "__truncdfhf2", "__truncsfhf2", "__extendhfsf2", "__extendhfdf2" };
-static void *half_libcall_address[sizeof(half_libcalls) / sizeof(half_libcalls[0])];
+#define HALF_LIBCALL_COUNT (sizeof(half_libcalls) / sizeof(half_libcalls[0]))
+static void *half_libcall_address[HALF_LIBCALL_COUNT];
 
 static void initialize(void)
 {
     LLVMInitializeNativeTarget();
     LLVMInitializeNativeAsmPrinter();
     void *libgcc = dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_LOCAL);
-    for (size_t i = 0; libgcc && i < sizeof(half_libcalls) / sizeof(half_libcalls[0]); i++)
+    for (size_t i = 0; libgcc && i < HALF_LIBCALL_COUNT; i++)
         half_libcall_address[i] = dlsym(libgcc, half_libcalls[i]);
 }
 
 /* Defines the half conversion libcalls found in libgcc_s in `dylib`. */
 static LLVMErrorRef define_half_libcalls(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef dylib)
 {
-    LLVMOrcCSymbolMapPair pairs[sizeof(half_libcalls) / sizeof(half_libcalls[0])];
+    LLVMOrcCSymbolMapPair pairs[HALF_LIBCALL_COUNT];
     size_t count = 0;
     LLVMOrcExecutionSessionRef session = LLVMOrcLLJITGetExecutionSession(jit);
-    for (size_t i = 0; i < sizeof(half_libcalls) / sizeof(half_libcalls[0]); i++) {
+    for (size_t i = 0; i < HALF_LIBCALL_COUNT; i++) {
         if (!half_libcall_address[i])
             continue;
         pairs[count++] = (LLVMOrcCSymbolMapPair){

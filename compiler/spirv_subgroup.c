@@ -547,15 +547,22 @@ static bool is_subgroup(uint16_t opcode)
     return opcode >= SpvOpGroupNonUniformElect && opcode <= SpvOpGroupNonUniformQuadSwap;
 }
 
+/* The type of the value operand word `index` names; NULL if none. */
+static const struct spv_type *operand_type(struct tr *t, const struct spv_insn *insn, const uint32_t *w,
+                                           unsigned index)
+{
+    if (insn->word_count <= index || w[index] >= t->m->bound)
+        return NULL;
+    return spv_type(t->m, t->m->ids[w[index]].type);
+}
+
 /* Whether operand word `index` names a value of `kind` (and, for vectors,
  * of `count` integer components).  spirv-val lets some mistyped operands
  * through (a pointer as a shuffle Id), which must fail, not crash LLVM. */
 static bool operand_is(struct tr *t, const struct spv_insn *insn, const uint32_t *w, unsigned index,
                        enum spv_type_kind kind, uint32_t count)
 {
-    if (insn->word_count <= index || w[index] >= t->m->bound)
-        return false;
-    const struct spv_type *type = spv_type(t->m, t->m->ids[w[index]].type);
+    const struct spv_type *type = operand_type(t, insn, w, index);
     if (!type || type->kind != kind)
         return false;
     if (kind != SPV_TYPE_VECTOR)
@@ -585,8 +592,8 @@ static bool check_operands(struct tr *t, const struct spv_insn *insn, const uint
         ok = operand_is(t, insn, w, 4, SPV_TYPE_BOOL, 0);
         break;
     case SpvOpGroupNonUniformAllEqual: {
-        const struct spv_type *type =
-            insn->word_count > 4 && w[4] < t->m->bound ? spv_type(t->m, t->m->ids[w[4]].type) : NULL;
+        /* Any scalar or vector: only its kind matters here. */
+        const struct spv_type *type = operand_type(t, insn, w, 4);
         ok = type && (type->kind == SPV_TYPE_BOOL || type->kind == SPV_TYPE_INT || type->kind == SPV_TYPE_FLOAT ||
                       type->kind == SPV_TYPE_VECTOR);
         break;

@@ -26,34 +26,35 @@ void *vkmm_mm_alloc(struct vkmm_mm_engine *e, size_t size)
     return p;
 }
 
-void *vkmm_mm_calloc(struct vkmm_mm_engine *e, uint64_t count, size_t elem)
+/* count * elem zeroed bytes.  Without application callbacks and with no
+ * alignment asked for, calloc: large zeroed blocks come as fresh pages,
+ * touched only where strict mode records something (most per-byte state
+ * of a large buffer never is).  `aligned`: 64-byte aligned, which only
+ * vkmm_mm_alloc gives. */
+static void *zeroed(struct vkmm_mm_engine *e, uint64_t count, size_t elem, bool aligned)
 {
     if (count > SIZE_MAX / elem) {
         e->status = VK_ERROR_OUT_OF_HOST_MEMORY;
         return NULL;
     }
-    /* Without application callbacks, calloc: large zeroed blocks come as
-     * fresh pages, touched only where strict mode records something (most
-     * per-byte state of a large buffer never is). */
-    void *p = e->has_allocator ? vkmm_mm_alloc(e, (size_t)count * elem) : calloc(count ? count : 1, elem);
+    bool from_calloc = !e->has_allocator && !aligned;
+    void *p = from_calloc ? calloc(count ? count : 1, elem) : vkmm_mm_alloc(e, (size_t)count * elem);
     if (!p)
         e->status = VK_ERROR_OUT_OF_HOST_MEMORY;
-    else if (e->has_allocator)
+    else if (!from_calloc)
         memset(p, 0, (size_t)count * elem);
     return p;
 }
 
-/* Zeroed and 64-byte aligned (the host view: minMemoryMapAlignment). */
+void *vkmm_mm_calloc(struct vkmm_mm_engine *e, uint64_t count, size_t elem)
+{
+    return zeroed(e, count, elem, false);
+}
+
+/* The host view: minMemoryMapAlignment. */
 void *vkmm_mm_calloc_aligned(struct vkmm_mm_engine *e, uint64_t count, size_t elem)
 {
-    if (count > SIZE_MAX / elem) {
-        e->status = VK_ERROR_OUT_OF_HOST_MEMORY;
-        return NULL;
-    }
-    void *p = vkmm_mm_alloc(e, (size_t)count * elem);
-    if (p)
-        memset(p, 0, (size_t)count * elem);
-    return p;
+    return zeroed(e, count, elem, true);
 }
 
 void vkmm_mm_free(struct vkmm_mm_engine *e, void *p)
