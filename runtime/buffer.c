@@ -4,6 +4,7 @@
 #include "device.h"
 #include "device_memory.h"
 #include "log.h"
+#include "strict_memory.h"
 
 /* Above every descriptor offset alignment vkmm reports, and a whole cache
  * line, so buffers never share one. */
@@ -47,6 +48,7 @@ VKAPI_ATTR void VKAPI_CALL vkmm_DestroyBuffer(VkDevice _device, VkBuffer _buffer
     VKMM_FROM_HANDLE(vkmm_buffer, buffer, _buffer);
     if (!buffer)
         return;
+    vkmm_strict_buffer_destroyed(device, buffer);
     vkmm_object_finish(&buffer->base);
     vkmm_free(&device->allocator, pAllocator, buffer);
 }
@@ -112,6 +114,7 @@ static VkResult bind_one(struct vkmm_device *device, const VkBindBufferMemoryInf
                            (unsigned long long)memory->size);
     buffer->memory = memory;
     buffer->memory_offset = info->memoryOffset;
+    vkmm_strict_buffer_bound(device, buffer);
     return VK_SUCCESS;
 }
 

@@ -13,6 +13,10 @@ struct vkmm_buffer {
     VkBufferCreateFlags flags;
     struct vkmm_device_memory *memory; /* NULL until bound */
     VkDeviceSize memory_offset;
+    /* Strict mode, for reports: its number (bind order) and its place in
+     * the memory's list of bound buffers (engine lock). */
+    uint64_t id;
+    struct vkmm_buffer *bound_prev, *bound_next;
 };
 
 VKMM_DEFINE_HANDLE_CASTS(vkmm_buffer, VkBuffer, VK_OBJECT_TYPE_BUFFER)

@@ -43,6 +43,8 @@ struct vkmm_device {
     pthread_mutex_t engine_lock;
     struct vkmm_hazard_report report;
     uint64_t memory_serial;
+    uint64_t buffer_serial;                        /* strict mode: buffers bound so far */
+    struct vkmm_device_memory *strict_memories;    /* strict mode: emulated memories (engine lock) */
     struct vkmm_strict_access *accesses; /* strict_memory.c: command accesses since idle */
     struct vkmm_device_memory *addressable; /* strict mode: memories a buffer reference may reach */
     uint32_t access_count, access_capacity;

@@ -24,6 +24,10 @@ struct vkmm_device_memory {
     uint64_t id;
     bool device_addressable; /* allocated with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT */
     struct vkmm_device_memory *addressable_prev, *addressable_next; /* in device->addressable */
+    /* Strict mode, for reports (engine lock): every emulated memory in
+     * device->strict_memories, and the buffers bound to this one. */
+    struct vkmm_device_memory *strict_prev, *strict_next;
+    struct vkmm_buffer *bound_buffers;
     /* Host mapping state (vkMapMemory is externally synchronized). */
     void *map_pointer;
     VkDeviceSize map_offset, map_size;

@@ -48,7 +48,43 @@ static cJSON *agent_json(const struct vkmm_mm_agent *agent)
     return object;
 }
 
-void vkmm_hazard_report_add(struct vkmm_device *device, const struct vkmm_mm_hazard *hazard)
+static void place_json(cJSON *line, const struct vkmm_hazard_place *place)
+{
+    if (place->memory_name)
+        cJSON_AddStringToObject(line, "memory_name", place->memory_name);
+    cJSON *buffers = cJSON_AddArrayToObject(line, "buffers");
+    for (uint32_t i = 0; buffers && i < place->buffer_count; i++) {
+        cJSON *buffer = cJSON_CreateObject();
+        cJSON_AddNumberToObject(buffer, "buffer", (double)place->buffers[i].id);
+        if (place->buffers[i].name)
+            cJSON_AddStringToObject(buffer, "name", place->buffers[i].name);
+        cJSON_AddNumberToObject(buffer, "offset", (double)place->buffers[i].offset);
+        cJSON_AddItemToArray(buffers, buffer);
+    }
+}
+
+/* "buffer #2 'positions' bytes [16, +64) in memory #1 'heap'", or the
+ * memory alone when no buffer is bound there. */
+static void place_text(char *out, size_t size, const struct vkmm_mm_hazard *hazard,
+                       const struct vkmm_hazard_place *place)
+{
+    int at = 0;
+    for (uint32_t i = 0; place && i < place->buffer_count && at < (int)size; i++) {
+        const struct vkmm_hazard_buffer *b = &place->buffers[i];
+        at += snprintf(out + at, size - (size_t)at, "%sbuffer #%llu%s%s%s bytes [%llu, +%llu)", i ? " and " : "",
+                       (unsigned long long)b->id, b->name ? " '" : "", b->name ? b->name : "", b->name ? "'" : "",
+                       (unsigned long long)b->offset, (unsigned long long)hazard->size);
+    }
+    if (at >= (int)size)
+        return;
+    const char *name = place ? place->memory_name : NULL;
+    snprintf(out + at, size - (size_t)at, "%smemory #%llu%s%s%s bytes [%llu, +%llu)", at ? " in " : "",
+             (unsigned long long)hazard->memory_id, name ? " '" : "", name ? name : "", name ? "'" : "",
+             (unsigned long long)hazard->offset, (unsigned long long)hazard->size);
+}
+
+void vkmm_hazard_report_add(struct vkmm_device *device, const struct vkmm_mm_hazard *hazard,
+                            const struct vkmm_hazard_place *place)
 {
     struct vkmm_hazard_report *report = &device->report;
     report->count++;
@@ -59,6 +95,8 @@ void vkmm_hazard_report_add(struct vkmm_device *device, const struct vkmm_mm_haz
         cJSON_AddNumberToObject(line, "memory", (double)hazard->memory_id);
         cJSON_AddNumberToObject(line, "offset", (double)hazard->offset);
         cJSON_AddNumberToObject(line, "size", (double)hazard->size);
+        if (place)
+            place_json(line, place);
         cJSON_AddItemToObject(line, "first", agent_json(&hazard->writer_or_first));
         cJSON_AddItemToObject(line, "second", agent_json(&hazard->reader_or_second));
         cJSON_AddStringToObject(line, "missing", hazard->missing);
@@ -70,12 +108,13 @@ void vkmm_hazard_report_add(struct vkmm_device *device, const struct vkmm_mm_haz
         }
         cJSON_Delete(line);
     }
+    char where[512];
+    place_text(where, sizeof(where), hazard, place);
     vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
              VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, hazard->id,
-             "memory #%llu bytes [%llu, +%llu): %s (queue %u submission %llu command %u) after %s (queue %u "
+             "%s: %s (queue %u submission %llu command %u) after %s (queue %u "
              "submission %llu command %u); missing: %s",
-             (unsigned long long)hazard->memory_id, (unsigned long long)hazard->offset,
-             (unsigned long long)hazard->size, hazard->reader_or_second.kind ? hazard->reader_or_second.kind : "?",
+             where, hazard->reader_or_second.kind ? hazard->reader_or_second.kind : "?",
              hazard->reader_or_second.queue, (unsigned long long)hazard->reader_or_second.submission,
              hazard->reader_or_second.command, hazard->writer_or_first.kind ? hazard->writer_or_first.kind : "?",
              hazard->writer_or_first.queue, (unsigned long long)hazard->writer_or_first.submission,

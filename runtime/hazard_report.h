@@ -20,8 +20,24 @@ struct vkmm_hazard_report {
     uint64_t per_kind[VKMM_HAZARD_KINDS];
 };
 
+/* The application's names for the bytes of a hazard: the memory's debug
+ * name and the buffers bound over them (numbered in bind order, each with
+ * its debug name and the hazard's offset inside it). */
+#define VKMM_HAZARD_MAX_BUFFERS 4
+struct vkmm_hazard_buffer {
+    uint64_t id;
+    const char *name; /* NULL: unnamed */
+    uint64_t offset;
+};
+struct vkmm_hazard_place {
+    const char *memory_name; /* NULL: unnamed */
+    uint32_t buffer_count;   /* listed, at most VKMM_HAZARD_MAX_BUFFERS */
+    struct vkmm_hazard_buffer buffers[VKMM_HAZARD_MAX_BUFFERS];
+};
+
 void vkmm_hazard_report_open(struct vkmm_hazard_report *report);
-/* Records one hazard (the memory engine's sink). */
-void vkmm_hazard_report_add(struct vkmm_device *device, const struct vkmm_mm_hazard *hazard);
+/* Records one hazard (the memory engine's sink); `place` may be NULL. */
+void vkmm_hazard_report_add(struct vkmm_device *device, const struct vkmm_mm_hazard *hazard,
+                            const struct vkmm_hazard_place *place);
 /* Writes the human summary and closes the file. */
 void vkmm_hazard_report_close(struct vkmm_device *device);

@@ -24,9 +24,39 @@
 
 /* --- Device and memory ------------------------------------------------------- */
 
+/* Engine lock held.  The application's names for the hazard's bytes. */
+static void describe(struct vkmm_device *device, const struct vkmm_mm_hazard *hazard, struct vkmm_hazard_place *place)
+{
+    memset(place, 0, sizeof(*place));
+    struct vkmm_device_memory *memory = device->strict_memories;
+    while (memory && memory->id != hazard->memory_id)
+        memory = memory->strict_next;
+    if (!memory)
+        return;
+    place->memory_name = memory->base.debug_name;
+    /* The list is newest first: walk it to its end so buffers come in
+     * bind order. */
+    struct vkmm_buffer *b = memory->bound_buffers;
+    while (b && b->bound_next)
+        b = b->bound_next;
+    for (; b && place->buffer_count < VKMM_HAZARD_MAX_BUFFERS; b = b->bound_prev) {
+        if (b->memory_offset >= hazard->offset + hazard->size || hazard->offset >= b->memory_offset + b->size)
+            continue;
+        uint64_t offset = hazard->offset > b->memory_offset ? hazard->offset - b->memory_offset : 0;
+        place->buffers[place->buffer_count++] = (struct vkmm_hazard_buffer){ b->id, b->base.debug_name, offset };
+    }
+}
+
+static void report(struct vkmm_device *device, const struct vkmm_mm_hazard *hazard)
+{
+    struct vkmm_hazard_place place;
+    describe(device, hazard, &place);
+    vkmm_hazard_report_add(device, hazard, &place);
+}
+
 static void sink(void *user, const struct vkmm_mm_hazard *hazard)
 {
-    vkmm_hazard_report_add(user, hazard);
+    report(user, hazard);
 }
 
 VkResult vkmm_strict_device_init(struct vkmm_device *device)
@@ -88,6 +118,12 @@ VkResult vkmm_strict_memory_init(struct vkmm_device *device, struct vkmm_device_
     /* Ids count allocations, so reports do not depend on addresses. */
     memory->id = ++device->memory_serial;
     memory->mm = vkmm_mm_memory_create(device->engine, memory->id, memory->size, visible, coherent);
+    if (memory->mm) {
+        memory->strict_next = device->strict_memories;
+        if (device->strict_memories)
+            device->strict_memories->strict_prev = memory;
+        device->strict_memories = memory;
+    }
     if (memory->mm && memory->device_addressable) {
         memory->addressable_next = device->addressable;
         if (device->addressable)
@@ -125,9 +161,53 @@ void vkmm_strict_memory_finish(struct vkmm_device *device, struct vkmm_device_me
         if (memory->addressable_next)
             memory->addressable_next->addressable_prev = memory->addressable_prev;
     }
+    if (memory->strict_prev)
+        memory->strict_prev->strict_next = memory->strict_next;
+    else
+        device->strict_memories = memory->strict_next;
+    if (memory->strict_next)
+        memory->strict_next->strict_prev = memory->strict_prev;
+    /* Buffers may outlive their memory (they are then unusable). */
+    for (struct vkmm_buffer *b = memory->bound_buffers, *next; b; b = next) {
+        next = b->bound_next;
+        b->bound_prev = b->bound_next = NULL;
+        b->id = 0;
+    }
+    memory->bound_buffers = NULL;
     vkmm_mm_memory_destroy(memory->mm);
     unlock(device);
     memory->mm = NULL;
+}
+
+void vkmm_strict_buffer_bound(struct vkmm_device *device, struct vkmm_buffer *buffer)
+{
+    struct vkmm_device_memory *memory = buffer->memory;
+    if (!memory || !memory->mm)
+        return;
+    lock(device);
+    buffer->id = ++device->buffer_serial;
+    buffer->bound_prev = NULL;
+    buffer->bound_next = memory->bound_buffers;
+    if (memory->bound_buffers)
+        memory->bound_buffers->bound_prev = buffer;
+    memory->bound_buffers = buffer;
+    unlock(device);
+}
+
+void vkmm_strict_buffer_destroyed(struct vkmm_device *device, struct vkmm_buffer *buffer)
+{
+    if (!device->engine || !buffer->id)
+        return;
+    lock(device);
+    if (buffer->id) { /* not unlinked by its memory's free meanwhile */
+        if (buffer->bound_prev)
+            buffer->bound_prev->bound_next = buffer->bound_next;
+        else
+            buffer->memory->bound_buffers = buffer->bound_next;
+        if (buffer->bound_next)
+            buffer->bound_next->bound_prev = buffer->bound_prev;
+    }
+    unlock(device);
 }
 
 void *vkmm_strict_map(struct vkmm_device_memory *memory, VkDeviceSize offset)
@@ -231,7 +311,7 @@ static void report_overtaken(struct vkmm_device *device, const struct vkmm_stric
                  "mask covering its stage: none did, and the later one ran first",
                  first, now->agent.queue, second, earlier_run->agent.queue);
     }
-    vkmm_hazard_report_add(device, &hazard);
+    report(device, &hazard);
 }
 
 /* Parts of a read that a command later in submission order already

@@ -22,6 +22,11 @@ void vkmm_strict_device_finish(struct vkmm_device *device);
 
 VkResult vkmm_strict_memory_init(struct vkmm_device *device, struct vkmm_device_memory *memory);
 void vkmm_strict_memory_finish(struct vkmm_device *device, struct vkmm_device_memory *memory);
+/* A buffer was bound to / is destroyed while bound to emulated memory:
+ * reports name the buffers over the bytes of a hazard. */
+struct vkmm_buffer;
+void vkmm_strict_buffer_bound(struct vkmm_device *device, struct vkmm_buffer *buffer);
+void vkmm_strict_buffer_destroyed(struct vkmm_device *device, struct vkmm_buffer *buffer);
 /* Checks what the host could have read through a mapping it lets go of. */
 void vkmm_strict_check_host_view(struct vkmm_device *device, struct vkmm_device_memory *memory);
 /* The host view (what vkMapMemory returns) at `offset`. */

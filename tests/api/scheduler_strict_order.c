@@ -5,6 +5,7 @@
  * one's write lands last - every time.  (A deliberately racy program: it
  * runs without the validation layer, whose synchronization validation would
  * rightly object.) */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,10 +103,70 @@ static void test_scheduler_semaphore_orders_queues_in_every_mode(void **state)
     vkmm_test_buffer_destroy(t, &b);
 }
 
+static void set_name(struct vkmm_test *t, VkObjectType type, uint64_t handle, const char *name)
+{
+    PFN_vkSetDebugUtilsObjectNameEXT set =
+        (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(t->device, "vkSetDebugUtilsObjectNameEXT");
+    VkDebugUtilsObjectNameInfoEXT info = { .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
+                                           .objectType = type, .objectHandle = handle, .pObjectName = name };
+    VK_CHECK(set(t->device, &info));
+}
+
+/* A report names the bytes as the application knows them: the buffers
+ * bound over them (bind order, debug name, offset inside the buffer) and
+ * the memory (its debug name), in the message and in the JSON line. */
+static void test_report_names_buffers_and_memory(void **state)
+{
+    (void)state;
+    if (!strict_mode())
+        skip();
+    const char *path = "/tmp/vkmm-report-names.jsonl";
+    setenv("VKMM_REPORT", path, 1);
+    struct vkmm_test_options options = { .no_validation = true };
+    struct vkmm_test *t = vkmm_test_create(&options);
+    unsetenv("VKMM_REPORT");
+    VkBuffer buffers[2];
+    for (int i = 0; i < 2; i++) {
+        VkBufferCreateInfo info = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 1024,
+                                    .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT };
+        VK_CHECK(vkCreateBuffer(t->device, &info, NULL, &buffers[i]));
+    }
+    VkMemoryAllocateInfo allocate = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .allocationSize = 2048,
+        .memoryTypeIndex = vkmm_test_find_memory_type(t, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0),
+    };
+    VkDeviceMemory memory;
+    VK_CHECK(vkAllocateMemory(t->device, &allocate, NULL, &memory));
+    VK_CHECK(vkBindBufferMemory(t->device, buffers[0], memory, 0));
+    VK_CHECK(vkBindBufferMemory(t->device, buffers[1], memory, 1024));
+    set_name(t, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)(uintptr_t)memory, "arena");
+    set_name(t, VK_OBJECT_TYPE_BUFFER, (uint64_t)(uintptr_t)buffers[1], "particles");
+    fill_on(t, t->compute_queues[0], buffers[1], 1);
+    fill_on(t, t->compute_queues[1], buffers[1], 2);
+    VK_CHECK(vkDeviceWaitIdle(t->device));
+    assert_true(t->hazard_count > 0);
+    assert_non_null(strstr(t->first_hazard_message, "buffer #2 'particles' bytes [0, +1024) in memory #1 'arena' "
+                                                     "bytes [1024, +1024)"));
+    for (int i = 0; i < 2; i++)
+        vkDestroyBuffer(t->device, buffers[i], NULL);
+    vkFreeMemory(t->device, memory, NULL);
+    vkmm_test_destroy(t);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[2048] = { 0 };
+    assert_non_null(fgets(line, sizeof(line), f));
+    fclose(f);
+    remove(path);
+    assert_non_null(strstr(line, "\"memory_name\":\"arena\""));
+    assert_non_null(strstr(line, "\"buffers\":[{\"buffer\":2,\"name\":\"particles\",\"offset\":0}]"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scheduler_unsynchronised_queues_run_latest_first),
+        cmocka_unit_test(test_report_names_buffers_and_memory),
         cmocka_unit_test_setup_teardown(test_scheduler_semaphore_orders_queues_in_every_mode, vkmm_test_setup,
                                         vkmm_test_teardown),
     };
