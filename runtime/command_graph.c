@@ -311,29 +311,63 @@ static void add_fence(struct builder *b, uint32_t node)
     b->last_fence = node;
 }
 
-/* Visits the commands that run, secondaries flattened; counts them when
- * `nodes` is NULL. */
-static uint32_t flatten(const struct vkmm_command *first, struct vkmm_command_graph_node *nodes, uint32_t at)
+/* The debug-utils labels open where a command was recorded, for reports:
+ * the innermost one names the command's place. */
+#define LABEL_DEPTH 16
+struct labels {
+    const char *names[LABEL_DEPTH];
+    uint32_t depth; /* may exceed LABEL_DEPTH: deeper names are not kept */
+};
+
+static void track_label(struct labels *labels, const struct vkmm_command *c)
 {
-    for (const struct vkmm_command *c = first; c; c = c->next) {
+    if (c->type == VKMM_COMMAND_BEGIN_LABEL) {
+        if (labels->depth < LABEL_DEPTH)
+            labels->names[labels->depth] = c->u.label.name;
+        labels->depth++;
+    } else if (c->type == VKMM_COMMAND_END_LABEL && labels->depth) {
+        labels->depth--;
+    }
+}
+
+static const char *innermost(const struct labels *labels)
+{
+    if (!labels->depth)
+        return NULL;
+    return labels->depth <= LABEL_DEPTH ? labels->names[labels->depth - 1] : labels->names[LABEL_DEPTH - 1];
+}
+
+/* Visits the commands of `cmd` that run, secondaries flattened (inside the
+ * labels open at their vkCmdExecuteCommands); counts them when `nodes` is
+ * NULL. */
+static uint32_t flatten(const struct vkmm_command_buffer *cmd, struct labels labels,
+                        struct vkmm_command_graph_node *nodes, uint32_t at)
+{
+    for (const struct vkmm_command *c = cmd->first; c; c = c->next) {
         switch (c->type) {
         case VKMM_COMMAND_EXECUTE_COMMANDS:
             for (uint32_t i = 0; i < c->u.execute_commands.count; i++)
-                at = flatten(c->u.execute_commands.command_buffers[i]->first, nodes, at);
+                at = flatten(c->u.execute_commands.command_buffers[i], labels, nodes, at);
             break;
         case VKMM_COMMAND_BEGIN_LABEL:
         case VKMM_COMMAND_END_LABEL:
         case VKMM_COMMAND_INSERT_LABEL:
+            track_label(&labels, c);
             break;
-        default:
+        default: {
+            struct vkmm_command_graph_node node = { .kind = VKMM_NODE_COMMAND, .command = c, .command_buffer = cmd,
+                                                    .label = innermost(&labels) };
             if (c->type == VKMM_COMMAND_DISPATCH && c->u.dispatch->indirect) {
-                if (nodes)
-                    nodes[at] = (struct vkmm_command_graph_node){ .kind = VKMM_NODE_INDIRECT_ARGS, .command = c };
+                if (nodes) {
+                    nodes[at] = node;
+                    nodes[at].kind = VKMM_NODE_INDIRECT_ARGS;
+                }
                 at++;
             }
             if (nodes)
-                nodes[at] = (struct vkmm_command_graph_node){ .kind = VKMM_NODE_COMMAND, .command = c };
+                nodes[at] = node;
             at++;
+        }
         }
     }
     return at;
@@ -386,7 +420,7 @@ static uint32_t submission_nodes(struct vkmm_submission *s, struct vkmm_command_
             nodes[at] = (struct vkmm_command_graph_node){ .kind = VKMM_NODE_SEMAPHORE_WAIT, .operation = i };
     }
     for (uint32_t i = 0; i < s->command_buffer_count; i++)
-        at = flatten(s->command_buffers[i]->first, nodes, at);
+        at = flatten(s->command_buffers[i], (struct labels){ .depth = 0 }, nodes, at);
     for (uint32_t i = 0; i < s->signal_count; i++, at++) {
         if (nodes)
             nodes[at] = (struct vkmm_command_graph_node){ .kind = VKMM_NODE_SEMAPHORE_SIGNAL, .operation = i };

@@ -10,6 +10,7 @@
 #include <vulkan/vulkan.h>
 
 struct vkmm_command;
+struct vkmm_command_buffer;
 struct vkmm_submission;
 
 enum vkmm_graph_node_kind {
@@ -25,7 +26,9 @@ enum vkmm_graph_node_kind {
 
 struct vkmm_command_graph_node {
     enum vkmm_graph_node_kind kind;
-    const struct vkmm_command *command; /* VKMM_NODE_COMMAND */
+    const struct vkmm_command *command; /* VKMM_NODE_COMMAND, VKMM_NODE_INDIRECT_ARGS */
+    const struct vkmm_command_buffer *command_buffer; /* that recorded it (a secondary: the secondary) */
+    const char *label; /* innermost debug-utils label open there, or NULL */
     struct vkmm_submission *submission;
     uint32_t operation;
     uint32_t first_successor, successor_count; /* into graph->successors */

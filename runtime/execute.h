@@ -28,6 +28,7 @@ struct vkmm_execution {
      * graph (submission order), for the order checks. */
     uint32_t position;
     struct vkmm_command_graph *graph; /* strict mode: the queue's graph; NULL when run in order */
+    const char *where; /* strict mode: the command's place as the application named it, or NULL */
 };
 
 /* Where a submission's execution stands, so that it can stop at a

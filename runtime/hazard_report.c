@@ -45,6 +45,8 @@ static cJSON *agent_json(const struct vkmm_mm_agent *agent)
     cJSON_AddNumberToObject(object, "queue", agent->queue);
     cJSON_AddNumberToObject(object, "submission", (double)agent->submission);
     cJSON_AddNumberToObject(object, "command_index", agent->command);
+    if (agent->where)
+        cJSON_AddStringToObject(object, "where", agent->where);
     return object;
 }
 
@@ -112,13 +114,16 @@ void vkmm_hazard_report_add(struct vkmm_device *device, const struct vkmm_mm_haz
     place_text(where, sizeof(where), hazard, place);
     vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
              VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, hazard->id,
-             "%s: %s (queue %u submission %llu command %u) after %s (queue %u "
-             "submission %llu command %u); missing: %s",
+             "%s: %s (queue %u submission %llu command %u%s%s) after %s (queue %u submission %llu command %u%s%s); "
+             "missing: %s",
              where, hazard->reader_or_second.kind ? hazard->reader_or_second.kind : "?",
              hazard->reader_or_second.queue, (unsigned long long)hazard->reader_or_second.submission,
-             hazard->reader_or_second.command, hazard->writer_or_first.kind ? hazard->writer_or_first.kind : "?",
-             hazard->writer_or_first.queue, (unsigned long long)hazard->writer_or_first.submission,
-             hazard->writer_or_first.command, hazard->missing);
+             hazard->reader_or_second.command, hazard->reader_or_second.where ? ", " : "",
+             hazard->reader_or_second.where ? hazard->reader_or_second.where : "",
+             hazard->writer_or_first.kind ? hazard->writer_or_first.kind : "?", hazard->writer_or_first.queue,
+             (unsigned long long)hazard->writer_or_first.submission, hazard->writer_or_first.command,
+             hazard->writer_or_first.where ? ", " : "", hazard->writer_or_first.where ? hazard->writer_or_first.where : "",
+             hazard->missing);
 }
 
 void vkmm_hazard_report_close(struct vkmm_device *device)

@@ -81,6 +81,11 @@ static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *li
     /* Strict mode: the host->device domain operation of vkQueueSubmit
      * happens now, at the call, whenever the work itself runs. */
     vkmm_strict_submit(device);
+    /* Queue labels are externally synchronized with the queue: read now,
+     * kept for reports however late the work runs. */
+    const char *queue_label = vkmm_strict_intern(device, queue->labels ? queue->labels->name : NULL);
+    for (struct vkmm_submission *s = list; s; s = s->next)
+        s->queue_label = queue_label;
     vkmm_scheduler_lock(device->scheduler);
     const char *why = NULL;
     struct vkmm_command_buffer *bad = find_unsubmittable_locked(list, &why);

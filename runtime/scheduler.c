@@ -348,6 +348,7 @@ static void run_node_locked(struct vkmm_scheduler *scheduler, struct queue_state
             .submission = s,
             .position = index,
             .graph = state->graph,
+            .where = vkmm_strict_place(device, n->command_buffer->base.debug_name, n->label, s->queue_label),
         };
         vkmm_execute_command(&x, n->command);
         break;

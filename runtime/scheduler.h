@@ -40,6 +40,7 @@ struct vkmm_submission {
     uint64_t sequence; /* position in the device's submission order (all queues) */
     struct vkmm_execution_cursor cursor; /* fast mode: how far it ran */
     uint32_t nodes_left; /* strict mode: its nodes in the queue's graph not yet run */
+    const char *queue_label; /* strict mode: the queue's innermost debug-utils label at submission */
     struct vkmm_submission *next;
 };
 

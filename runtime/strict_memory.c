@@ -179,6 +179,32 @@ void vkmm_strict_memory_finish(struct vkmm_device *device, struct vkmm_device_me
     memory->mm = NULL;
 }
 
+const char *vkmm_strict_intern(struct vkmm_device *device, const char *text)
+{
+    if (!device->engine || !text)
+        return NULL;
+    lock(device);
+    const char *kept = vkmm_mm_intern(device->engine, text);
+    unlock(device);
+    return kept;
+}
+
+const char *vkmm_strict_place(struct vkmm_device *device, const char *command_buffer, const char *label,
+                              const char *queue_label)
+{
+    if (!device->engine || (!command_buffer && !label && !queue_label))
+        return NULL;
+    char text[512];
+    int at = 0;
+    const char *what[3] = { "command buffer", "label", "queue label" };
+    const char *names[3] = { command_buffer, label, queue_label };
+    for (int i = 0; i < 3 && at < (int)sizeof(text); i++) {
+        if (names[i])
+            at += snprintf(text + at, sizeof(text) - (size_t)at, "%s%s '%s'", at ? ", " : "", what[i], names[i]);
+    }
+    return vkmm_strict_intern(device, text);
+}
+
 void vkmm_strict_buffer_bound(struct vkmm_device *device, struct vkmm_buffer *buffer)
 {
     struct vkmm_device_memory *memory = buffer->memory;
@@ -420,6 +446,7 @@ static struct vkmm_mm_agent agent_of(const struct vkmm_execution *x, const struc
         .submission = x->submission->sequence,
         .command = command->index,
         .kind = vkmm_command_name(command),
+        .where = x->where,
     };
     return agent;
 }

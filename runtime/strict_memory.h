@@ -22,6 +22,14 @@ void vkmm_strict_device_finish(struct vkmm_device *device);
 
 VkResult vkmm_strict_memory_init(struct vkmm_device *device, struct vkmm_device_memory *memory);
 void vkmm_strict_memory_finish(struct vkmm_device *device, struct vkmm_device_memory *memory);
+/* Strict mode: "command buffer 'a', label 'b', queue label 'c'" from the
+ * names the application gave (any may be NULL), kept for the device's
+ * life; NULL when it named nothing (or in fast mode). */
+const char *vkmm_strict_place(struct vkmm_device *device, const char *command_buffer, const char *label,
+                              const char *queue_label);
+/* Strict mode: a copy of `text` kept for the device's life; NULL for NULL
+ * (and in fast mode). */
+const char *vkmm_strict_intern(struct vkmm_device *device, const char *text);
 /* A buffer was bound to / is destroyed while bound to emulated memory:
  * reports name the buffers over the bytes of a hazard. */
 struct vkmm_buffer;

@@ -118,7 +118,8 @@ static uint8_t pattern(uint64_t seed, uint64_t id, uint64_t offset)
 
 const char *vkmm_mm_intern(struct vkmm_mm_engine *e, const char *kind)
 {
-    kind = kind ? kind : "unknown";
+    if (!kind)
+        return NULL;
     for (uint32_t i = 0; i < e->kind_count; i++)
         if (!strcmp(e->kinds[i], kind))
             return e->kinds[i];
@@ -136,8 +137,8 @@ const char *vkmm_mm_intern(struct vkmm_mm_engine *e, const char *kind)
 static bool same_event(const struct vkmm_mm_event *a, const struct vkmm_mm_event *b)
 {
     return a->agent.queue == b->agent.queue && a->agent.submission == b->agent.submission &&
-           a->agent.command == b->agent.command && a->agent.kind == b->agent.kind && a->stage == b->stage &&
-           a->access == b->access;
+           a->agent.command == b->agent.command && a->agent.kind == b->agent.kind && a->agent.where == b->agent.where &&
+           a->stage == b->stage && a->access == b->access;
 }
 
 /* One write in coherent order.  Consecutive writes of one command through
@@ -148,7 +149,7 @@ uint32_t vkmm_mm_event_add(struct vkmm_mm_engine *e, const struct vkmm_mm_agent 
     struct vkmm_mm_event ev = { .stage = stage, .access = access };
     if (agent)
         ev.agent = *agent;
-    ev.agent.kind = vkmm_mm_intern(e, ev.agent.kind);
+    ev.agent.kind = vkmm_mm_intern(e, ev.agent.kind ? ev.agent.kind : "unknown");
     if (e->event_count > 1 && same_event(&e->events[e->event_count - 1], &ev))
         return e->event_count - 1;
     if (e->event_count == UINT32_MAX ||

@@ -53,6 +53,9 @@ struct vkmm_mm_agent {
     uint64_t submission;
     uint32_t command;
     uint32_t position; /* the caller's own place for the command (strict mode: its node) */
+    /* Where the application recorded it ("command buffer 'a', label 'b'"),
+     * or NULL; from vkmm_mm_intern, so that it lives as long as the engine. */
+    const char *where;
     const char *kind; /* "vkCmdCopyBuffer", "host", ... */
 };
 
@@ -79,6 +82,10 @@ void vkmm_mm_engine_destroy(struct vkmm_mm_engine *);
 /* VK_ERROR_OUT_OF_HOST_MEMORY once any allocation inside a void call failed
  * (sticky); the results of such a call may be fresher than strict. */
 VkResult vkmm_mm_engine_status(const struct vkmm_mm_engine *);
+/* A copy of `text` that lives as long as the engine (one per distinct
+ * text); NULL for NULL.  Engine calls are not thread-safe: the caller
+ * serialises this with them. */
+const char *vkmm_mm_intern(struct vkmm_mm_engine *, const char *text);
 /* Hazards reported so far. */
 uint64_t vkmm_mm_hazard_count(const struct vkmm_mm_engine *);
 

@@ -160,7 +160,6 @@ void *vkmm_mm_calloc_aligned(struct vkmm_mm_engine *e, uint64_t count, size_t el
 void vkmm_mm_free(struct vkmm_mm_engine *e, void *p);
 bool vkmm_mm_reserve(struct vkmm_mm_engine *e, void **array, uint32_t *capacity, uint64_t need, size_t elem);
 uint64_t vkmm_mm_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
-const char *vkmm_mm_intern(struct vkmm_mm_engine *e, const char *kind);
 uint32_t vkmm_mm_event_add(struct vkmm_mm_engine *e, const struct vkmm_mm_agent *agent, VkPipelineStageFlags2 stage,
                            VkAccessFlags2 access);
 bool vkmm_mm_clamp(const struct vkmm_mm_memory *m, uint64_t offset, uint64_t size, uint64_t *begin, uint64_t *end);

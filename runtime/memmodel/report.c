@@ -144,7 +144,7 @@ void vkmm_mm_run_init(struct vkmm_mm_engine *e, struct vkmm_mm_run *run, const c
     };
     if (reader) {
         run->reader = *reader;
-        run->reader.kind = vkmm_mm_intern(e, reader->kind);
+        run->reader.kind = vkmm_mm_intern(e, reader->kind ? reader->kind : "unknown");
     }
 }
 

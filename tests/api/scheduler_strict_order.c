@@ -112,9 +112,36 @@ static void set_name(struct vkmm_test *t, VkObjectType type, uint64_t handle, co
     VK_CHECK(set(t->device, &info));
 }
 
+/* fill_on with names: the command buffer's debug name, a label around the
+ * fill, and a queue label around the submission. */
+static void fill_named(struct vkmm_test *t, VkQueue queue, VkBuffer buffer, uint32_t value)
+{
+    PFN_vkCmdBeginDebugUtilsLabelEXT begin =
+        (PFN_vkCmdBeginDebugUtilsLabelEXT)vkGetDeviceProcAddr(t->device, "vkCmdBeginDebugUtilsLabelEXT");
+    PFN_vkCmdEndDebugUtilsLabelEXT end =
+        (PFN_vkCmdEndDebugUtilsLabelEXT)vkGetDeviceProcAddr(t->device, "vkCmdEndDebugUtilsLabelEXT");
+    PFN_vkQueueBeginDebugUtilsLabelEXT queue_begin =
+        (PFN_vkQueueBeginDebugUtilsLabelEXT)vkGetDeviceProcAddr(t->device, "vkQueueBeginDebugUtilsLabelEXT");
+    PFN_vkQueueEndDebugUtilsLabelEXT queue_end =
+        (PFN_vkQueueEndDebugUtilsLabelEXT)vkGetDeviceProcAddr(t->device, "vkQueueEndDebugUtilsLabelEXT");
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    set_name(t, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)cmd, "uploader");
+    VkDebugUtilsLabelEXT label = { .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, .pLabelName = "clear particles" };
+    begin(cmd, &label);
+    vkCmdFillBuffer(cmd, buffer, 0, VK_WHOLE_SIZE, value);
+    end(cmd);
+    VK_CHECK(vkEndCommandBuffer(cmd));
+    VkDebugUtilsLabelEXT frame = { .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, .pLabelName = "frame 7" };
+    queue_begin(queue, &frame);
+    VkSubmitInfo submit = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd };
+    VK_CHECK(vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE));
+    queue_end(queue);
+}
+
 /* A report names the bytes as the application knows them: the buffers
  * bound over them (bind order, debug name, offset inside the buffer) and
- * the memory (its debug name), in the message and in the JSON line. */
+ * the memory (its debug name), in the message and in the JSON line; and
+ * the commands by their command buffer, label and queue label. */
 static void test_report_names_buffers_and_memory(void **state)
 {
     (void)state;
@@ -142,12 +169,14 @@ static void test_report_names_buffers_and_memory(void **state)
     VK_CHECK(vkBindBufferMemory(t->device, buffers[1], memory, 1024));
     set_name(t, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)(uintptr_t)memory, "arena");
     set_name(t, VK_OBJECT_TYPE_BUFFER, (uint64_t)(uintptr_t)buffers[1], "particles");
-    fill_on(t, t->compute_queues[0], buffers[1], 1);
+    fill_named(t, t->compute_queues[0], buffers[1], 1);
     fill_on(t, t->compute_queues[1], buffers[1], 2);
     VK_CHECK(vkDeviceWaitIdle(t->device));
     assert_true(t->hazard_count > 0);
     assert_non_null(strstr(t->first_hazard_message, "buffer #2 'particles' bytes [0, +1024) in memory #1 'arena' "
                                                      "bytes [1024, +1024)"));
+    assert_non_null(strstr(t->first_hazard_message, "command buffer 'uploader', label 'clear particles', queue label "
+                                                     "'frame 7'"));
     for (int i = 0; i < 2; i++)
         vkDestroyBuffer(t->device, buffers[i], NULL);
     vkFreeMemory(t->device, memory, NULL);
@@ -160,6 +189,8 @@ static void test_report_names_buffers_and_memory(void **state)
     remove(path);
     assert_non_null(strstr(line, "\"memory_name\":\"arena\""));
     assert_non_null(strstr(line, "\"buffers\":[{\"buffer\":2,\"name\":\"particles\",\"offset\":0}]"));
+    assert_non_null(strstr(line, "\"where\":\"command buffer 'uploader', label 'clear particles', queue label "
+                                 "'frame 7'\""));
 }
 
 int main(void)
