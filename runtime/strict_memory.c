@@ -1,5 +1,6 @@
 #include "strict_memory.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,15 +295,27 @@ struct vkmm_strict_access {
     uint64_t memory_id;
     uint64_t offset, size;
     bool write;
-    uint32_t position; /* the command's place in its submission */
-    struct vkmm_mm_agent agent; /* agent.submission is the device-wide sequence */
+    VkPipelineStageFlags2 stage;
+    VkAccessFlags2 access;
+    /* agent.submission is the device-wide sequence, agent.position the
+     * command's node in its queue's graph (submission order). */
+    struct vkmm_mm_agent agent;
 };
 
 static bool later_in_submission_order(const struct vkmm_strict_access *a, const struct vkmm_strict_access *b)
 {
     if (a->agent.submission != b->agent.submission)
         return a->agent.submission > b->agent.submission;
-    return a->position > b->position;
+    return a->agent.position > b->agent.position;
+}
+
+/* A report text; a longer one is cut (the report stays). */
+__attribute__((format(printf, 3, 4))) static void print_cut(char *out, size_t size, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(out, size, format, args);
+    va_end(args);
 }
 
 static void report_overtaken(struct vkmm_device *device, const struct vkmm_strict_access *earlier_run,
@@ -323,19 +336,27 @@ static void report_overtaken(struct vkmm_device *device, const struct vkmm_stric
         hazard.id = VKMM_MM_HAZARD_WRITE_AFTER_READ;
     else
         hazard.id = VKMM_MM_HAZARD_WRITE_AFTER_WRITE;
+    /* The dependency that was missing: from the command first in
+     * submission order to the later one; a write-after-read needs only its
+     * execution half (no access masks). */
+    char src_stage[128], src_access[128], dst_stage[128], dst_access[128];
+    vkmm_mm_stage_names(src_stage, sizeof(src_stage), now->stage);
+    vkmm_mm_stage_names(dst_stage, sizeof(dst_stage), earlier_run->stage);
+    vkmm_mm_access_names(src_access, sizeof(src_access), now->write ? now->access : 0);
+    vkmm_mm_access_names(dst_access, sizeof(dst_access), now->write ? earlier_run->access : 0);
     const char *first = now->agent.kind, *second = earlier_run->agent.kind;
     if (now->agent.queue == earlier_run->agent.queue) {
         /* A barrier's first scope reaches into earlier submissions of its
          * queue, so a barrier (or event) is the fix across submissions too. */
-        snprintf(hazard.missing, sizeof(hazard.missing),
-                 "a pipeline barrier or event ordering %s before the later %s (the first one's stage in its "
-                 "srcStageMask, the second's in its dstStageMask): none did, and the later one ran first",
-                 first, second);
+        print_cut(hazard.missing, sizeof(hazard.missing),
+                 "a barrier with srcStageMask ⊇ %s, srcAccessMask ⊇ %s, dstStageMask ⊇ %s, dstAccessMask ⊇ %s "
+                 "(or an event) ordering %s before the later %s: none did, and the later one ran first",
+                 src_stage, src_access, dst_stage, dst_access, first, second);
     } else {
-        snprintf(hazard.missing, sizeof(hazard.missing),
-                 "a semaphore signalled after %s (queue %u) and waited for before %s (queue %u) with a wait stage "
-                 "mask covering its stage: none did, and the later one ran first",
-                 first, now->agent.queue, second, earlier_run->agent.queue);
+        print_cut(hazard.missing, sizeof(hazard.missing),
+                 "a semaphore signalled after %s (queue %u, signal stageMask ⊇ %s) and waited for before %s "
+                 "(queue %u, wait stageMask ⊇ %s): none did, and the later one ran first",
+                 first, now->agent.queue, src_stage, second, earlier_run->agent.queue, dst_stage);
     }
     report(device, &hazard);
 }
@@ -359,21 +380,22 @@ static uint32_t add_race(struct race *races, uint32_t count, uint64_t begin, uin
     return count + 1;
 }
 
-/* Engine lock held.  Reports the overtaken accesses; for a read, returns
- * in `races` (sorted by begin) the bytes it races with. */
-static uint32_t record_access(struct vkmm_device *device, uint64_t memory_id, uint64_t offset, uint64_t size,
-                              bool write, uint32_t position, const struct vkmm_mm_agent *agent, struct race *races)
+/* Engine lock held.  Reports the accesses `now` was overtaken by; for a
+ * read, returns in `races` (sorted by begin) the bytes it races with. */
+static uint32_t record_access(struct vkmm_device *device, const struct vkmm_strict_access *access,
+                              struct race *races)
 {
-    struct vkmm_strict_access now = { memory_id, offset, size, write, position, *agent };
+    struct vkmm_strict_access now = *access;
+    uint64_t offset = now.offset, size = now.size;
     uint32_t race_count = 0;
     for (uint32_t i = 0; i < device->access_count; i++) {
         const struct vkmm_strict_access *r = &device->accesses[i];
-        if (!later_in_submission_order(r, &now) || r->memory_id != memory_id || (!r->write && !write))
+        if (!later_in_submission_order(r, &now) || r->memory_id != now.memory_id || (!r->write && !now.write))
             continue;
         if (r->offset >= offset + size || offset >= r->offset + r->size)
             continue;
         report_overtaken(device, r, &now);
-        if (!write && races) {
+        if (!now.write && races) {
             uint64_t begin = r->offset > offset ? r->offset : offset;
             uint64_t end = r->offset + r->size < offset + size ? r->offset + r->size : offset + size;
             race_count = add_race(races, race_count, begin, end);
@@ -411,7 +433,8 @@ static void command_read(struct vkmm_execution *x, struct vkmm_device_memory *me
                          uint8_t *out)
 {
     struct race races[MAX_RACES];
-    uint32_t count = record_access(x->device, memory->id, offset, size, false, x->position, agent, races);
+    struct vkmm_strict_access read = { memory->id, offset, size, false, stage, access, *agent };
+    uint32_t count = record_access(x->device, &read, races);
     uint64_t at = offset, end = offset + size;
     for (uint32_t i = 0; i <= count && at < end; i++) {
         uint64_t gap_end = i < count ? races[i].begin : end;
@@ -475,8 +498,9 @@ void vkmm_strict_write(struct vkmm_execution *x, const struct vkmm_command *comm
     }
     struct vkmm_mm_agent agent = agent_of(x, command);
     lock(x->device);
-    record_access(x->device, buffer->memory->id, buffer->memory_offset + offset, size, true, x->position, &agent,
-                  NULL);
+    struct vkmm_strict_access write = { buffer->memory->id, buffer->memory_offset + offset, size, true, stage, access,
+                                        agent };
+    record_access(x->device, &write, NULL);
     vkmm_mm_write(x->device->engine, buffer->memory->mm, buffer->memory_offset + offset, size, stage, access, &agent,
                   data);
     unlock(x->device);
@@ -691,8 +715,11 @@ void vkmm_strict_dispatch_finish(struct vkmm_execution *x, const struct vkmm_com
          * each checked against all others.  The bytes between runs are in
          * the dispatch's recorded read of the whole range already, so the
          * span reports no hazard that the read would not. */
+        struct vkmm_strict_access span = { r->memory->id, r->offset + first, end - first, true,
+                                           VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                                           agent };
         if (first != UINT64_MAX)
-            record_access(device, r->memory->id, r->offset + first, end - first, true, x->position, &agent, NULL);
+            record_access(device, &span, NULL);
     }
     unlock(device);
     for (uint32_t i = 0; i < mirror->count; i++)

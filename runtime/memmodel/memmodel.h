@@ -64,7 +64,7 @@ struct vkmm_mm_hazard {
     uint64_t memory_id;
     uint64_t offset, size;
     struct vkmm_mm_agent reader_or_second, writer_or_first;
-    char missing[256]; /* the missing operation in Vulkan terms */
+    char missing[512]; /* the missing operation in Vulkan terms */
 };
 
 /* Called once per hazard, synchronously, from inside the engine call that
@@ -86,6 +86,10 @@ VkResult vkmm_mm_engine_status(const struct vkmm_mm_engine *);
  * text); NULL for NULL.  Engine calls are not thread-safe: the caller
  * serialises this with them. */
 const char *vkmm_mm_intern(struct vkmm_mm_engine *, const char *text);
+/* Stage and access masks as reports write them ("COMPUTE_SHADER|COPY",
+ * "NONE" for 0). */
+void vkmm_mm_stage_names(char *buf, size_t n, VkPipelineStageFlags2 mask);
+void vkmm_mm_access_names(char *buf, size_t n, VkAccessFlags2 mask);
 /* Hazards reported so far. */
 uint64_t vkmm_mm_hazard_count(const struct vkmm_mm_engine *);
 

@@ -29,7 +29,7 @@ static void append_bit_name(char *buf, size_t n, const char *name, const char *p
     snprintf(buf + len, n - len, "%.*s%s", (int)head, name, tail ? tail + 4 : "");
 }
 
-static void stage_names(char *buf, size_t n, VkPipelineStageFlags2 mask)
+void vkmm_mm_stage_names(char *buf, size_t n, VkPipelineStageFlags2 mask)
 {
     buf[0] = '\0';
     for (unsigned i = 0; i < 64; i++)
@@ -40,7 +40,7 @@ static void stage_names(char *buf, size_t n, VkPipelineStageFlags2 mask)
         snprintf(buf, n, "NONE");
 }
 
-static void access_names(char *buf, size_t n, VkAccessFlags2 mask)
+void vkmm_mm_access_names(char *buf, size_t n, VkAccessFlags2 mask)
 {
     buf[0] = '\0';
     for (unsigned i = 0; i < 64; i++)
@@ -60,10 +60,10 @@ static void run_names(const struct vkmm_mm_engine *e, const struct vkmm_mm_run *
 {
     const struct vkmm_mm_event *first = &e->events[run->first];
     const struct vkmm_mm_event *second = &e->events[run->second];
-    stage_names(nm->src_stage, sizeof nm->src_stage, first->stage);
-    access_names(nm->src_access, sizeof nm->src_access, first->access);
-    stage_names(nm->dst_stage, sizeof nm->dst_stage, run->has_reader ? run->reader_stage : second->stage);
-    access_names(nm->dst_access, sizeof nm->dst_access, run->has_reader ? run->reader_access : second->access);
+    vkmm_mm_stage_names(nm->src_stage, sizeof nm->src_stage, first->stage);
+    vkmm_mm_access_names(nm->src_access, sizeof nm->src_access, first->access);
+    vkmm_mm_stage_names(nm->dst_stage, sizeof nm->dst_stage, run->has_reader ? run->reader_stage : second->stage);
+    vkmm_mm_access_names(nm->dst_access, sizeof nm->dst_access, run->has_reader ? run->reader_access : second->access);
 }
 
 /* Truncation at 255 bytes is intended: the missing operation stays readable. */

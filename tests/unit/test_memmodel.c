@@ -22,7 +22,7 @@ struct recorded {
     uint64_t memory_id, offset, size;
     struct vkmm_mm_agent reader, writer;
     char reader_kind[64], writer_kind[64];
-    char missing[256];
+    char missing[512];
 };
 
 struct log {
@@ -148,7 +148,7 @@ static const char made_available[] = " (the write was made available; its visibi
 
 static void expect_copy_not_visible(struct fixture *f, const char *suffix)
 {
-    char missing[256];
+    char missing[512];
     snprintf(missing, sizeof missing, "%s%s", copy_to_compute, suffix);
     assert_int_equal(f->log.count, 1);
     assert_stale_read(&f->log.h[0], 0, N, "vkCmdCopyBuffer", "vkCmdDispatch", missing);
