@@ -85,6 +85,20 @@ static void place_text(char *out, size_t size, const struct vkmm_mm_hazard *haza
              (unsigned long long)hazard->offset, (unsigned long long)hazard->size);
 }
 
+/* "vkCmdCopyBuffer (queue 0 submission 3 command 1, command buffer 'a')",
+ * or "host read ... (host, after submission 3)". */
+static void agent_text(char *out, size_t size, const struct vkmm_mm_agent *agent)
+{
+    const char *kind = agent->kind ? agent->kind : "?";
+    const char *comma = agent->where ? ", " : "", *where = agent->where ? agent->where : "";
+    if (agent->queue == VKMM_MM_HOST_QUEUE)
+        snprintf(out, size, "%s (host, after submission %llu%s%s)", kind, (unsigned long long)agent->submission,
+                 comma, where);
+    else
+        snprintf(out, size, "%s (queue %u submission %llu command %u%s%s)", kind, agent->queue,
+                 (unsigned long long)agent->submission, agent->command, comma, where);
+}
+
 void vkmm_hazard_report_add(struct vkmm_device *device, const struct vkmm_mm_hazard *hazard,
                             const struct vkmm_hazard_place *place)
 {
@@ -110,20 +124,13 @@ void vkmm_hazard_report_add(struct vkmm_device *device, const struct vkmm_mm_haz
         }
         cJSON_Delete(line);
     }
-    char where[512];
+    char where[512], second[512], first[512];
     place_text(where, sizeof(where), hazard, place);
+    agent_text(second, sizeof(second), &hazard->reader_or_second);
+    agent_text(first, sizeof(first), &hazard->writer_or_first);
     vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
-             VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, hazard->id,
-             "%s: %s (queue %u submission %llu command %u%s%s) after %s (queue %u submission %llu command %u%s%s); "
-             "missing: %s",
-             where, hazard->reader_or_second.kind ? hazard->reader_or_second.kind : "?",
-             hazard->reader_or_second.queue, (unsigned long long)hazard->reader_or_second.submission,
-             hazard->reader_or_second.command, hazard->reader_or_second.where ? ", " : "",
-             hazard->reader_or_second.where ? hazard->reader_or_second.where : "",
-             hazard->writer_or_first.kind ? hazard->writer_or_first.kind : "?", hazard->writer_or_first.queue,
-             (unsigned long long)hazard->writer_or_first.submission, hazard->writer_or_first.command,
-             hazard->writer_or_first.where ? ", " : "", hazard->writer_or_first.where ? hazard->writer_or_first.where : "",
-             hazard->missing);
+             VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, hazard->id, "%s: %s after %s; missing: %s", where, second,
+             first, hazard->missing);
 }
 
 void vkmm_hazard_report_close(struct vkmm_device *device)

@@ -89,13 +89,20 @@ static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *li
     vkmm_scheduler_lock(device->scheduler);
     const char *why = NULL;
     struct vkmm_command_buffer *bad = find_unsubmittable_locked(list, &why);
+    uint64_t sequence = 0;
     if (!bad) {
         prepare_locked(list);
+        struct vkmm_submission *last = list;
+        while (last->next)
+            last = last->next;
         vkmm_scheduler_submit_locked(device->scheduler, queue, list);
+        sequence = last->sequence; /* read before the lock goes: the work may run and end then */
     }
     vkmm_scheduler_unlock(device->scheduler);
-    if (!bad)
+    if (!bad) {
+        vkmm_strict_submitted(device, sequence);
         return VK_SUCCESS;
+    }
     /* Logged outside the lock: the message goes to application callbacks. */
     free_list(device, list);
     return vkmm_errorf(bad, VK_ERROR_UNKNOWN, "%s", why);

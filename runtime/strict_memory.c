@@ -16,6 +16,7 @@
 #include "device_memory.h"
 #include "execute.h"
 #include "hazard_report.h"
+#include "host_trap.h"
 #include "log.h"
 #include "memmodel/memmodel.h"
 #include "pipeline_layout.h"
@@ -66,7 +67,11 @@ VkResult vkmm_strict_device_init(struct vkmm_device *device)
         return VK_SUCCESS;
     pthread_mutex_init(&device->engine_lock, NULL);
     vkmm_hazard_report_open(&device->report);
-    device->engine = vkmm_mm_engine_create2(sink, device, vkmm_seed(), &device->allocator);
+    /* The application's callbacks, if it gave any; without, the engine
+     * takes large zeroed blocks from calloc (untouched pages) and host views
+     * from pages of their own (host_trap.h). */
+    bool own_callbacks = device->allocator.pfnAllocation != vkmm_default_allocator.pfnAllocation;
+    device->engine = vkmm_mm_engine_create2(sink, device, vkmm_seed(), own_callbacks ? &device->allocator : NULL);
     return device->engine ? VK_SUCCESS : VK_ERROR_OUT_OF_HOST_MEMORY;
 }
 
@@ -83,9 +88,15 @@ void vkmm_strict_device_finish(struct vkmm_device *device)
     pthread_mutex_destroy(&device->engine_lock);
 }
 
+static void disarm_host_trap_locked(struct vkmm_device *device);
+
+/* Taking the engine lock is where vkmm's own work on memory begins: the
+ * host views protected since the last vkQueueSubmit open first. */
 static void lock(struct vkmm_device *device)
 {
     pthread_mutex_lock(&device->engine_lock);
+    if (device->host_trap_armed)
+        disarm_host_trap_locked(device);
 }
 
 static void unlock(struct vkmm_device *device)
@@ -318,6 +329,29 @@ __attribute__((format(printf, 3, 4))) static void print_cut(char *out, size_t si
     va_end(args);
 }
 
+/* The host touched mapped bytes (host_trap.h) that a submission it had not
+ * waited for writes (or reads, for a host write). */
+static void report_host_overtaken(struct vkmm_device *device, const struct vkmm_strict_access *host,
+                                  const struct vkmm_strict_access *command, struct vkmm_mm_hazard *hazard)
+{
+    unsigned long long submission = (unsigned long long)command->agent.submission;
+    if (!host->write) {
+        hazard->id = VKMM_MM_HAZARD_HOST_STALE_READ;
+        print_cut(hazard->missing, sizeof(hazard->missing),
+                  "a wait for submission %llu (vkWaitForFences, vkQueueWaitIdle or a semaphore wait) before the host "
+                  "read the mapped memory, then a HOST_READ dependency (and vkInvalidateMappedMemoryRanges for "
+                  "non-coherent memory): the host read it while %s had not run",
+                  submission, command->agent.kind);
+    } else {
+        hazard->id = command->write ? VKMM_MM_HAZARD_WRITE_AFTER_WRITE : VKMM_MM_HAZARD_WRITE_AFTER_READ;
+        print_cut(hazard->missing, sizeof(hazard->missing),
+                  "a wait for submission %llu (vkWaitForFences, vkQueueWaitIdle or a semaphore wait) before the host "
+                  "wrote the mapped memory that %s %s: the host wrote it while the work was pending",
+                  submission, command->agent.kind, command->write ? "writes" : "reads");
+    }
+    report(device, hazard);
+}
+
 static void report_overtaken(struct vkmm_device *device, const struct vkmm_strict_access *earlier_run,
                              const struct vkmm_strict_access *now)
 {
@@ -336,6 +370,10 @@ static void report_overtaken(struct vkmm_device *device, const struct vkmm_stric
         hazard.id = VKMM_MM_HAZARD_WRITE_AFTER_READ;
     else
         hazard.id = VKMM_MM_HAZARD_WRITE_AFTER_WRITE;
+    if (earlier_run->agent.queue == VKMM_MM_HOST_QUEUE) {
+        report_host_overtaken(device, earlier_run, now, &hazard);
+        return;
+    }
     /* The dependency that was missing: from the command first in
      * submission order to the later one; a write-after-read needs only its
      * execution half (no access masks). */
@@ -457,6 +495,63 @@ void vkmm_strict_idle(struct vkmm_device *device)
     lock(device);
     device->access_count = 0;
     unlock(device);
+}
+
+/* --- Host accesses while work is pending (host_trap.h) ----------------------- */
+
+static const struct vkmm_device_memory *memory_with_id(struct vkmm_device *device, uint64_t id)
+{
+    struct vkmm_device_memory *memory = device->strict_memories;
+    while (memory && memory->id != id)
+        memory = memory->strict_next;
+    return memory;
+}
+
+/* Engine lock held.  Each trapped access becomes a host access later in
+ * submission order than everything submitted when the views were
+ * protected: device work that runs afterwards and touches its bytes was
+ * overtaken by the host. */
+static void disarm_host_trap_locked(struct vkmm_device *device)
+{
+    struct vkmm_host_access accesses[64];
+    uint32_t count = vkmm_host_trap_release(device, accesses, 64);
+    device->host_trap_armed = false;
+    for (uint32_t i = 0; i < count; i++) {
+        const struct vkmm_device_memory *memory = memory_with_id(device, accesses[i].memory_id);
+        /* Host writes after vkQueueSubmit are legal when an event or a
+         * host-signalled semaphore orders them before the work that reads
+         * them, which the trap cannot tell: only reads are checked. */
+        if (!memory || accesses[i].offset >= memory->size || accesses[i].write)
+            continue;
+        /* The faulting address is the access's first byte; 16 bytes cover
+         * the widest host load or store. */
+        uint64_t size = memory->size - accesses[i].offset < 16 ? memory->size - accesses[i].offset : 16;
+        struct vkmm_strict_access host = {
+            .memory_id = memory->id,
+            .offset = accesses[i].offset,
+            .size = size,
+            .write = accesses[i].write,
+            .stage = VK_PIPELINE_STAGE_2_HOST_BIT,
+            .access = accesses[i].write ? VK_ACCESS_2_HOST_WRITE_BIT : VK_ACCESS_2_HOST_READ_BIT,
+            .agent = { .queue = VKMM_MM_HOST_QUEUE, .submission = accesses[i].sequence, .position = UINT32_MAX,
+                       .kind = accesses[i].write ? "host write through the mapped pointer"
+                                                 : "host read through the mapped pointer" },
+        };
+        record_access(device, &host, NULL);
+    }
+}
+
+void vkmm_strict_submitted(struct vkmm_device *device, uint64_t sequence)
+{
+    if (!device->engine || !vkmm_host_trap_enabled())
+        return;
+    lock(device);
+    for (struct vkmm_device_memory *m = device->strict_memories; m; m = m->strict_next) {
+        if (m->map_pointer && vkmm_host_trap_protect(device, m->id, vkmm_mm_host_view(m->mm),
+                                                     vkmm_mm_host_view_span(m->mm), sequence))
+            device->host_trap_armed = true;
+    }
+    pthread_mutex_unlock(&device->engine_lock);
 }
 
 /* --- Command accesses ------------------------------------------------------- */

@@ -44,6 +44,10 @@ void vkmm_strict_flush(struct vkmm_device *device, struct vkmm_device_memory *me
 void vkmm_strict_invalidate(struct vkmm_device *device, struct vkmm_device_memory *memory, VkDeviceSize offset,
                             VkDeviceSize size);
 
+/* vkQueueSubmit returned (its last submission has device-wide sequence
+ * `sequence`): mapped host views are protected until vkmm next works on
+ * memory, so host accesses in between are seen (host_trap.h). */
+void vkmm_strict_submitted(struct vkmm_device *device, uint64_t sequence);
 /* vkQueueSubmit's host->device domain operation, at the time of the call. */
 void vkmm_strict_submit(struct vkmm_device *device);
 /* No submission is pending any more: nothing can overtake anything. */

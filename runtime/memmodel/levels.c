@@ -5,6 +5,8 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "memmodel_internal.h"
 
@@ -229,11 +231,39 @@ static void memory_finish(struct vkmm_mm_memory *m)
     vkmm_mm_free(e, m->paths);
     vkmm_mm_visibility_clear(e, m);
     vkmm_mm_free(e, m->vis);
-    void *arrays[] = { m->dev,  m->dev_seq,  m->dev_wts, m->dev_hist,  m->undo,      m->coh,      m->coh_wts,
-                       m->host, m->host_seq, m->host_wts, m->view,     m->view_base, m->view_seen, m->view_wts };
+    if (m->view_span)
+        munmap(m->view, m->view_span);
+    else
+        vkmm_mm_free(e, m->view);
+    void *arrays[] = { m->dev,  m->dev_seq,  m->dev_wts, m->dev_hist, m->undo,      m->coh,       m->coh_wts,
+                       m->host, m->host_seq, m->host_wts, m->view_base, m->view_seen, m->view_wts };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         vkmm_mm_free(e, arrays[i]);
     vkmm_mm_free(e, m);
+}
+
+/* The host view: what vkMapMemory returns (minMemoryMapAlignment: 64).
+ * Without application callbacks it gets pages of its own, so that strict
+ * mode can protect it while work is pending (host_trap.c); *span is then
+ * their size. */
+static uint8_t *view_alloc(struct vkmm_mm_engine *e, uint64_t n, size_t *span)
+{
+    *span = 0;
+    if (e->has_allocator)
+        return vkmm_mm_calloc_aligned(e, n, 1);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (n > SIZE_MAX - page) {
+        e->status = VK_ERROR_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
+    size_t bytes = ((size_t)(n ? n : 1) + page - 1) & ~(page - 1);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        e->status = VK_ERROR_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
+    *span = bytes;
+    return p;
 }
 
 static bool memory_alloc_levels(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
@@ -251,7 +281,7 @@ static bool memory_alloc_levels(struct vkmm_mm_engine *e, struct vkmm_mm_memory 
     m->host = vkmm_mm_calloc(e, n, 1);
     m->host_seq = vkmm_mm_calloc(e, n, sizeof *m->host_seq);
     m->host_wts = vkmm_mm_calloc(e, n, sizeof *m->host_wts);
-    m->view = vkmm_mm_calloc_aligned(e, n, 1);
+    m->view = view_alloc(e, n, &m->view_span);
     m->view_base = vkmm_mm_calloc(e, n, 1);
     m->view_seen = vkmm_mm_calloc(e, n, 1);
     m->view_wts = vkmm_mm_calloc(e, n, sizeof *m->view_wts);
@@ -313,6 +343,11 @@ void vkmm_mm_memory_destroy(struct vkmm_mm_memory *m)
 uint8_t *vkmm_mm_host_view(struct vkmm_mm_memory *m)
 {
     return m->host_visible ? m->view : NULL;
+}
+
+size_t vkmm_mm_host_view_span(const struct vkmm_mm_memory *m)
+{
+    return m->host_visible ? m->view_span : 0;
 }
 
 uint64_t vkmm_mm_memory_history(const struct vkmm_mm_memory *m)

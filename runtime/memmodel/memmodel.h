@@ -100,6 +100,9 @@ struct vkmm_mm_memory *vkmm_mm_memory_create(struct vkmm_mm_engine *, uint64_t i
 void vkmm_mm_memory_destroy(struct vkmm_mm_memory *);
 /* What vkMapMemory returns: the host view level (NULL unless host-visible). */
 uint8_t *vkmm_mm_host_view(struct vkmm_mm_memory *);
+/* Bytes of whole pages the host view owns from its start (0 when it shares
+ * pages: with application allocation callbacks): what may be protected. */
+size_t vkmm_mm_host_view_span(const struct vkmm_mm_memory *);
 /* Versions kept in the undo log of device memory (a test and debug aid). */
 uint64_t vkmm_mm_memory_history(const struct vkmm_mm_memory *);
 

@@ -88,6 +88,7 @@ struct vkmm_mm_memory {
     uint64_t *host_seq;
     uint32_t *host_wts;
     uint8_t *view, *view_base, *view_seen;
+    size_t view_span; /* the view's own pages (mmap), 0: from the allocator */
     uint32_t *view_wts;
 };
 

@@ -20,7 +20,7 @@ static const struct sync_variant variants[VARIANTS] = {
     [CORRECT_DOWNLOAD] = { "correct_download", NULL },
     [MISSING_INVALIDATE] = { "bug_missing_invalidate", "VKMM-HAZARD-HOST-STALE-READ" },
     [MISSING_HOST_READ] = { "bug_missing_host_read_dependency", "VKMM-HAZARD-HOST-STALE-READ" },
-    [READ_BEFORE_WAIT] = { "bug_host_reads_before_fence_wait", SYNC_UNSEEN },
+    [READ_BEFORE_WAIT] = { "bug_host_reads_before_fence_wait", "VKMM-HAZARD-HOST-STALE-READ" },
 };
 
 static const VkMemoryPropertyFlags cached = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
