@@ -28,6 +28,7 @@ struct vkmm_device_memory {
      * device->strict_memories, and the buffers bound to this one. */
     struct vkmm_device_memory *strict_prev, *strict_next;
     struct vkmm_buffer *bound_buffers;
+    uint64_t written_by_submit; /* strict mode: the last vkQueueSubmit whose work may write it (host_trap.h) */
     /* Host mapping state (vkMapMemory is externally synchronized). */
     void *map_pointer;
     VkDeviceSize map_offset, map_size;

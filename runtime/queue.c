@@ -81,6 +81,7 @@ static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *li
     /* Strict mode: the host->device domain operation of vkQueueSubmit
      * happens now, at the call, whenever the work itself runs. */
     vkmm_strict_submit(device);
+    uint64_t written = vkmm_strict_mark_written(device, list);
     /* Queue labels are externally synchronized with the queue: read now,
      * kept for reports however late the work runs. */
     const char *queue_label = vkmm_strict_intern(device, queue->labels ? queue->labels->name : NULL);
@@ -100,7 +101,7 @@ static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *li
     }
     vkmm_scheduler_unlock(device->scheduler);
     if (!bad) {
-        vkmm_strict_submitted(device, sequence);
+        vkmm_strict_submitted(device, written, sequence);
         return VK_SUCCESS;
     }
     /* Logged outside the lock: the message goes to application callbacks. */

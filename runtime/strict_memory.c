@@ -19,6 +19,7 @@
 #include "host_trap.h"
 #include "log.h"
 #include "memmodel/memmodel.h"
+#include "pipeline.h"
 #include "pipeline_layout.h"
 #include "queue.h"
 #include "scheduler.h"
@@ -541,14 +542,84 @@ static void disarm_host_trap_locked(struct vkmm_device *device)
     }
 }
 
-void vkmm_strict_submitted(struct vkmm_device *device, uint64_t sequence)
+static bool is_storage(VkDescriptorType type);
+
+static void mark(struct vkmm_device_memory *memory, uint64_t stamp)
+{
+    if (memory)
+        memory->written_by_submit = stamp;
+}
+
+static void mark_dispatch(struct vkmm_device *device, const struct vkmm_dispatch *d, uint64_t stamp)
+{
+    const struct vkmm_pipeline *pipeline = d->bindings.pipeline;
+    if (!pipeline)
+        return;
+    if (pipeline->shader.uses_buffer_references) {
+        for (struct vkmm_device_memory *m = device->addressable; m; m = m->addressable_next)
+            mark(m, stamp);
+    }
+    for (uint32_t s = 0; s < VKMM_MAX_BOUND_SETS; s++) {
+        const struct vkmm_descriptor_set *set = d->bindings.sets[s];
+        for (uint32_t b = 0; set && b < set->layout->binding_count; b++) {
+            const struct vkmm_set_layout_binding *binding = &set->layout->bindings[b];
+            for (uint32_t e = 0; is_storage(binding->type) && e < binding->count; e++)
+                mark(set->descriptors[binding->first + e].memory, stamp);
+        }
+    }
+}
+
+static void mark_commands(struct vkmm_device *device, const struct vkmm_command *first, uint64_t stamp)
+{
+    for (const struct vkmm_command *c = first; c; c = c->next) {
+        switch (c->type) {
+        case VKMM_COMMAND_COPY_BUFFER:
+            mark(c->u.copy_buffer.dst->memory, stamp);
+            break;
+        case VKMM_COMMAND_FILL_BUFFER:
+            mark(c->u.fill_buffer.dst->memory, stamp);
+            break;
+        case VKMM_COMMAND_UPDATE_BUFFER:
+            mark(c->u.update_buffer.dst->memory, stamp);
+            break;
+        case VKMM_COMMAND_COPY_QUERY_POOL_RESULTS:
+            mark(c->u.copy_query_pool_results.dst->memory, stamp);
+            break;
+        case VKMM_COMMAND_DISPATCH:
+            mark_dispatch(device, c->u.dispatch, stamp);
+            break;
+        case VKMM_COMMAND_EXECUTE_COMMANDS:
+            for (uint32_t i = 0; i < c->u.execute_commands.count; i++)
+                mark_commands(device, c->u.execute_commands.command_buffers[i]->first, stamp);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+uint64_t vkmm_strict_mark_written(struct vkmm_device *device, const struct vkmm_submission *list)
 {
     if (!device->engine || !vkmm_host_trap_enabled())
+        return 0;
+    uint64_t stamp = atomic_fetch_add(&device->submit_calls, 1) + 1;
+    lock(device); /* device->addressable */
+    for (const struct vkmm_submission *s = list; s; s = s->next) {
+        for (uint32_t i = 0; i < s->command_buffer_count; i++)
+            mark_commands(device, s->command_buffers[i]->first, stamp);
+    }
+    unlock(device);
+    return stamp;
+}
+
+void vkmm_strict_submitted(struct vkmm_device *device, uint64_t stamp, uint64_t sequence)
+{
+    if (!device->engine || !stamp)
         return;
     lock(device);
     for (struct vkmm_device_memory *m = device->strict_memories; m; m = m->strict_next) {
-        if (m->map_pointer && vkmm_host_trap_protect(device, m->id, vkmm_mm_host_view(m->mm),
-                                                     vkmm_mm_host_view_span(m->mm), sequence))
+        if (m->map_pointer && m->written_by_submit == stamp &&
+            vkmm_host_trap_protect(device, m->id, vkmm_mm_host_view(m->mm), vkmm_mm_host_view_span(m->mm), sequence))
             device->host_trap_armed = true;
     }
     pthread_mutex_unlock(&device->engine_lock);

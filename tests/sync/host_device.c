@@ -1,7 +1,10 @@
 /* Hand-offs between the host and the device through mapped memory: a
  * missing vkFlushMappedMemoryRanges, a missing
  * vkInvalidateMappedMemoryRanges, a missing HOST_READ dependency, and host
- * reads before the fence wait. */
+ * reads before the fence wait - next to which reading (and handing to a
+ * system call) mapped memory the pending work does not write is correct. */
+#include <fcntl.h>
+
 #include "sync_harness.h"
 
 enum {
@@ -11,6 +14,7 @@ enum {
     MISSING_INVALIDATE,
     MISSING_HOST_READ,
     READ_BEFORE_WAIT,
+    OTHER_MEMORY_WHILE_PENDING,
     VARIANTS
 };
 
@@ -21,6 +25,7 @@ static const struct sync_variant variants[VARIANTS] = {
     [MISSING_INVALIDATE] = { "bug_missing_invalidate", "VKMM-HAZARD-HOST-STALE-READ" },
     [MISSING_HOST_READ] = { "bug_missing_host_read_dependency", "VKMM-HAZARD-HOST-STALE-READ" },
     [READ_BEFORE_WAIT] = { "bug_host_reads_before_fence_wait", "VKMM-HAZARD-HOST-STALE-READ" },
+    [OTHER_MEMORY_WHILE_PENDING] = { "correct_host_reads_other_memory_while_pending", NULL },
 };
 
 static const VkMemoryPropertyFlags cached = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
@@ -50,11 +55,33 @@ static void upload(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS]
     vkmm_test_buffer_destroy(t, &readback);
 }
 
+/* While the fill is pending, the host reads memory the work does not
+ * touch, also through a system call: correct, and it must work. */
+static void use_other_memory(const struct vkmm_test_buffer *other)
+{
+    const uint8_t *bytes = other->mapped;
+    for (int i = 0; i < SYNC_WORDS * 4; i++) {
+        if (bytes[i] != 0x3c)
+            fail_msg("other memory: byte %d is 0x%02x", i, bytes[i]);
+    }
+    char path[] = "/tmp/vkmm-sync-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        fail_msg("mkstemp failed");
+    ssize_t written = write(fd, other->mapped, SYNC_WORDS * 4);
+    close(fd);
+    unlink(path);
+    if (written != SYNC_WORDS * 4)
+        fail_msg("write(2) of mapped memory the pending work does not touch: %zd bytes", written);
+}
+
 /* The device fills memory the host reads. */
 static void download(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
 {
-    bool coherent = variant == MISSING_HOST_READ || variant == READ_BEFORE_WAIT;
+    bool coherent = variant == MISSING_HOST_READ || variant == READ_BEFORE_WAIT || variant == OTHER_MEMORY_WHILE_PENDING;
     struct vkmm_test_buffer target = vkmm_test_buffer_create(t, SYNC_WORDS * 4, coherent ? *sync_host_coherent() : cached);
+    struct vkmm_test_buffer other = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
+    memset(other.mapped, 0x3c, SYNC_WORDS * 4);
     VkCommandBuffer cmd = vkmm_test_begin(t);
     vkCmdFillBuffer(cmd, target.buffer, 0, VK_WHOLE_SIZE, 0x5eed1234u);
     if (variant != MISSING_HOST_READ)
@@ -68,6 +95,8 @@ static void download(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORD
     VK_CHECK(vkQueueSubmit(t->compute_queues[0], 1, &submit, fence));
     if (variant == READ_BEFORE_WAIT)
         memcpy(result, target.mapped, SYNC_WORDS * 4); /* the mistake: nothing says the work is done */
+    if (variant == OTHER_MEMORY_WHILE_PENDING)
+        use_other_memory(&other);
     VK_CHECK(vkWaitForFences(t->device, 1, &fence, VK_TRUE, UINT64_MAX));
     if (variant == CORRECT_DOWNLOAD) {
         VkMappedMemoryRange range = { .sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = target.memory,
@@ -79,6 +108,7 @@ static void download(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORD
     vkDestroyFence(t->device, fence, NULL);
     vkFreeCommandBuffers(t->device, t->pool, 1, &cmd);
     vkmm_test_buffer_destroy(t, &target);
+    vkmm_test_buffer_destroy(t, &other);
 }
 
 static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
@@ -104,6 +134,7 @@ static void correct_download(void **state) { (void)state; run(CORRECT_DOWNLOAD);
 static void bug_missing_invalidate(void **state) { (void)state; run(MISSING_INVALIDATE); }
 static void bug_missing_host_read_dependency(void **state) { (void)state; run(MISSING_HOST_READ); }
 static void bug_host_reads_before_fence_wait(void **state) { (void)state; run(READ_BEFORE_WAIT); }
+static void correct_host_reads_other_memory_while_pending(void **state) { (void)state; run(OTHER_MEMORY_WHILE_PENDING); }
 
 int main(void)
 {
@@ -114,6 +145,7 @@ int main(void)
         cmocka_unit_test(bug_missing_invalidate),
         cmocka_unit_test(bug_missing_host_read_dependency),
         cmocka_unit_test(bug_host_reads_before_fence_wait),
+        cmocka_unit_test(correct_host_reads_other_memory_while_pending),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
