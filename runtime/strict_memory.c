@@ -881,11 +881,12 @@ void vkmm_strict_dispatch_finish(struct vkmm_execution *x, const struct vkmm_com
          * each checked against all others.  The bytes between runs are in
          * the dispatch's recorded read of the whole range already, so the
          * span reports no hazard that the read would not. */
+        if (first == UINT64_MAX)
+            continue;
         struct vkmm_strict_access span = { r->memory->id, r->offset + first, end - first, true,
                                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                            agent };
-        if (first != UINT64_MAX)
-            record_access(device, &span, NULL);
+        record_access(device, &span, NULL);
     }
     unlock(device);
     for (uint32_t i = 0; i < mirror->count; i++)
