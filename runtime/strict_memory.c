@@ -27,13 +27,20 @@
 
 /* --- Device and memory ------------------------------------------------------- */
 
+/* Engine lock held: the emulated memory numbered `id`, or NULL. */
+static const struct vkmm_device_memory *memory_with_id(struct vkmm_device *device, uint64_t id)
+{
+    struct vkmm_device_memory *memory = device->strict_memories;
+    while (memory && memory->id != id)
+        memory = memory->strict_next;
+    return memory;
+}
+
 /* Engine lock held.  The application's names for the hazard's bytes. */
 static void describe(struct vkmm_device *device, const struct vkmm_mm_hazard *hazard, struct vkmm_hazard_place *place)
 {
     memset(place, 0, sizeof(*place));
-    struct vkmm_device_memory *memory = device->strict_memories;
-    while (memory && memory->id != hazard->memory_id)
-        memory = memory->strict_next;
+    const struct vkmm_device_memory *memory = memory_with_id(device, hazard->memory_id);
     if (!memory)
         return;
     place->memory_name = memory->base.debug_name;
@@ -499,14 +506,6 @@ void vkmm_strict_idle(struct vkmm_device *device)
 }
 
 /* --- Host accesses while work is pending (host_trap.h) ----------------------- */
-
-static const struct vkmm_device_memory *memory_with_id(struct vkmm_device *device, uint64_t id)
-{
-    struct vkmm_device_memory *memory = device->strict_memories;
-    while (memory && memory->id != id)
-        memory = memory->strict_next;
-    return memory;
-}
 
 /* Engine lock held.  Each trapped access becomes a host access later in
  * submission order than everything submitted when the views were
