@@ -36,6 +36,13 @@ if(NOT VKMM_CJSON_LIBRARY)
   message(FATAL_ERROR "vkmm needs cJSON for hazard reports: install the Debian package 'libcjson-dev'")
 endif()
 
+# Pipeline-cache integrity (HMAC-SHA-256) from OpenSSL's libcrypto.
+vkmm_require_file(VKMM_OPENSSL_H openssl/evp.h libssl-dev /usr/include)
+find_library(VKMM_CRYPTO_LIBRARY crypto)
+if(NOT VKMM_CRYPTO_LIBRARY)
+  message(FATAL_ERROR "vkmm needs libcrypto for pipeline-cache integrity: install the Debian package 'libssl-dev'")
+endif()
+
 # LLVM-C with ORC LLJIT (Debian 12: llvm-19-dev).
 find_program(VKMM_LLVM_CONFIG NAMES llvm-config-19 PATHS /usr/lib/llvm-19/bin)
 if(NOT VKMM_LLVM_CONFIG)

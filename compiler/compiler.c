@@ -122,38 +122,88 @@ fail:
     return -1;
 }
 
+/* What a module needs to run, read from the parsed module alone. */
+static void shape_of(const struct spv_module *module, const struct vkmm_compile_options *options,
+                     struct vkmm_shader_shape *shape)
+{
+    memset(shape, 0, sizeof(*shape));
+    memcpy(shape->local_size, module->local_size, sizeof(shape->local_size));
+    uint32_t invocations = module->local_size[0] * module->local_size[1] * module->local_size[2];
+    shape->subgroup_width = options->subgroup_width;
+    shape->subgroup_count = (invocations + options->subgroup_width - 1) / options->subgroup_width;
+    shape->shared_memory_size = module->workgroup_size_bytes;
+    for (uint32_t id = 1; id < module->bound; id++) {
+        const struct spv_type *type = module->ids[id].type_info;
+        if (type && type->kind == SPV_TYPE_POINTER && type->storage_class == SpvStorageClassPhysicalStorageBuffer)
+            shape->uses_buffer_references = 1;
+    }
+}
+
+static void apply_shape(struct vkmm_compiled_shader *out, const struct vkmm_shader_shape *shape)
+{
+    memcpy(out->local_size, shape->local_size, sizeof(out->local_size));
+    out->subgroup_width = shape->subgroup_width;
+    out->subgroup_count = shape->subgroup_count;
+    out->shared_memory_size = shape->shared_memory_size;
+    out->uses_buffer_references = shape->uses_buffer_references;
+}
+
+/* Validates, specialises and parses the module: the steps both compiling
+ * and checking a cached shape take.  On success `module` and `prepared`
+ * belong to the caller. */
+static int parse_prepared(const uint32_t *words, size_t word_count, const struct vkmm_compile_options *options,
+                          struct spv_module *module, uint32_t **prepared, struct spv_error *failure, char *error,
+                          size_t error_size)
+{
+    memset(module, 0, sizeof(*module));
+    *prepared = NULL;
+    if (!valid_width(options->subgroup_width)) {
+        snprintf(error, error_size, "subgroup width %u is not 1, 4, 8 or 16", options->subgroup_width);
+        return -1;
+    }
+    size_t prepared_count = 0;
+    if (vkmm_spirv_prepare(words, word_count, options->spec, options->spec_count, prepared, &prepared_count, error,
+                           error_size) != 0)
+        return -1;
+    if (!spv_module_parse(module, *prepared, prepared_count, options->entry_point, failure)) {
+        snprintf(error, error_size, "%s", failure->message);
+        return -1;
+    }
+    return 0;
+}
+
 int vkmm_compile(const uint32_t *words, size_t word_count, const struct vkmm_compile_options *options,
                  struct vkmm_compiled_shader *out, char *error, size_t error_size)
 {
     struct spv_error failure = { .failed = false };
     memset(out, 0, sizeof(*out));
-    if (!valid_width(options->subgroup_width)) {
-        snprintf(error, error_size, "subgroup width %u is not 1, 4, 8 or 16", options->subgroup_width);
-        return -1;
-    }
-    uint32_t *prepared = NULL;
-    size_t prepared_count = 0;
-    if (vkmm_spirv_prepare(words, word_count, options->spec, options->spec_count, &prepared, &prepared_count, error,
-                           error_size) != 0)
-        return -1;
     struct spv_module module;
+    uint32_t *prepared = NULL;
     int result = -1;
-    if (spv_module_parse(&module, prepared, prepared_count, options->entry_point, &failure) &&
-        generate(&module, options, out, &failure) == 0) {
-        memcpy(out->local_size, module.local_size, sizeof(out->local_size));
-        uint32_t invocations = module.local_size[0] * module.local_size[1] * module.local_size[2];
-        out->subgroup_width = options->subgroup_width;
-        out->subgroup_count = (invocations + options->subgroup_width - 1) / options->subgroup_width;
-        out->shared_memory_size = module.workgroup_size_bytes;
-        for (uint32_t id = 1; id < module.bound; id++) {
-            const struct spv_type *type = module.ids[id].type_info;
-            if (type && type->kind == SPV_TYPE_POINTER && type->storage_class == SpvStorageClassPhysicalStorageBuffer)
-                out->uses_buffer_references = 1;
-        }
+    if (parse_prepared(words, word_count, options, &module, &prepared, &failure, error, error_size) != 0) {
+        /* nothing more to do: `error` says why */
+    } else if (generate(&module, options, out, &failure) == 0) {
+        struct vkmm_shader_shape shape;
+        shape_of(&module, options, &shape);
+        apply_shape(out, &shape);
         result = vkmm_compiled_shader_load(out, error, error_size);
     } else {
         snprintf(error, error_size, "%s", failure.message);
     }
+    spv_module_free(&module);
+    free(prepared);
+    return result;
+}
+
+int vkmm_shader_shape(const uint32_t *words, size_t word_count, const struct vkmm_compile_options *options,
+                      struct vkmm_shader_shape *shape, char *error, size_t error_size)
+{
+    struct spv_error failure = { .failed = false };
+    struct spv_module module;
+    uint32_t *prepared = NULL;
+    int result = parse_prepared(words, word_count, options, &module, &prepared, &failure, error, error_size);
+    if (result == 0)
+        shape_of(&module, options, shape);
     spv_module_free(&module);
     free(prepared);
     return result;

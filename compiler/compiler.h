@@ -51,6 +51,18 @@ struct vkmm_compiled_shader {
  * message, unsupported opcode or capability with its word offset). */
 int vkmm_compile(const uint32_t *words, size_t word_count, const struct vkmm_compile_options *options,
                  struct vkmm_compiled_shader *out, char *error, size_t error_size);
+/* What a module needs to run, found without generating code (validation,
+ * specialisation and parsing only): a pipeline-cache entry must match it
+ * before its object code is trusted. */
+struct vkmm_shader_shape {
+    uint32_t local_size[3];
+    uint32_t subgroup_width;
+    uint32_t subgroup_count;
+    uint32_t shared_memory_size;
+    uint32_t uses_buffer_references;
+};
+int vkmm_shader_shape(const uint32_t *words, size_t word_count, const struct vkmm_compile_options *options,
+                      struct vkmm_shader_shape *shape, char *error, size_t error_size);
 /* Links `shader->object` (with the other fields filled, e.g. from a
  * pipeline cache) and sets `function`.  0 on success. */
 int vkmm_compiled_shader_load(struct vkmm_compiled_shader *shader, char *error, size_t error_size);

@@ -45,7 +45,7 @@ _Static_assert(offsetof(struct vkmm_shader_invocation, device_memory_base) == VK
 _Static_assert(offsetof(struct vkmm_shader_invocation, device_memory_end) == VKMM_INVOCATION_DEVICE_MEMORY_END, "abi");
 
 /* Descriptor as the generated code reads it: base pointer then range. */
-enum { VKMM_DESCRIPTOR_SIZE = 32, VKMM_DESCRIPTOR_BASE = 0, VKMM_DESCRIPTOR_RANGE = 8 };
+enum { VKMM_DESCRIPTOR_SIZE = 40, VKMM_DESCRIPTOR_BASE = 0, VKMM_DESCRIPTOR_RANGE = 8 };
 
 /* Result of one call: the subgroup finished; or stopped at a control
  * barrier and must be called again (with the same state) once every

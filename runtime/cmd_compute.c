@@ -6,6 +6,7 @@
 #include "command_buffer.h"
 #include "descriptor_set.h"
 #include "descriptor_set_layout.h"
+#include "device.h"
 #include "physical_device.h"
 #include "pipeline.h"
 #include "pipeline_layout.h"
@@ -19,6 +20,46 @@ VKAPI_ATTR void VKAPI_CALL vkmm_CmdBindPipeline(VkCommandBuffer commandBuffer, V
         return;
     }
     cmd->compute.pipeline = vkmm_pipeline_from_handle(pipeline);
+}
+
+/* VUID-vkCmdBindDescriptorSets-pDynamicOffsets-01971, -01972 (alignment)
+ * and -01979 (the moved range stays inside the buffer).  Reported here, once
+ * per recording; the dispatch makes an out-of-range one a null descriptor. */
+static void check_dynamic_offsets(struct vkmm_command_buffer *cmd, const struct vkmm_descriptor_set *set,
+                                  uint32_t set_index, const uint32_t *offsets)
+{
+    if (!set)
+        return;
+    const VkPhysicalDeviceLimits *limits = &cmd->base.device->physical_device->properties.v10.limits;
+    for (uint32_t b = 0; b < set->layout->binding_count; b++) {
+        const struct vkmm_set_layout_binding *binding = &set->layout->bindings[b];
+        bool uniform = binding->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+        if (!uniform && binding->type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
+            continue;
+        VkDeviceSize alignment =
+            uniform ? limits->minUniformBufferOffsetAlignment : limits->minStorageBufferOffsetAlignment;
+        for (uint32_t e = 0; e < binding->count && binding->first + e < set->descriptor_count; e++) {
+            uint32_t dynamic = binding->dynamic_first + e;
+            if (dynamic >= VKMM_MAX_DYNAMIC_PER_SET)
+                break;
+            uint32_t offset = offsets[dynamic];
+            struct vkmm_descriptor moved = set->descriptors[binding->first + e];
+            if (offset % alignment)
+                vkmm_command_buffer_invalid(cmd, uniform ? "VUID-vkCmdBindDescriptorSets-pDynamicOffsets-01971"
+                                                         : "VUID-vkCmdBindDescriptorSets-pDynamicOffsets-01972",
+                                            "vkCmdBindDescriptorSets: set %u binding %u element %u: dynamic offset "
+                                            "%u is not a multiple of %llu",
+                                            set_index, binding->binding, e, offset, (unsigned long long)alignment);
+            if (!vkmm_descriptor_apply_dynamic_offset(&moved, offset))
+                vkmm_command_buffer_invalid(cmd, "VUID-vkCmdBindDescriptorSets-pDynamicOffsets-01979",
+                                            "vkCmdBindDescriptorSets: set %u binding %u element %u: dynamic offset "
+                                            "%u moves the %llu-byte range past the end of its buffer (%llu bytes "
+                                            "from the descriptor's offset); dispatches see a null descriptor "
+                                            "there (reads give 0, writes are dropped)",
+                                            set_index, binding->binding, e, offset,
+                                            (unsigned long long)moved.range, (unsigned long long)moved.reach);
+        }
+    }
 }
 
 VKAPI_ATTR void VKAPI_CALL vkmm_CmdBindDescriptorSets(VkCommandBuffer commandBuffer,
@@ -49,6 +90,7 @@ VKAPI_ATTR void VKAPI_CALL vkmm_CmdBindDescriptorSets(VkCommandBuffer commandBuf
                 cmd->compute.dynamic_offsets[index][d] = pDynamicOffsets[next_offset];
             next_offset++;
         }
+        check_dynamic_offsets(cmd, set, index, cmd->compute.dynamic_offsets[index]);
     }
     if (next_offset != dynamicOffsetCount)
         vkmm_command_buffer_reject(cmd, "vkCmdBindDescriptorSets: %u dynamic offsets given, the sets have %u "

@@ -50,6 +50,17 @@ void vkmm_command_buffer_reject(struct vkmm_command_buffer *cmd, const char *for
              "VKMM-INVALID-COMMAND", "%s; the command is dropped", message);
 }
 
+void vkmm_command_buffer_invalid(struct vkmm_command_buffer *cmd, const char *vuid, const char *format, ...)
+{
+    char message[512];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof(message), format, args);
+    va_end(args);
+    vkmm_log(&cmd->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+             vuid, "%s", message);
+}
+
 static void record_error(struct vkmm_command_buffer *cmd, VkResult result, const char *what)
 {
     if (cmd->record_result == VK_SUCCESS)

@@ -172,6 +172,10 @@ void vkmm_command_buffer_complete_locked(struct vkmm_command_buffer *cmd);
  * VK_ERROR_OUT_OF_HOST_MEMORY for vkEndCommandBuffer) when out of memory. */
 struct vkmm_command *vkmm_command_buffer_append(struct vkmm_command_buffer *cmd,
                                                 enum vkmm_command_type type);
+/* Invalid usage that vkmm makes harmless without dropping the command:
+ * an error message with the spec's VUID. */
+void vkmm_command_buffer_invalid(struct vkmm_command_buffer *cmd, const char *vuid, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Logs an invalid-usage message about a vkCmd* call whose command is then
  * dropped, so a bad argument never makes the executor touch memory outside
  * a buffer. */

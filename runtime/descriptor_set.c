@@ -112,7 +112,22 @@ static void write_buffer_descriptor(struct vkmm_descriptor *descriptor, const Vk
         .range = range,
         .memory = buffer->memory,
         .memory_offset = buffer->memory_offset + info->offset,
+        .reach = buffer->size - info->offset,
     };
+}
+
+bool vkmm_descriptor_apply_dynamic_offset(struct vkmm_descriptor *descriptor, uint64_t offset)
+{
+    if (!descriptor->base)
+        return true; /* a null descriptor stays one */
+    if (offset > descriptor->reach || descriptor->range > descriptor->reach - offset)
+        return false;
+    /* The spec: the effective offset is the descriptor's offset plus the
+     * dynamic offset; the range stays. */
+    descriptor->base += offset;
+    descriptor->memory_offset += offset;
+    descriptor->reach -= offset;
+    return true;
 }
 
 static void report_invalid(const struct vkmm_descriptor_set *set, const char *format, ...)

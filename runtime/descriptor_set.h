@@ -5,6 +5,7 @@
 
 #include "descriptor_set_layout.h"
 #include "object.h"
+#include "shader_abi.h"
 
 struct vkmm_device_memory;
 
@@ -17,7 +18,12 @@ struct vkmm_descriptor {
     uint64_t range;
     struct vkmm_device_memory *memory;
     uint64_t memory_offset; /* of `base` within `memory` */
+    /* Bytes from `base` to the end of the buffer: how far a dynamic offset
+     * may move the range (VUID-vkCmdBindDescriptorSets-pDynamicOffsets-01979). */
+    uint64_t reach;
 };
+_Static_assert(sizeof(struct vkmm_descriptor) == VKMM_DESCRIPTOR_SIZE, "shader_abi.h");
+_Static_assert(offsetof(struct vkmm_descriptor, range) == VKMM_DESCRIPTOR_RANGE, "shader_abi.h");
 
 struct vkmm_descriptor_set {
     struct vkmm_object base;
@@ -58,3 +64,9 @@ struct vkmm_descriptor_pool {
 };
 
 VKMM_DEFINE_HANDLE_CASTS(vkmm_descriptor_pool, VkDescriptorPool, VK_OBJECT_TYPE_DESCRIPTOR_POOL)
+
+/* The descriptor moved by a dynamic offset, or false when the moved range
+ * would leave the buffer (VUID-vkCmdBindDescriptorSets-pDynamicOffsets-01979):
+ * the caller then makes it a null descriptor, so invalid usage never lets
+ * a shader reach past its buffer. */
+bool vkmm_descriptor_apply_dynamic_offset(struct vkmm_descriptor *descriptor, uint64_t offset);

@@ -18,6 +18,10 @@
 #include "thread_pool.h"
 #include "vkmm/vkmm.h"
 
+/* maxComputeWorkGroupInvocations is 1024, so at most 1024 subgroups of one
+ * invocation each. */
+#define MAX_SUBGROUPS 1024
+
 struct dispatch_run {
     const struct vkmm_compiled_shader *shader;
     struct vkmm_shader_invocation invocation; /* sets and push constants; ids filled per workgroup */
@@ -52,7 +56,7 @@ static void run_workgroup(void *context, unsigned thread, uint64_t index)
      * on another's flag still finishes).  Yielded subgroups run again in
      * turn; the barrier opens only when every unfinished subgroup waits at
      * it (SPIR-V OpControlBarrier: all invocations of the workgroup). */
-    uint8_t status[1024]; /* vkmm_shader_status per subgroup; subgroups <= 1024 */
+    uint8_t status[MAX_SUBGROUPS]; /* vkmm_shader_status per subgroup (checked in vkmm_dispatch_execute) */
     memset(status, VKMM_SHADER_YIELDED, subgroups);
     uint32_t unfinished = subgroups;
     while (unfinished) {
@@ -104,13 +108,11 @@ static bool build_tables(struct vkmm_device *device, const struct vkmm_dispatch 
                 uint32_t dynamic = binding->dynamic_first + e;
                 uint32_t offset = dynamic < VKMM_MAX_DYNAMIC_PER_SET ? d->bindings.dynamic_offsets[s][dynamic] : 0;
                 struct vkmm_descriptor *descriptor = &copies[s][binding->first + e];
-                if (!descriptor->base)
-                    continue;
-                /* The spec: the effective offset is the descriptor's offset
-                 * plus the dynamic offset; the range stays.  An offset that
-                 * leaves the memory makes the descriptor reach nothing. */
-                descriptor->base += offset;
-                descriptor->memory_offset += offset;
+                /* An offset past the buffer was reported at
+                 * vkCmdBindDescriptorSets; here it makes the descriptor
+                 * reach nothing (reads give zeros, writes are dropped). */
+                if (!vkmm_descriptor_apply_dynamic_offset(descriptor, offset))
+                    *descriptor = (struct vkmm_descriptor){ 0 };
             }
         }
         run->invocation.sets[s] = copies[s];
@@ -151,6 +153,15 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
     uint64_t groups = (uint64_t)run.count[0] * run.count[1] * run.count[2];
     if (groups == 0)
         return;
+    if (pipeline->shader.subgroup_count > MAX_SUBGROUPS || pipeline->shader.subgroup_count == 0) {
+        /* Cannot happen for a compiled or verified cached pipeline; kept so
+         * that no metadata can overrun the status array. */
+        vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                 VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "VKMM-INTERNAL",
+                 "pipeline claims %u subgroups per workgroup (at most %d): the dispatch was skipped",
+                 pipeline->shader.subgroup_count, MAX_SUBGROUPS);
+        return;
+    }
     /* Strict mode runs workgroups one at a time, in order, on the thread
      * that runs the submission: deterministic (DESIGN §1). */
     struct vkmm_thread_pool *pool = vkmm_mode() == VKMM_MODE_STRICT ? NULL : vkmm_device_thread_pool(device);

@@ -1,3 +1,4 @@
+#include "build_identity.h"
 #include "physical_device.h"
 
 #include <stdio.h>
@@ -133,7 +134,13 @@ static void init_properties(struct vkmm_core_properties *p, uint64_t heap_size)
     v10->deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
     snprintf(v10->deviceName, sizeof(v10->deviceName), "vkmm (%s mode)",
              vkmm_mode() == VKMM_MODE_STRICT ? "strict" : "fast");
-    init_uuid(v10->pipelineCacheUUID, "vkmm pipeline cache " VKMM_VERSION_STRING);
+    /* Per build, not per version: another build's cache data is
+     * incompatible (its object code was never checked by this one). */
+    const void *pieces[] = { "vkmm pipeline cache UUID", vkmm_build_identity() };
+    size_t sizes[] = { 24, VKMM_DIGEST_SIZE };
+    uint8_t digest[VKMM_DIGEST_SIZE];
+    vkmm_sha256(pieces, sizes, 2, digest);
+    memcpy(v10->pipelineCacheUUID, digest, VK_UUID_SIZE);
     init_limits(&v10->limits, heap_size);
 
     VkPhysicalDeviceVulkan11Properties *v11 = &p->v11;

@@ -96,6 +96,33 @@ static uint32_t convert_specialization(const VkSpecializationInfo *info, struct 
     return count;
 }
 
+/* A cache hit is used only when the entry fits the module it is loaded for
+ * and its code links; otherwise the entry is dropped with a warning and the
+ * pipeline is compiled anew (cache data is untrusted: pipeline_cache.c). */
+static bool load_cached(struct vkmm_device *device, struct vkmm_pipeline_cache *cache,
+                        const struct vkmm_cache_key *key, const struct vkmm_shader_module *module,
+                        const struct vkmm_compile_options *options, struct vkmm_compiled_shader *shader)
+{
+    char error[600];
+    struct vkmm_shader_shape shape;
+    const char *problem = NULL;
+    if (vkmm_shader_shape(module->words, module->word_count, options, &shape, error, sizeof(error)) != 0)
+        problem = error;
+    else
+        problem = vkmm_pipeline_cache_check(shader, &shape);
+    if (!problem && vkmm_compiled_shader_load(shader, error, sizeof(error)) != 0)
+        problem = error;
+    if (!problem)
+        return true;
+    vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+             VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "VKMM-PIPELINE-CACHE-IGNORED",
+             "pipeline cache entry for '%s': %s; ignored, the pipeline is compiled anew", options->entry_point,
+             problem);
+    vkmm_compiled_shader_free(shader);
+    vkmm_pipeline_cache_forget(cache, key);
+    return false;
+}
+
 static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_cache *cache,
                               const VkComputePipelineCreateInfo *info, struct vkmm_pipeline *pipeline,
                               bool *cache_hit)
@@ -124,10 +151,10 @@ static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_c
     struct vkmm_cache_key key;
     key_of(&key, module, &options);
     char error[600];
-    *cache_hit = cache && vkmm_pipeline_cache_find(cache, &key, &pipeline->shader);
+    *cache_hit = cache && vkmm_pipeline_cache_find(cache, &key, &pipeline->shader) &&
+                 load_cached(device, cache, &key, module, &options, &pipeline->shader);
     if (*cache_hit) {
-        if (vkmm_compiled_shader_load(&pipeline->shader, error, sizeof(error)) != 0)
-            result = vkmm_errorf(device, VK_ERROR_OUT_OF_HOST_MEMORY, "loading a cached pipeline: %s", error);
+        /* loaded */
     } else if (info->flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) {
         result = VK_PIPELINE_COMPILE_REQUIRED;
     } else if (vkmm_compile(module->words, module->word_count, &options, &pipeline->shader, error,

@@ -12,6 +12,7 @@ packages=(
   spirv-tools spirv-headers                   # SPIR-V validator, parser, optimiser; enums and grammar
   glslc                                       # the tests' GLSL shaders, compiled at build time
   libcjson-dev                                # strict mode's hazard reports (JSON lines)
+  libssl-dev                                  # libcrypto: pipeline-cache integrity (HMAC-SHA-256)
   libcmocka-dev                               # unit and API test framework
   clang libclang-rt-14-dev                    # libFuzzer for the SPIR-V fuzz target
   mesa-vulkan-drivers                         # lavapipe, for side-by-side comparisons

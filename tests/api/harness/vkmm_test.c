@@ -30,8 +30,15 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
         t->hazard_count++;
         return VK_FALSE;
     }
-    if (!(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT))
+    if (!(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) {
+        size_t used = strlen(t->warning_ids);
+        if (strncmp(id, "VKMM-", 5) == 0)
+            t->driver_warnings++;
+        if (strncmp(id, "VKMM-", 5) == 0 && !strstr(t->warning_ids, id) &&
+            used + strlen(id) + 2 < sizeof(t->warning_ids))
+            snprintf(t->warning_ids + used, sizeof(t->warning_ids) - used, "%s%s", used ? " " : "", id);
         return VK_FALSE;
+    }
     bool from_vkmm = strncmp(id, "VKMM-", 5) == 0 || strncmp(id, "VK_", 3) == 0;
     if (from_vkmm)
         t->driver_errors++;

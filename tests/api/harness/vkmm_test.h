@@ -40,6 +40,8 @@ struct vkmm_test {
     char first_message_id[128]; /* of the first error message */
     char first_message[512];
     char message_ids[512];      /* distinct IDs of the error messages, space-separated */
+    uint32_t driver_warnings;   /* warnings from vkmm (VKMM-*) */
+    char warning_ids[256];      /* their distinct IDs, space-separated */
 
     /* Strict mode's hazard reports (message IDs VKMM-HAZARD-*), in order. */
     uint32_t hazard_count;
