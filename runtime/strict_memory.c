@@ -723,10 +723,25 @@ void vkmm_strict_dependency(struct vkmm_device *device, const struct vkmm_strict
 /* 000: a semaphore signal's first access scope is all memory accesses of
  * the stages in its scope; a wait's second scope likewise (VkSemaphoreSubmitInfo
  * stageMask); a fence signal covers every stage. */
+/* The stages whose accesses a semaphore operation's access scope holds.
+ * "The first access scope includes all memory access performed by the
+ * device" (signal; the second, for a wait): every access of the operations
+ * in its synchronization scope.  There BOTTOM_OF_PIPE (first scope) and
+ * TOP_OF_PIPE (second scope) are "equivalent to ALL_COMMANDS" — the engine
+ * gives them no access scope, as it must for a barrier, so they are made
+ * ALL_COMMANDS here (the CTS's multi-queue tests signal BOTTOM and wait
+ * TOP). */
+static VkPipelineStageFlags2 semaphore_access_stages(VkPipelineStageFlags2 stages, bool second_scope)
+{
+    VkPipelineStageFlags2 all = second_scope ? VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT : VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT;
+    return stages & all ? stages | VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT : stages;
+}
+
 void vkmm_strict_signal(struct vkmm_device *device, const struct vkmm_strict_scope *scope,
                         VkPipelineStageFlags2 stages)
 {
-    struct vkmm_mm_dependency d = { stages, 0, VK_ACCESS_2_MEMORY_WRITE_BIT, 0, NULL, 0, 0, NULL, NULL };
+    struct vkmm_mm_dependency d = { semaphore_access_stages(stages, false), 0, VK_ACCESS_2_MEMORY_WRITE_BIT, 0, NULL,
+                                    0, 0, NULL, NULL };
     lock(device);
     scoped_dependency(device, scope, &d);
     unlock(device);
@@ -743,7 +758,7 @@ void vkmm_strict_wait_idle(struct vkmm_device *device, const struct vkmm_queue *
 
 void vkmm_strict_wait(struct vkmm_device *device, VkPipelineStageFlags2 stages)
 {
-    struct vkmm_mm_dependency d = { 0, stages, 0, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT, NULL, 0,
+    struct vkmm_mm_dependency d = { 0, semaphore_access_stages(stages, true), 0, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT, NULL, 0,
                                     0, NULL, NULL };
     lock(device);
     vkmm_mm_dependency(device->engine, &d);

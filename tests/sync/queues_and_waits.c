@@ -15,6 +15,8 @@ enum {
     WAR_NO_SEMAPHORE,
     CORRECT_WAW,
     WAW_NO_SEMAPHORE,
+    CORRECT_SEMAPHORE_BOTTOM_TOP,
+    CORRECT_TIMELINE_BOTTOM_TOP,
     VARIANTS
 };
 
@@ -30,6 +32,12 @@ static const struct sync_variant variants[VARIANTS] = {
     [WAR_NO_SEMAPHORE] = { "bug_write_after_read_without_dependency", "VKMM-HAZARD-WRITE-AFTER-READ", 2 },
     [CORRECT_WAW] = { "correct_write_after_write", NULL },
     [WAW_NO_SEMAPHORE] = { "bug_write_after_write_without_dependency", "VKMM-HAZARD-WRITE-AFTER-WRITE", 2 },
+    /* The CTS's multi-queue and implicit-timeline shape: signal stage
+     * BOTTOM_OF_PIPE, wait stage TOP_OF_PIPE.  A semaphore's access scopes
+     * are "all memory access performed by the device" in its
+     * synchronization scopes, and those are every command here. */
+    [CORRECT_SEMAPHORE_BOTTOM_TOP] = { "correct_semaphore_bottom_top", NULL },
+    [CORRECT_TIMELINE_BOTTOM_TOP] = { "correct_timeline_bottom_top", NULL },
 };
 
 struct program_objects {
@@ -63,7 +71,8 @@ static void copy_to_readback(VkCommandBuffer cmd, struct program_objects *o)
 
 static void two_queues(struct vkmm_test *t, int variant, struct program_objects *o)
 {
-    bool timeline = variant == CORRECT_TIMELINE || variant == TIMELINE_TOO_LOW;
+    bool timeline = variant == CORRECT_TIMELINE || variant == TIMELINE_TOO_LOW || variant == CORRECT_TIMELINE_BOTTOM_TOP;
+    bool bottom_top = variant == CORRECT_SEMAPHORE_BOTTOM_TOP || variant == CORRECT_TIMELINE_BOTTOM_TOP;
     VkSemaphoreTypeCreateInfo type = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
                                        .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE, .initialValue = 1 };
     VkSemaphoreCreateInfo info = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = timeline ? &type : NULL };
@@ -81,6 +90,10 @@ static void two_queues(struct vkmm_test *t, int variant, struct program_objects 
         wait.value = 1; /* already reached: the wait does not order anything */
     if (variant == WAIT_STAGE_MISSES_CONSUMER)
         wait.stageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT; /* the consumer is a copy: it need not wait */
+    if (bottom_top) {
+        signal.stageMask = VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT;
+        wait.stageMask = VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT;
+    }
     bool with_semaphore = variant != NO_SEMAPHORE;
     submit(t->compute_queues[0], producer, NULL, with_semaphore ? &signal : NULL);
     submit(sync_queue(t, 1), consumer, with_semaphore ? &wait : NULL, NULL);
@@ -163,7 +176,7 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
     o.readback = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
     if (variant == CORRECT_EVENT || variant == EVENT_WRONG_STAGE)
         event_on_one_queue(t, variant, &o);
-    else if (variant >= CORRECT_WAR)
+    else if (variant >= CORRECT_WAR && variant <= WAW_NO_SEMAPHORE)
         overwrite(t, variant, &o);
     else
         two_queues(t, variant, &o);
@@ -193,6 +206,8 @@ static void correct_write_after_read(void **state) { (void)state; run(CORRECT_WA
 static void bug_write_after_read_without_dependency(void **state) { (void)state; run(WAR_NO_SEMAPHORE); }
 static void correct_write_after_write(void **state) { (void)state; run(CORRECT_WAW); }
 static void bug_write_after_write_without_dependency(void **state) { (void)state; run(WAW_NO_SEMAPHORE); }
+static void correct_semaphore_bottom_top(void **state) { (void)state; run(CORRECT_SEMAPHORE_BOTTOM_TOP); }
+static void correct_timeline_bottom_top(void **state) { (void)state; run(CORRECT_TIMELINE_BOTTOM_TOP); }
 
 int main(void)
 {
@@ -208,6 +223,8 @@ int main(void)
         cmocka_unit_test(bug_write_after_read_without_dependency),
         cmocka_unit_test(correct_write_after_write),
         cmocka_unit_test(bug_write_after_write_without_dependency),
+        cmocka_unit_test(correct_semaphore_bottom_top),
+        cmocka_unit_test(correct_timeline_bottom_top),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
