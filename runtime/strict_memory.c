@@ -74,7 +74,7 @@ VkResult vkmm_strict_device_init(struct vkmm_device *device)
     if (vkmm_mode() != VKMM_MODE_STRICT)
         return VK_SUCCESS;
     pthread_mutex_init(&device->engine_lock, NULL);
-    vkmm_hazard_report_open(&device->report);
+    vkmm_hazard_report_open(device);
     /* The application's callbacks, if it gave any; without, the engine
      * takes large zeroed blocks from calloc (untouched pages) and host views
      * from pages of their own (host_trap.h). */
@@ -109,6 +109,7 @@ static void lock(struct vkmm_device *device)
 
 static void unlock(struct vkmm_device *device)
 {
+    vkmm_hazard_report_flush(device);
     pthread_mutex_unlock(&device->engine_lock);
 }
 

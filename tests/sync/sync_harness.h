@@ -53,6 +53,15 @@ static inline size_t sync_read_file(const char *path, char *out, size_t capacity
     return n;
 }
 
+/* JSON report lines (one per report; the summary line starts with '#'). */
+static inline unsigned sync_report_lines(const char *report, size_t size)
+{
+    unsigned lines = 0;
+    for (size_t i = 0; i < size; i++)
+        lines += report[i] == '{' && (i == 0 || report[i - 1] == '\n');
+    return lines;
+}
+
 static inline const VkMemoryPropertyFlags *sync_host_coherent(void)
 {
     static const VkMemoryPropertyFlags flags = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
@@ -174,6 +183,10 @@ static inline void sync_check(sync_program program, int variant, const struct sy
                      hazards ? ids[0] : "-");
         if (report_size == 0)
             fail_msg("%s: VKMM_REPORT got no JSON lines", v->name);
+        /* One mistake, one report line (DESIGN §3.4). */
+        unsigned lines = sync_report_lines(report, report_size);
+        if (lines != 1)
+            fail_msg("%s: %u report lines for one mistake", v->name, lines);
         if (run == 0) {
             memcpy(first, result, sizeof(first));
             memcpy(first_hazards, ids, sizeof(first_hazards));
