@@ -12,6 +12,7 @@
 
 #include "alloc.h"
 #include "command_buffer.h"
+#include "command_footprint.h"
 #include "command_graph.h"
 #include "device.h"
 #include "execute.h"
@@ -35,6 +36,9 @@ struct queue_state {
      * scheduler's change count was `blocked_at`. */
     struct vkmm_command_graph *graph;
     uint32_t graph_submissions;
+    /* Per node of `graph`, what it may touch (computed when first needed);
+     * NULL when seeds do not reorder this graph (vkmm_scheduler_choose). */
+    struct vkmm_footprint *footprints;
     bool blocked;
     uint64_t blocked_at;
 };
@@ -310,13 +314,62 @@ static bool runnable_locked(const struct vkmm_scheduler *scheduler, const struct
 
 /* Latest first with seed 0: whatever nothing orders before the work
  * submitted earlier overtakes it, every time — the order that turns a
- * missing dependency into a wrong answer. */
+ * missing dependency into a wrong answer.  Other seeds pick among
+ * `count` choices that the caller found equally adversarial. */
 uint32_t vkmm_scheduler_choose(struct vkmm_scheduler *scheduler, uint32_t count)
 {
     uint64_t step = scheduler->steps++;
     if (scheduler->seed == 0)
         return count - 1;
     return (uint32_t)(mix(scheduler->seed ^ mix(step)) % count);
+}
+
+/* Graphs larger than this run latest first under every seed: finding the
+ * reorderable nodes costs nodes² footprint comparisons. */
+#define MAX_REORDERED_NODES 256
+
+static const struct vkmm_footprint *footprint_of(struct queue_state *state, uint32_t node)
+{
+    struct vkmm_footprint *f = &state->footprints[node];
+    if (!f->known) {
+        const struct vkmm_command_graph_node *n = &state->graph->nodes[node];
+        bool command = n->kind == VKMM_NODE_COMMAND || n->kind == VKMM_NODE_INDIRECT_ARGS;
+        vkmm_command_footprint(command ? n->command : NULL, n->kind == VKMM_NODE_INDIRECT_ARGS, f);
+    }
+    return f;
+}
+
+/* Whether running `node` now could be the benign order of a race: a node
+ * later in submission order that has not run may touch what it touches.
+ * (If that node depends on this one the order is forced anyway; running it
+ * now is then no choice of the seed's.) */
+static bool may_be_overtaken(struct queue_state *state, uint32_t node)
+{
+    const struct vkmm_command_graph *g = state->graph;
+    const struct vkmm_footprint *mine = footprint_of(state, node);
+    if (!mine->everything && !mine->count)
+        return false;
+    for (uint32_t later = node + 1; later < g->node_count; later++)
+        if (!g->nodes[later].done && vkmm_footprints_conflict(mine, footprint_of(state, later)))
+            return true;
+    return false;
+}
+
+/* The node to run among the graph's runnable ones (DESIGN §3 "Manifest").
+ * Seed 0: the latest.  Other seeds: any runnable node that no later node may
+ * overtake — two commands that may conflict always run latest first, so a
+ * missing dependency between them is a wrong answer on every seed, and the
+ * seed only reorders commands that cannot race. */
+static uint32_t choose_node_locked(struct vkmm_scheduler *scheduler, struct queue_state *state, uint32_t count)
+{
+    struct vkmm_command_graph *g = state->graph;
+    if (scheduler->seed == 0 || !state->footprints)
+        return g->runnable[vkmm_scheduler_choose(scheduler, count)];
+    uint32_t safe = 0;
+    for (uint32_t i = 0; i < count; i++)
+        if (i == count - 1 || !may_be_overtaken(state, g->runnable[i]))
+            g->runnable[safe++] = g->runnable[i];
+    return g->runnable[vkmm_scheduler_choose(scheduler, safe)];
 }
 
 /* --- Strict mode: a queue's command graph ------------------------------------ */
@@ -404,13 +457,15 @@ static enum vkmm_execution_result run_graph_locked(struct vkmm_scheduler *schedu
         }
         if (count == 0)
             return VKMM_EXECUTION_BLOCKED;
-        run_node_locked(scheduler, state, g->runnable[vkmm_scheduler_choose(scheduler, count)]);
+        run_node_locked(scheduler, state, choose_node_locked(scheduler, state, count));
         retire_finished_locked(scheduler, state);
         *progressed = true;
     }
     retire_finished_locked(scheduler, state);
     vkmm_command_graph_destroy(g);
     state->graph = NULL;
+    vkmm_free(&scheduler->device->allocator, NULL, state->footprints);
+    state->footprints = NULL;
     return VKMM_EXECUTION_DONE;
 }
 
@@ -444,6 +499,12 @@ static void build_graph_locked(struct vkmm_scheduler *scheduler, struct queue_st
         count++;
     state->graph = vkmm_command_graph_create(&scheduler->device->allocator, state->head, count);
     state->graph_submissions = state->graph ? count : 0;
+    /* Without room for footprints the graph runs latest first: still
+     * adversarial, only less varied across seeds. */
+    if (state->graph && scheduler->seed != 0 && state->graph->node_count <= MAX_REORDERED_NODES)
+        state->footprints = vkmm_zalloc(&scheduler->device->allocator, NULL,
+                                        state->graph->node_count * sizeof(*state->footprints),
+                                        VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
     if (!state->graph)
         vkmm_log(&state->queue->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
                  VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "VKMM-STRICT-IN-ORDER",
@@ -471,7 +532,10 @@ static bool run_step_locked(struct vkmm_scheduler *scheduler)
     }
     if (count == 0)
         return false;
-    struct queue_state *chosen = candidates[vkmm_scheduler_choose(scheduler, count)];
+    /* Latest first under every seed: queues race for whole graphs, and the
+     * benign order of two queues' conflicting work must never be a seed's
+     * pick (seeds reorder inside a graph, choose_node_locked). */
+    struct queue_state *chosen = candidates[count - 1];
     if (!chosen->graph)
         build_graph_locked(scheduler, chosen);
     scheduler->executing = true;
@@ -575,6 +639,7 @@ void vkmm_scheduler_destroy(struct vkmm_scheduler *scheduler)
         vkmm_scheduler_settle_locked(scheduler);
         for (uint32_t i = 0; i < scheduler->queue_count; i++) {
             vkmm_command_graph_destroy(scheduler->queues[i].graph);
+            vkmm_free(&scheduler->device->allocator, NULL, scheduler->queues[i].footprints);
             while (scheduler->queues[i].head) {
                 struct vkmm_submission *s = scheduler->queues[i].head;
                 scheduler->queues[i].head = s->next;

@@ -194,18 +194,17 @@ struct pending {
     uint8_t value;
 };
 
-/* Oldest write last (seed 0): when two paths hold unordered writes to one
- * byte, the one earlier in coherent order lands over the later one, which is
- * the lost update a real cache flush can give.  Other seeds pick the order
- * per 64-byte line. */
-static void order_pending(const struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, uint64_t b,
-                          struct pending *p, uint32_t n)
+/* Oldest write last, under every seed: when two paths hold unordered
+ * writes to one byte, the one earlier in coherent order lands over the later
+ * one, which is the lost update a real cache flush can give.  The other
+ * order is the program's expectation, and DESIGN §3 "Manifest" forbids a
+ * seed to pick it: seeds choose which wrong result, never none. */
+static void order_pending(struct pending *p, uint32_t n)
 {
-    bool newest_last = e->seed && (vkmm_mm_hash(e->seed, m->id, b >> 6, e->seq) & 1);
     for (uint32_t i = 1; i < n; i++) {
         struct pending x = p[i];
         uint32_t j = i;
-        while (j && (newest_last ? p[j - 1].wts > x.wts : p[j - 1].wts < x.wts)) {
+        while (j && p[j - 1].wts < x.wts) {
             p[j] = p[j - 1];
             j--;
         }
@@ -276,7 +275,7 @@ void vkmm_mm_availability(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, Vk
             if (w->wts[b] && writer_in_scope(e, &writers, w->wts[b]))
                 p[k++] = (struct pending){ .wts = w->wts[b], .path = in_scope[i], .value = w->value[b] };
         }
-        order_pending(e, m, b, p, k);
+        order_pending(p, k);
         for (uint32_t i = 0; i < k; i++) {
             vkmm_mm_device_land(e, m, b, p[i].value, p[i].wts, e->seq, &waw);
             path_clean(&m->paths[p[i].path], b);
@@ -341,9 +340,9 @@ static enum vkmm_mm_missing classify_device_read(const struct vkmm_mm_engine *e,
  * reads will be satisfied from that same level": a read path returns, per
  * byte, the newest version with seq <= its visible seq — never its own
  * stage's pending writes (a read path and a write path are different
- * caches).  Seeds other than 0 may, per 64-byte line, see the newest
- * available version instead: a cache miss the model permits only for reads
- * that race with the write. */
+ * caches).  Under every seed: a cache miss that returned the newer version
+ * would be the program's expected answer, which DESIGN §3 "Manifest"
+ * forbids a seed to pick. */
 void vkmm_mm_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
                   VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent, void *out)
 {
@@ -359,16 +358,12 @@ void vkmm_mm_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t o
     if (!vis)
         return;
     visible_seqs(e, m, stage, access, begin, end, vis);
-    uint64_t read = e->reads++;
     uint8_t *o = out;
     struct vkmm_mm_agent reader = agent ? *agent : (struct vkmm_mm_agent){ .kind = NULL };
     struct vkmm_mm_run run;
     vkmm_mm_run_init(e, &run, VKMM_MM_HAZARD_STALE_READ, m, &reader, stage, access);
     for (uint64_t b = begin; b < end; b++) {
-        uint64_t v = vis[b - begin];
-        if (e->seed && (vkmm_mm_hash(e->seed, m->id, b >> 6, read) & 1))
-            v = UINT64_MAX;
-        o[b - begin] = vkmm_mm_device_value_at(m, b, v);
+        o[b - begin] = vkmm_mm_device_value_at(m, b, vis[b - begin]);
         /* DESIGN §3.4: "Whenever a read returns something else [than the
          * coherent view] ... it records a hazard". */
         if (o[b - begin] != m->coh[b])

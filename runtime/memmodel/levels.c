@@ -111,10 +111,17 @@ uint64_t vkmm_mm_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 }
 
 /* DESIGN §3.2 "allocation": "new memory starts with a deterministic non-zero
- * pattern, so 'forgot to initialize' shows". */
+ * pattern, so 'forgot to initialize' shows".  The top byte of every aligned
+ * 32-bit word has its high bit set, whatever the seed: read as a count or
+ * an index the word is at least 2^31 (a stale indirect dispatch is beyond
+ * every limit, a stale index out of range), as a float it is negative — so
+ * a stale read of never-written bytes is a wrong answer on every seed, not
+ * on most. */
 static uint8_t pattern(uint64_t seed, uint64_t id, uint64_t offset)
 {
     uint8_t v = (uint8_t)(vkmm_mm_hash(seed, id, offset >> 3, 0x5041545445524eull) >> ((offset & 7) * 8));
+    if ((offset & 3) == 3)
+        v |= 0x80;
     return v ? v : 0xa5;
 }
 

@@ -103,7 +103,6 @@ struct vkmm_mm_engine {
     uint64_t seq;        /* last availability/domain operation */
     uint64_t submit_vis; /* every device read path sees at least this */
     uint64_t submits;    /* vkmm_mm_submit calls: the host agent's submission */
-    uint64_t reads;      /* vkmm_mm_read calls: seeds choices per read */
     uint64_t hazards;
 
     /* Meta-bit expansions, from the generated enum names (dependency.c). */
