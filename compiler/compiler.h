@@ -32,6 +32,10 @@ struct vkmm_compile_options {
     const struct vkmm_compile_set *sets;     /* set_count entries */
     int optimize;                            /* 0: no LLVM optimisation (debugging) */
     int suspend_at_atomics;                  /* yield (VKMM_SHADER_YIELDED) after every atomic */
+    /* Strict mode: every access to device memory also marks its bytes in
+     * the read or write marks (shader_abi.h), so a dispatch's accesses are
+     * exactly the bytes its invocations touched. */
+    int track_accesses;
 };
 
 struct vkmm_compiled_shader {

@@ -15,8 +15,10 @@
  *
  * Where each variable's storage is, and the builtins, are lower_variables.c's.
  *
- * Strict mode (a later issue) routes the leaf accesses and barriers below
- * through the memory-model engine; this file is where it plugs in. */
+ * Strict mode marks the bytes of every device-memory access (mark_accesses)
+ * so that a dispatch's accesses are exact; the memory machine inside a
+ * dispatch (a later issue) routes the leaf accesses and barriers below
+ * through the memory-model engine, and plugs in here too. */
 #include "spirv_names.h"
 #include "spirv_private.h"
 
@@ -191,6 +193,37 @@ LLVMValueRef spv_to_pointers(struct tr *t, LLVMValueRef addresses)
     return LLVMBuildIntToPtr(t->builder, addresses, LLVMVectorType(t->ptr, t->width), "");
 }
 
+/* Strict mode's exact accesses (DESIGN §3 "Exact accesses"): for every
+ * lane in `mask` whose `size` bytes at `addresses` lie in device memory, a
+ * 1 in each byte of the read or write marks (shader_abi.h).  Push
+ * constants, shared and lane-scaled storage are not device memory and are
+ * never marked.  Stores of a constant, so no lane's mark depends on
+ * another's. */
+static void mark_accesses(struct tr *t, LLVMValueRef addresses, LLVMValueRef mask, unsigned size, bool write)
+{
+    if (!t->options->track_accesses)
+        return;
+    LLVMValueRef base = tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MEMORY_BASE, t->i64));
+    LLVMValueRef end = tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MEMORY_END, t->i64));
+    LLVMValueRef last = LLVMBuildAdd(t->builder, addresses, spv_i64_splat(t, size), "");
+    LLVMValueRef in_device = LLVMBuildAnd(t->builder, LLVMBuildICmp(t->builder, LLVMIntUGE, addresses, base, ""),
+                                          LLVMBuildICmp(t->builder, LLVMIntULE, last, end, ""), "");
+    LLVMValueRef lanes = LLVMBuildAnd(t->builder, mask, in_device, "");
+    int field = write ? VKMM_INVOCATION_WRITE_MARKS_DELTA : VKMM_INVOCATION_READ_MARKS_DELTA;
+    LLVMValueRef marks = LLVMBuildAdd(t->builder, addresses, tr_splat(t, tr_invocation_field(t, field, t->i64)), "");
+    for (unsigned at = 0; at < size;) {
+        unsigned chunk = size - at >= 8 ? 8 : size - at >= 4 ? 4 : size - at >= 2 ? 2 : 1;
+        LLVMTypeRef scalar = LLVMIntTypeInContext(t->context, chunk * 8);
+        LLVMValueRef ones = LLVMConstInt(scalar, 0x0101010101010101ull, 0);
+        LLVMTypeRef vector = LLVMVectorType(scalar, t->width);
+        LLVMValueRef targets = LLVMBuildAdd(t->builder, marks, spv_i64_splat(t, at), "");
+        LLVMTypeRef overloads[2] = { vector, LLVMVectorType(t->ptr, t->width) };
+        LLVMValueRef args[4] = { tr_splat(t, ones), spv_to_pointers(t, targets), LLVMConstInt(t->i32, 1, 0), lanes };
+        tr_call_intrinsic(t, "llvm.masked.scatter", overloads, 2, args, 4);
+        at += chunk;
+    }
+}
+
 /* Loads one scalar of every active lane: a vector load when the lanes are
  * adjacent, a scalar load when they share an address, a masked gather
  * otherwise.  Inactive or out-of-bounds lanes read zero. */
@@ -200,6 +233,8 @@ static LLVMValueRef load_leaf(struct tr *t, const struct tr_pointer *p, LLVMValu
     LLVMTypeRef vector = LLVMVectorType(scalar, t->width);
     LLVMValueRef addresses = leaf_addresses(t, p, extra, size, kind);
     LLVMValueRef mask = in_bounds(t, p, addresses, size);
+    if (kind == SPV_STORAGE_EXPLICIT)
+        mark_accesses(t, addresses, mask, size, false);
     LLVMValueRef full = tr_all(t, mask);
     LLVMBasicBlockRef check = new_block(t, "load.check");
     LLVMBasicBlockRef contiguous = new_block(t, "load.vector");
@@ -247,6 +282,8 @@ static void store_leaf(struct tr *t, const struct tr_pointer *p, LLVMValueRef ex
     LLVMTypeRef vector = LLVMTypeOf(value);
     LLVMValueRef addresses = leaf_addresses(t, p, extra, size, kind);
     LLVMValueRef mask = in_bounds(t, p, addresses, size);
+    if (kind == SPV_STORAGE_EXPLICIT)
+        mark_accesses(t, addresses, mask, size, true);
     LLVMBasicBlockRef check = new_block(t, "store.check");
     LLVMBasicBlockRef contiguous = new_block(t, "store.vector");
     LLVMBasicBlockRef masked = new_block(t, "store.masked");
@@ -308,6 +345,8 @@ static LLVMValueRef load_uniform_leaf(struct tr *t, const struct place *at, LLVM
     LLVMBasicBlockRef from = LLVMGetInsertBlock(t->builder);
     LLVMBuildCondBr(t->builder, ok, load, join);
     LLVMPositionBuilderAtEnd(t->builder, load);
+    if (at->kind == SPV_STORAGE_EXPLICIT)
+        mark_accesses(t, tr_splat(t, address), t->exec, size, false);
     LLVMValueRef value = LLVMBuildLoad2(t->builder, scalar, spv_to_pointer(t, address), "");
     LLVMSetAlignment(value, 1);
     LLVMBuildBr(t->builder, join);
@@ -464,6 +503,8 @@ static LLVMValueRef load_vector(struct tr *t, const struct place *at, LLVMValueR
     LLVMBuildCondBr(t->builder, fast, block, each);
 
     LLVMPositionBuilderAtEnd(t->builder, block);
+    if (at->kind == SPV_STORAGE_EXPLICIT)
+        mark_accesses(t, addresses, t->exec, size, false);
     LLVMValueRef all = LLVMBuildLoad2(t->builder, LLVMVectorType(scalar, n * t->width),
                                       spv_to_pointer(t, first_lane(t, addresses)), "");
     LLVMSetAlignment(all, 1);
@@ -506,6 +547,8 @@ static void store_vector(struct tr *t, const struct place *at, LLVMValueRef extr
     LLVMBuildCondBr(t->builder, fast, block, each);
 
     LLVMPositionBuilderAtEnd(t->builder, block);
+    if (at->kind == SPV_STORAGE_EXPLICIT)
+        mark_accesses(t, addresses, t->exec, size, true);
     LLVMValueRef parts[4];
     for (unsigned c = 0; c < n; c++)
         parts[c] = LLVMBuildExtractValue(t->builder, value, c, "");
@@ -789,6 +832,12 @@ static bool translate_atomic(struct tr *t, const struct spv_insn *insn, const ui
     struct place at = place_of(t, pointer_id);
     LLVMValueRef addresses = leaf_addresses(t, &at.pointer, spv_i64_splat(t, 0), size, at.kind);
     LLVMValueRef mask = in_bounds(t, &at.pointer, addresses, size);
+    if (at.kind == SPV_STORAGE_EXPLICIT) {
+        if (!is_store)
+            mark_accesses(t, addresses, mask, size, false);
+        if (op != SpvOpAtomicLoad)
+            mark_accesses(t, addresses, mask, size, true);
+    }
     LLVMValueRef operand = NULL, comparator = NULL;
     if (is_store)
         operand = tr_get(t, w[4]);

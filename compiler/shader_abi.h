@@ -24,6 +24,12 @@ struct vkmm_shader_invocation {
      * pointers may point. */
     uint64_t device_memory_base;
     uint64_t device_memory_end;
+    /* Strict mode (track_accesses): a shader that reads (writes) byte b of
+     * device memory stores 1 at b + read_marks_delta (b + write_marks_delta):
+     * maps as large as device memory, in which the runtime finds exactly
+     * the bytes a dispatch touched. */
+    int64_t read_marks_delta;
+    int64_t write_marks_delta;
 };
 
 enum vkmm_shader_invocation_field {
@@ -35,6 +41,8 @@ enum vkmm_shader_invocation_field {
     VKMM_INVOCATION_SUBGROUP_ID = 104,
     VKMM_INVOCATION_DEVICE_MEMORY_BASE = 112,
     VKMM_INVOCATION_DEVICE_MEMORY_END = 120,
+    VKMM_INVOCATION_READ_MARKS_DELTA = 128,
+    VKMM_INVOCATION_WRITE_MARKS_DELTA = 136,
 };
 _Static_assert(offsetof(struct vkmm_shader_invocation, push_constants) == VKMM_INVOCATION_PUSH_CONSTANTS, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, shared_memory) == VKMM_INVOCATION_SHARED_MEMORY, "abi");
@@ -43,6 +51,8 @@ _Static_assert(offsetof(struct vkmm_shader_invocation, num_workgroups) == VKMM_I
 _Static_assert(offsetof(struct vkmm_shader_invocation, subgroup_id) == VKMM_INVOCATION_SUBGROUP_ID, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, device_memory_base) == VKMM_INVOCATION_DEVICE_MEMORY_BASE, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, device_memory_end) == VKMM_INVOCATION_DEVICE_MEMORY_END, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, read_marks_delta) == VKMM_INVOCATION_READ_MARKS_DELTA, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, write_marks_delta) == VKMM_INVOCATION_WRITE_MARKS_DELTA, "abi");
 
 /* Descriptor as the generated code reads it: base pointer then range. */
 enum { VKMM_DESCRIPTOR_SIZE = 40, VKMM_DESCRIPTOR_BASE = 0, VKMM_DESCRIPTOR_RANGE = 8 };

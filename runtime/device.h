@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <vulkan/vulkan.h>
 
+#include "access_marks.h"
 #include "address_space.h"
 #include "hazard_report.h"
 #include "object.h"
@@ -42,6 +43,7 @@ struct vkmm_device {
     struct vkmm_mm_engine *engine;
     pthread_mutex_t engine_lock;
     struct vkmm_hazard_report report;
+    struct vkmm_access_marks access_marks;         /* strict mode: what dispatches touched (access_marks.h) */
     uint64_t memory_serial;
     uint64_t buffer_serial;                        /* strict mode: buffers bound so far */
     struct vkmm_device_memory *strict_memories;    /* strict mode: emulated memories (engine lock) */

@@ -80,7 +80,9 @@ VkResult vkmm_strict_device_init(struct vkmm_device *device)
      * from pages of their own (host_trap.h). */
     bool own_callbacks = device->allocator.pfnAllocation != vkmm_default_allocator.pfnAllocation;
     device->engine = vkmm_mm_engine_create2(sink, device, vkmm_seed(), own_callbacks ? &device->allocator : NULL);
-    return device->engine ? VK_SUCCESS : VK_ERROR_OUT_OF_HOST_MEMORY;
+    if (!device->engine)
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    return vkmm_access_marks_init(&device->access_marks, &device->address_space);
 }
 
 void vkmm_strict_device_finish(struct vkmm_device *device)
@@ -89,6 +91,7 @@ void vkmm_strict_device_finish(struct vkmm_device *device)
         return;
     if (device->engine) {
         vkmm_hazard_report_close(device);
+        vkmm_access_marks_finish(&device->access_marks);
         vkmm_mm_engine_destroy(device->engine);
         device->engine = NULL;
         vkmm_free(&device->allocator, NULL, device->accesses);
@@ -427,10 +430,11 @@ static uint32_t add_race(struct race *races, uint32_t count, uint64_t begin, uin
     return count + 1;
 }
 
-/* Engine lock held.  Reports the accesses `now` was overtaken by; for a
+/* Engine lock held.  Reports the accesses `now` was overtaken by and
+ * records it (unless `record` is false: then it only finds races); for a
  * read, returns in `races` (sorted by begin) the bytes it races with. */
-static uint32_t record_access(struct vkmm_device *device, const struct vkmm_strict_access *access,
-                              struct race *races)
+static uint32_t check_access(struct vkmm_device *device, const struct vkmm_strict_access *access, struct race *races,
+                             bool record)
 {
     struct vkmm_strict_access now = *access;
     uint64_t offset = now.offset, size = now.size;
@@ -441,7 +445,8 @@ static uint32_t record_access(struct vkmm_device *device, const struct vkmm_stri
             continue;
         if (r->offset >= offset + size || offset >= r->offset + r->size)
             continue;
-        report_overtaken(device, r, &now);
+        if (record)
+            report_overtaken(device, r, &now);
         if (!now.write && races) {
             uint64_t begin = r->offset > offset ? r->offset : offset;
             uint64_t end = r->offset + r->size < offset + size ? r->offset + r->size : offset + size;
@@ -455,6 +460,8 @@ static uint32_t record_access(struct vkmm_device *device, const struct vkmm_stri
             races[j] = races[j - 1];
         races[j] = x;
     }
+    if (!record)
+        return race_count;
     if (device->access_count == device->access_capacity) {
         uint32_t capacity = device->access_capacity ? device->access_capacity * 2 : 64;
         struct vkmm_strict_access *grown = vkmm_zalloc(&device->allocator, NULL, capacity * sizeof(*grown),
@@ -471,22 +478,30 @@ static uint32_t record_access(struct vkmm_device *device, const struct vkmm_stri
     return race_count;
 }
 
+static uint32_t record_access(struct vkmm_device *device, const struct vkmm_strict_access *access,
+                              struct race *races)
+{
+    return check_access(device, access, races, true);
+}
+
 /* Engine lock held.  A command's read of [offset, offset + size) into
  * `out`: the bytes a later command already overwrote show that write (the
  * adversarial value of a write-after-read race; the race is reported), the
  * others come through the read path. */
-static void command_read(struct vkmm_execution *x, struct vkmm_device_memory *memory, uint64_t offset, uint64_t size,
+static void read_or_peek(struct vkmm_execution *x, struct vkmm_device_memory *memory, uint64_t offset, uint64_t size,
                          VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
-                         uint8_t *out)
+                         uint8_t *out, bool checked)
 {
     struct race races[MAX_RACES];
     struct vkmm_strict_access read = { memory->id, offset, size, false, stage, access, *agent };
-    uint32_t count = record_access(x->device, &read, races);
+    uint32_t count = check_access(x->device, &read, races, checked);
     uint64_t at = offset, end = offset + size;
     for (uint32_t i = 0; i <= count && at < end; i++) {
         uint64_t gap_end = i < count ? races[i].begin : end;
-        if (gap_end > at)
+        if (gap_end > at && checked)
             vkmm_mm_read(x->device->engine, memory->mm, at, gap_end - at, stage, access, agent, out + (at - offset));
+        else if (gap_end > at)
+            vkmm_mm_peek(x->device->engine, memory->mm, at, gap_end - at, stage, access, out + (at - offset));
         if (i == count)
             break;
         uint64_t race_begin = races[i].begin > at ? races[i].begin : at;
@@ -495,6 +510,22 @@ static void command_read(struct vkmm_execution *x, struct vkmm_device_memory *me
                                 out + (race_begin - offset));
         at = races[i].end > at ? races[i].end : at;
     }
+}
+
+static void command_read(struct vkmm_execution *x, struct vkmm_device_memory *memory, uint64_t offset, uint64_t size,
+                         VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
+                         uint8_t *out)
+{
+    read_or_peek(x, memory, offset, size, stage, access, agent, out, true);
+}
+
+/* What a command about to run may read, neither recorded nor reported:
+ * the accesses it really makes are known only after it ran. */
+static void command_peek(struct vkmm_execution *x, struct vkmm_device_memory *memory, uint64_t offset, uint64_t size,
+                         VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
+                         uint8_t *out)
+{
+    read_or_peek(x, memory, offset, size, stage, access, agent, out, false);
 }
 
 void vkmm_strict_idle(struct vkmm_device *device)
@@ -772,8 +803,7 @@ void vkmm_strict_wait(struct vkmm_device *device, VkPipelineStageFlags2 stages)
 struct mirrored_range {
     struct vkmm_device_memory *memory;
     uint64_t offset, size;
-    bool writable;
-    uint8_t *before; /* what the shader saw, to find what it wrote */
+    bool storage; /* read as SHADER_STORAGE_READ (else UNIFORM_READ), may be written */
 };
 
 struct vkmm_dispatch_mirror {
@@ -800,11 +830,14 @@ static bool is_buffer(VkDescriptorType type)
            type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
 }
 
-/* Materialises what the dispatch's read path sees of every bound buffer
- * into the device bytes the shader runs on (DESIGN §3.2: a dispatch's
- * accesses are whole-command accesses in this part). */
+/* Materialises what the dispatch's read paths see of every bound buffer
+ * (and, with buffer references, of every memory with device addresses)
+ * into the device bytes the shader runs on.  Nothing is recorded or
+ * reported yet: the shader marks what it really reads and writes
+ * (access_marks.h), and vkmm_strict_dispatch_finish takes exactly those
+ * bytes as its accesses (DESIGN §3 "Exact accesses"). */
 struct vkmm_dispatch_mirror *vkmm_strict_dispatch_prepare(struct vkmm_execution *x, const struct vkmm_command *command,
-                                                          const struct vkmm_shader_invocation *invocation,
+                                                          struct vkmm_shader_invocation *invocation,
                                                           const struct vkmm_pipeline_layout *layout,
                                                           bool buffer_references)
 {
@@ -819,6 +852,10 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_prepare(struct vkmm_execution 
                                                       VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
     if (!mirror)
         return NULL;
+    invocation->read_marks_delta = vkmm_access_marks_delta(&device->access_marks, &device->address_space,
+                                                           VKMM_MARK_READ);
+    invocation->write_marks_delta = vkmm_access_marks_delta(&device->access_marks, &device->address_space,
+                                                            VKMM_MARK_WRITE);
     struct vkmm_mm_agent agent = agent_of(x, command);
     lock(device);
     for (uint32_t s = 0; s < layout->set_count && s < VKMM_SHADER_MAX_SETS; s++) {
@@ -835,76 +872,131 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_prepare(struct vkmm_execution 
                 uint64_t size = d->range < d->memory->size - d->memory_offset ? d->range
                                                                                : d->memory->size - d->memory_offset;
                 struct mirrored_range *r = &mirror->ranges[mirror->count++];
-                *r = (struct mirrored_range){ d->memory, d->memory_offset, size, is_storage(binding->type), NULL };
-                VkAccessFlags2 access = r->writable ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT : VK_ACCESS_2_UNIFORM_READ_BIT;
-                command_read(x, d->memory, r->offset, r->size, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access, &agent,
+                *r = (struct mirrored_range){ d->memory, d->memory_offset, size, is_storage(binding->type) };
+                VkAccessFlags2 access = r->storage ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT : VK_ACCESS_2_UNIFORM_READ_BIT;
+                command_peek(x, d->memory, r->offset, r->size, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access, &agent,
                              d->memory->bytes + r->offset);
             }
         }
     }
     /* A buffer reference may reach any memory allocated for device
-     * addresses: all of it is mirrored, read and written as storage. */
+     * addresses: all of it is materialised, as storage. */
     for (struct vkmm_device_memory *m = device->addressable; m && buffer_references; m = m->addressable_next) {
         struct mirrored_range *r = &mirror->ranges[mirror->count++];
-        *r = (struct mirrored_range){ m, 0, m->size, true, NULL };
-        command_read(x, m, 0, m->size, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
+        *r = (struct mirrored_range){ m, 0, m->size, true };
+        command_peek(x, m, 0, m->size, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
                      &agent, m->bytes);
     }
     unlock(device);
-    for (uint32_t i = 0; i < mirror->count; i++) {
-        struct mirrored_range *r = &mirror->ranges[i];
-        if (!r->writable)
-            continue;
-        r->before = vkmm_zalloc(&device->allocator, NULL, r->size, VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
-        if (r->before)
-            memcpy(r->before, r->memory->bytes + r->offset, r->size);
-    }
     return mirror;
 }
 
-/* The bytes a shader changed in a writable range become its writes through
- * the shader-write path; runs of changed bytes keep the engine's work
- * proportional to what was written. */
+/* The marked runs of one range, taken as the dispatch's reads or writes.
+ * Each run is one engine access (reads are checked against what the read
+ * path gives, writes go into the shader-write path); the range gets one
+ * access record for the span of its runs — a scattered access (every other
+ * word) would otherwise record thousands, each checked against all others. */
+struct marked_runs {
+    struct vkmm_execution *x;
+    const struct mirrored_range *range;
+    const struct vkmm_mm_agent *agent;
+    bool write;
+    /* Reads: the bytes a command later in submission order already wrote.
+     * The shader saw that write (command_peek); the race is reported once,
+     * with the span's record, not as a stale read too. */
+    struct race races[MAX_RACES];
+    uint32_t race_count;
+    uint8_t scratch[4096]; /* what a checked read returns: the shader already had it */
+    uint64_t first, end;
+};
+
+/* Checks the read of [at, end) through the read path, in pieces. */
+static void check_read(struct marked_runs *w, uint64_t at, uint64_t end)
+{
+    const struct mirrored_range *r = w->range;
+    VkAccessFlags2 access = r->storage ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT : VK_ACCESS_2_UNIFORM_READ_BIT;
+    while (at < end) {
+        uint64_t n = end - at < sizeof(w->scratch) ? end - at : sizeof(w->scratch);
+        vkmm_mm_read(w->x->device->engine, r->memory->mm, at, n, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access,
+                     w->agent, w->scratch);
+        at += n;
+    }
+}
+
+/* The read of [at, end) outside the races. */
+static void check_read_outside_races(struct marked_runs *w, uint64_t at, uint64_t end)
+{
+    for (uint32_t i = 0; i < w->race_count && at < end; i++) {
+        const struct race *race = &w->races[i];
+        if (race->end <= at || race->begin >= end)
+            continue;
+        if (race->begin > at)
+            check_read(w, at, race->begin);
+        at = race->end;
+    }
+    if (at < end)
+        check_read(w, at, end);
+}
+
+static void take_run(void *user, uint64_t offset, uint64_t length)
+{
+    struct marked_runs *w = user;
+    const struct mirrored_range *r = w->range;
+    struct vkmm_device *device = w->x->device;
+    uint64_t at = r->offset + offset;
+    if (w->write) {
+        vkmm_mm_write(device->engine, r->memory->mm, at, length, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, w->agent, r->memory->bytes + at);
+    } else {
+        check_read_outside_races(w, at, at + length);
+    }
+    w->first = w->first < at ? w->first : at;
+    w->end = w->end > at + length ? w->end : at + length;
+}
+
+static void take_marks(struct vkmm_execution *x, const struct mirrored_range *r, const struct vkmm_mm_agent *agent,
+                       bool write, struct marked_runs *w)
+{
+    struct vkmm_device *device = x->device;
+    *w = (struct marked_runs){ .x = x, .range = r, .agent = agent, .write = write, .first = UINT64_MAX };
+    VkAccessFlags2 read_access = r->storage ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT : VK_ACCESS_2_UNIFORM_READ_BIT;
+    if (!write) {
+        struct vkmm_strict_access whole = { r->memory->id, r->offset, r->size, false,
+                                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access, *agent };
+        w->race_count = check_access(device, &whole, w->races, false);
+    }
+    vkmm_access_marks_scan(&device->access_marks, &device->address_space, write ? VKMM_MARK_WRITE : VKMM_MARK_READ,
+                           r->memory->bytes + r->offset, r->size, take_run, w);
+    if (w->first == UINT64_MAX)
+        return;
+    VkAccessFlags2 access = write ? VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT : read_access;
+    struct vkmm_strict_access span = { r->memory->id, w->first, w->end - w->first, write,
+                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access, *agent };
+    record_access(device, &span, NULL);
+}
+
+/* The dispatch's exact accesses: first every read (checked against the
+ * coherent view before the dispatch's own writes change it), then every
+ * write; then the marks are cleared for the next dispatch. */
 void vkmm_strict_dispatch_finish(struct vkmm_execution *x, const struct vkmm_command *command,
                                  struct vkmm_dispatch_mirror *mirror)
 {
     struct vkmm_device *device = x->device;
     struct vkmm_mm_agent agent = agent_of(x, command);
+    struct marked_runs *walk = vkmm_zalloc(&device->allocator, NULL, sizeof(*walk), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
     lock(device);
-    for (uint32_t i = 0; i < mirror->count; i++) {
-        struct mirrored_range *r = &mirror->ranges[i];
-        if (!r->writable || !r->before)
-            continue;
-        const uint8_t *now = r->memory->bytes + r->offset;
-        uint64_t at = 0, first = UINT64_MAX, end = 0;
-        while (at < r->size) {
-            if (now[at] == r->before[at]) {
-                at++;
+    for (int write = 0; walk && write < 2; write++) {
+        for (uint32_t i = 0; i < mirror->count; i++) {
+            if (write && !mirror->ranges[i].storage)
                 continue;
-            }
-            uint64_t start = at;
-            while (at < r->size && now[at] != r->before[at])
-                at++;
-            vkmm_mm_write(device->engine, r->memory->mm, r->offset + start, at - start,
-                          VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, &agent,
-                          now + start);
-            first = first < start ? first : start;
-            end = at;
+            take_marks(x, &mirror->ranges[i], &agent, write, walk);
         }
-        /* One access for the span of the runs: a scattered write (every
-         * float with an unchanged byte) would otherwise record thousands,
-         * each checked against all others.  The bytes between runs are in
-         * the dispatch's recorded read of the whole range already, so the
-         * span reports no hazard that the read would not. */
-        if (first == UINT64_MAX)
-            continue;
-        struct vkmm_strict_access span = { r->memory->id, r->offset + first, end - first, true,
-                                           VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                                           agent };
-        record_access(device, &span, NULL);
+    }
+    for (uint32_t i = 0; i < mirror->count; i++) {
+        const struct mirrored_range *r = &mirror->ranges[i];
+        vkmm_access_marks_clear(&device->access_marks, &device->address_space, r->memory->bytes + r->offset, r->size);
     }
     unlock(device);
-    for (uint32_t i = 0; i < mirror->count; i++)
-        vkmm_free(&device->allocator, NULL, mirror->ranges[i].before);
+    vkmm_free(&device->allocator, NULL, walk);
     vkmm_free(&device->allocator, NULL, mirror);
 }

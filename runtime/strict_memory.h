@@ -97,11 +97,12 @@ void vkmm_strict_signal(struct vkmm_device *device, const struct vkmm_strict_sco
 void vkmm_strict_wait(struct vkmm_device *device, VkPipelineStageFlags2 stages);
 
 /* Dispatches: the shader runs on device bytes that hold what its read
- * paths see (prepare), and afterwards what it changed becomes its writes
- * (finish). */
+ * paths see (prepare, which also gives `invocation` the access marks'
+ * deltas); afterwards the bytes it marked as read are checked as its reads
+ * and those it marked as written become its writes (finish). */
 struct vkmm_pipeline_layout;
 struct vkmm_dispatch_mirror *vkmm_strict_dispatch_prepare(struct vkmm_execution *x, const struct vkmm_command *command,
-                                                          const struct vkmm_shader_invocation *invocation,
+                                                          struct vkmm_shader_invocation *invocation,
                                                           const struct vkmm_pipeline_layout *layout,
                                                           bool buffer_references);
 void vkmm_strict_dispatch_finish(struct vkmm_execution *x, const struct vkmm_command *command,

@@ -343,8 +343,25 @@ static enum vkmm_mm_missing classify_device_read(const struct vkmm_mm_engine *e,
  * caches).  Under every seed: a cache miss that returned the newer version
  * would be the program's expected answer, which DESIGN §3 "Manifest"
  * forbids a seed to pick. */
+static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
+                        VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
+                        void *out, bool report);
+
 void vkmm_mm_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
                   VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent, void *out)
+{
+    device_read(e, m, offset, size, stage, access, agent, out, true);
+}
+
+void vkmm_mm_peek(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
+                  VkPipelineStageFlags2 stage, VkAccessFlags2 access, void *out)
+{
+    device_read(e, m, offset, size, stage, access, NULL, out, false);
+}
+
+static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
+                        VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
+                        void *out, bool report)
 {
     uint64_t begin, end;
     if (!vkmm_mm_clamp(m, offset, size, &begin, &end))
@@ -366,7 +383,7 @@ void vkmm_mm_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t o
         o[b - begin] = vkmm_mm_device_value_at(m, b, vis[b - begin]);
         /* DESIGN §3.4: "Whenever a read returns something else [than the
          * coherent view] ... it records a hazard". */
-        if (o[b - begin] != m->coh[b])
+        if (report && o[b - begin] != m->coh[b])
             vkmm_mm_run_add(e, &run, b, m->coh_wts[b], 0, classify_device_read(e, m, b));
     }
     vkmm_mm_run_end(e, &run);

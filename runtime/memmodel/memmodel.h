@@ -120,6 +120,12 @@ void vkmm_mm_write(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t of
                    VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
                    const void *data);
 
+/* What vkmm_mm_read would return, without a report: the values a dispatch
+ * may read, materialised before it runs (its exact reads are checked with
+ * vkmm_mm_read afterwards). */
+void vkmm_mm_peek(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t offset, uint64_t size,
+                  VkPipelineStageFlags2 stage, VkAccessFlags2 access, void *out);
+
 /* What a read racing with an already-run write returns: the coherent view
  * (every write in execution order).  The memory model leaves a racing
  * read's value open; strict mode shows the write that should not have

@@ -30,7 +30,6 @@ struct cf_state {
     bool opt;            /* running the .opt.spv variant */
     uint32_t errors_before;
     uint32_t hazards_before; /* strict-mode hazard reports before the case */
-    bool known_false_hazards; /* set by a case that strict mode misreports today */
     uint32_t seed;
 };
 extern struct cf_state cf;
