@@ -50,6 +50,8 @@ struct vkmm_device {
     bool host_trap_armed;                          /* strict mode: mapped views are protected (host_trap.h) */
     atomic_uint_fast64_t submit_calls;             /* strict mode: vkQueueSubmit calls, to mark memories */
     struct vkmm_strict_access *accesses; /* strict_memory.c: command accesses since idle */
+    struct vkmm_strict_uninitialized *uninitialized; /* strict_memory.c: reads of never-written bytes, until idle */
+    uint32_t uninitialized_count;
     struct vkmm_device_memory *addressable; /* strict mode: memories a buffer reference may reach */
     uint32_t access_count, access_capacity;
 

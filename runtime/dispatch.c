@@ -30,7 +30,26 @@ struct dispatch_run {
     uint8_t *scratch;       /* per thread: subgroup states, then shared memory */
     size_t scratch_stride;
     size_t states_size;
+    bool patterned;         /* strict mode: variables start with the seeded pattern */
+    uint64_t seed;
 };
+
+/* Strict mode (DESIGN §3.2): Workgroup, Private and Function variables
+ * without an initializer start with the seeded pattern, as fresh device
+ * memory does — never with what the previous workgroup or the allocator
+ * left, so one seed gives the same bytes on every run.  Every 32-bit word
+ * has its high bit set, as in the allocation pattern (levels.c). */
+static void fill_pattern(uint8_t *bytes, size_t size, uint64_t seed)
+{
+    for (size_t at = 0; at < size; at += 8) {
+        uint64_t x = seed ^ (at * 0x9e3779b97f4a7c15ull) ^ 0x5641524941424cull;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+        x ^= x >> 31;
+        x |= 0x8000000080000000ull;
+        memcpy(bytes + at, &x, size - at < 8 ? size - at : 8);
+    }
+}
 
 /* One workgroup: its subgroups are coroutines, resumed in turn until every
  * one has finished (each call runs to the next control barrier). */
@@ -48,6 +67,8 @@ static void run_workgroup(void *context, unsigned thread, uint64_t index)
     invocation.workgroup_id[1] = run->base[1] + y;
     invocation.workgroup_id[2] = run->base[2] + z;
     uint32_t subgroups = shader->subgroup_count;
+    if (run->patterned)
+        fill_pattern(scratch, run->states_size + shader->shared_memory_size, run->seed);
     /* A fresh state only needs its status word cleared (shader_abi.h). */
     for (uint32_t g = 0; g < subgroups; g++)
         memset(scratch + (size_t)g * shader->state_size, 0, 8);
@@ -166,6 +187,8 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
      * that runs the submission: deterministic (DESIGN §1). */
     struct vkmm_thread_pool *pool = vkmm_mode() == VKMM_MODE_STRICT ? NULL : vkmm_device_thread_pool(device);
     unsigned threads = pool ? vkmm_thread_pool_size(pool) : 1;
+    run.patterned = device->engine != NULL;
+    run.seed = vkmm_seed();
     run.states_size = ((size_t)pipeline->shader.subgroup_count * pipeline->shader.state_size + 63) & ~(size_t)63;
     run.scratch_stride = (run.states_size + pipeline->shader.shared_memory_size + 127) & ~(size_t)63;
     struct vkmm_descriptor *copies[VKMM_SHADER_MAX_SETS] = { 0 };

@@ -57,10 +57,31 @@ static void describe(struct vkmm_device *device, const struct vkmm_mm_hazard *ha
     }
 }
 
+/* A read of never-written bytes, held until the device is idle: if the
+ * reader overtook a write earlier in submission order (it ran first), the
+ * race report names that mistake and the uninitialised read is its
+ * consequence, not a second bug (one report per bug). */
+struct vkmm_strict_uninitialized {
+    struct vkmm_mm_hazard hazard;
+    struct vkmm_hazard_place place;
+};
+#define MAX_PENDING_UNINITIALIZED 256
+
 static void report(struct vkmm_device *device, const struct vkmm_mm_hazard *hazard)
 {
     struct vkmm_hazard_place place;
     describe(device, hazard, &place);
+    bool uninitialized = strcmp(hazard->id, VKMM_MM_HAZARD_UNINITIALIZED_READ) == 0;
+    if (uninitialized && device->uninitialized_count < MAX_PENDING_UNINITIALIZED) {
+        if (!device->uninitialized)
+            device->uninitialized = vkmm_zalloc(&device->allocator, NULL,
+                                                MAX_PENDING_UNINITIALIZED * sizeof(*device->uninitialized),
+                                                VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+        if (device->uninitialized) {
+            device->uninitialized[device->uninitialized_count++] = (struct vkmm_strict_uninitialized){ *hazard, place };
+            return;
+        }
+    }
     vkmm_hazard_report_add(device, hazard, &place);
 }
 
@@ -68,6 +89,8 @@ static void sink(void *user, const struct vkmm_mm_hazard *hazard)
 {
     report(user, hazard);
 }
+
+static void report_uninitialized(struct vkmm_device *device);
 
 VkResult vkmm_strict_device_init(struct vkmm_device *device)
 {
@@ -90,7 +113,9 @@ void vkmm_strict_device_finish(struct vkmm_device *device)
     if (vkmm_mode() != VKMM_MODE_STRICT)
         return;
     if (device->engine) {
+        report_uninitialized(device);
         vkmm_hazard_report_close(device);
+        vkmm_free(&device->allocator, NULL, device->uninitialized);
         vkmm_access_marks_finish(&device->access_marks);
         vkmm_mm_engine_destroy(device->engine);
         device->engine = NULL;
@@ -528,11 +553,39 @@ static void command_peek(struct vkmm_execution *x, struct vkmm_device_memory *me
     read_or_peek(x, memory, offset, size, stage, access, agent, out, false);
 }
 
+/* Engine lock held.  Whether a write of a command earlier in submission
+ * order than the reader touched the bytes: the reader overtook it, and
+ * the race was reported. */
+static bool overtaken_writer(const struct vkmm_device *device, const struct vkmm_mm_hazard *h)
+{
+    struct vkmm_strict_access reader = { .memory_id = h->memory_id, .agent = h->reader_or_second };
+    for (uint32_t i = 0; i < device->access_count; i++) {
+        const struct vkmm_strict_access *w = &device->accesses[i];
+        if (w->write && w->memory_id == h->memory_id && w->offset < h->offset + h->size &&
+            h->offset < w->offset + w->size && later_in_submission_order(&reader, w))
+            return true;
+    }
+    return false;
+}
+
+/* Engine lock held.  The held reads of never-written bytes that no race
+ * explains are reported now. */
+static void report_uninitialized(struct vkmm_device *device)
+{
+    for (uint32_t i = 0; i < device->uninitialized_count; i++) {
+        const struct vkmm_strict_uninitialized *u = &device->uninitialized[i];
+        if (!overtaken_writer(device, &u->hazard))
+            vkmm_hazard_report_add(device, &u->hazard, &u->place);
+    }
+    device->uninitialized_count = 0;
+}
+
 void vkmm_strict_idle(struct vkmm_device *device)
 {
     if (!device->engine)
         return;
     lock(device);
+    report_uninitialized(device);
     device->access_count = 0;
     unlock(device);
 }

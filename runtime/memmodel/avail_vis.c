@@ -377,16 +377,26 @@ static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
     visible_seqs(e, m, stage, access, begin, end, vis);
     uint8_t *o = out;
     struct vkmm_mm_agent reader = agent ? *agent : (struct vkmm_mm_agent){ .kind = NULL };
-    struct vkmm_mm_run run;
+    struct vkmm_mm_run run, uninitialized;
     vkmm_mm_run_init(e, &run, VKMM_MM_HAZARD_STALE_READ, m, &reader, stage, access);
+    vkmm_mm_run_init(e, &uninitialized, VKMM_MM_HAZARD_UNINITIALIZED_READ, m, &reader, stage, access);
     for (uint64_t b = begin; b < end; b++) {
         o[b - begin] = vkmm_mm_device_value_at(m, b, vis[b - begin]);
+        if (!report)
+            continue;
         /* DESIGN §3.4: "Whenever a read returns something else [than the
          * coherent view] ... it records a hazard". */
-        if (report && o[b - begin] != m->coh[b])
+        if (o[b - begin] != m->coh[b])
             vkmm_mm_run_add(e, &run, b, m->coh_wts[b], 0, classify_device_read(e, m, b));
+        /* Event 0 is the allocation pattern: no write at all reached b.
+         * Not for host-visible memory: the engine finds host writes by the
+         * bytes they changed, and a host write of the pattern's own value
+         * changes none. */
+        else if (m->coh_wts[b] == 0 && !m->host_visible)
+            vkmm_mm_run_add(e, &uninitialized, b, 0, 0, VKMM_MM_MISSING_INITIALIZATION);
     }
     vkmm_mm_run_end(e, &run);
+    vkmm_mm_run_end(e, &uninitialized);
     vkmm_mm_free(e, vis);
 }
 

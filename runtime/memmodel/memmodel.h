@@ -40,6 +40,10 @@
  * after AV, DOM(device, host) (a HOST_READ dependency) and VIS (a fence wait
  * for coherent memory, vkInvalidateMappedMemoryRanges otherwise). */
 #define VKMM_MM_HAZARD_HOST_STALE_READ "VKMM-HAZARD-HOST-STALE-READ"
+/* DESIGN §3.2 "allocation": "a read of never-written bytes is reported": a
+ * device read of bytes of device-local (not host-visible) memory that no
+ * write reached since the allocation; they hold vkmm's allocation pattern. */
+#define VKMM_MM_HAZARD_UNINITIALIZED_READ "VKMM-HAZARD-UNINITIALIZED-READ"
 
 /* The agent of host accesses the engine discovers by itself (bytes changed
  * through the mapped pointer) has this queue. */

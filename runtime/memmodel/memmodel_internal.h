@@ -136,6 +136,7 @@ enum vkmm_mm_missing {
     VKMM_MM_MISSING_HOST_VISIBILITY, /* in the host domain, not in the view */
     VKMM_MM_MISSING_FLUSH_BEFORE_INVALIDATE,
     VKMM_MM_MISSING_WAW_BARRIER,
+    VKMM_MM_MISSING_INITIALIZATION, /* nothing ever wrote the bytes */
 };
 
 /* Consecutive bytes with the same writer, second party and missing

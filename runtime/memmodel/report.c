@@ -124,6 +124,12 @@ static void format_missing(const struct vkmm_mm_engine *e, const struct vkmm_mm_
     case VKMM_MM_MISSING_FLUSH_BEFORE_INVALIDATE:
         say(out, n, "vkFlushMappedMemoryRanges over the range before vkInvalidateMappedMemoryRanges");
         break;
+    case VKMM_MM_MISSING_INITIALIZATION:
+        say(out, n,
+            "a write of these bytes before the read (a fill, copy, update, dispatch or host write): nothing wrote "
+            "them since vkAllocateMemory, so the %s read vkmm's allocation pattern",
+            nm.dst_stage);
+        break;
     case VKMM_MM_MISSING_WAW_BARRIER:
         say(out, n, MM_BARRIER, nm.src_stage, nm.src_access, nm.dst_stage, nm.dst_access, "",
                  " between the two writes");

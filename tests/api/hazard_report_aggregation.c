@@ -37,6 +37,18 @@ static uint32_t run_buggy_program(void)
     vkmm_test_compute_bind_buffer(t, &consume, 0, middle.buffer, 0, VK_WHOLE_SIZE);
     vkmm_test_compute_bind_buffer(t, &consume, 1, out.buffer, 0, VK_WHOLE_SIZE);
     VkCommandBuffer cmd = vkmm_test_begin(t);
+    /* The odd words keep the fill's zeros: only the even ones are read stale. */
+    vkCmdFillBuffer(cmd, middle.buffer, 0, VK_WHOLE_SIZE, 0);
+    VkMemoryBarrier2 filled = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+        .srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+        .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+        .dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+        .dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+    };
+    VkDependencyInfo fill_dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1,
+                                  .pMemoryBarriers = &filled };
+    vkCmdPipelineBarrier2(cmd, &fill_dep);
     vkmm_test_compute_dispatch(&produce, cmd, NULL, 0, PRODUCERS / 64, 1, 1);
     VkMemoryBarrier2 wrong = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,

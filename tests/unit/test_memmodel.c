@@ -28,11 +28,20 @@ struct recorded {
 struct log {
     struct recorded h[MAX_HAZARDS];
     unsigned count;
+    /* Reads of never-written bytes, kept apart: most tests read fresh
+     * memory on purpose. */
+    unsigned uninitialized;
+    uint64_t uninitialized_bytes;
 };
 
 static void record(void *user, const struct vkmm_mm_hazard *h)
 {
     struct log *log = user;
+    if (strcmp(h->id, VKMM_MM_HAZARD_UNINITIALIZED_READ) == 0) {
+        log->uninitialized++;
+        log->uninitialized_bytes += h->size;
+        return;
+    }
     if (log->count == MAX_HAZARDS)
         return;
     struct recorded *r = &log->h[log->count++];
@@ -230,6 +239,25 @@ static void test_memmodel_fresh_memory_is_a_deterministic_nonzero_pattern(void *
     vkmm_mm_engine_destroy(other);
     vkmm_mm_memory_destroy(m);
     assert_int_equal(f->log.count, 0);
+}
+
+/* DESIGN §3.2 "allocation": a device read of bytes nothing wrote since the
+ * allocation is reported, once per run; bytes written (and made visible)
+ * before are not. */
+static void test_memmodel_uninitialized_read_is_reported(void **state)
+{
+    struct fixture *f = *state;
+    struct vkmm_mm_memory *m = vkmm_mm_memory_create(f->e, 3, 64, false, false);
+    uint8_t got[64], four[4] = { 1, 2, 3, 4 };
+    vkmm_mm_write(f->e, m, 16, 4, COPY, TRANSFER_WRITE, &copy_cmd, four);
+    barrier(f->e, COPY, TRANSFER_WRITE, COMPUTE, STORAGE_READ);
+    vkmm_mm_read(f->e, m, 0, 64, COMPUTE, STORAGE_READ, &dispatch_cmd, got);
+    assert_int_equal(f->log.count, 0);
+    assert_int_equal(f->log.uninitialized, 2); /* [0, 16) and [20, 64) */
+    assert_int_equal(f->log.uninitialized_bytes, 60);
+    vkmm_mm_peek(f->e, m, 0, 64, COMPUTE, STORAGE_READ, got); /* a peek reports nothing */
+    assert_int_equal(f->log.uninitialized, 2);
+    vkmm_mm_memory_destroy(m);
 }
 
 /* ---- producer/consumer through stage/access paths -------------------------- */
@@ -1283,6 +1311,7 @@ int main(void)
         T(test_memmodel_same_calls_give_the_same_reports),
         T(test_memmodel_seeds_never_break_a_correct_program),
         T(test_memmodel_every_seed_gives_the_stale_racy_result),
+        T(test_memmodel_uninitialized_read_is_reported),
         T(test_memmodel_matches_the_reference_model),
         T(test_memmodel_allocation_failures_are_survived),
 #undef T
