@@ -29,6 +29,7 @@ struct vkmm_device_memory {
     struct vkmm_device_memory *strict_prev, *strict_next;
     struct vkmm_buffer *bound_buffers;
     uint64_t written_by_submit; /* strict mode: the last vkQueueSubmit whose work may write it (host_trap.h) */
+    uint64_t read_by_submit;    /* strict mode: the last vkQueueSubmit whose work may read it */
     /* Host mapping state (vkMapMemory is externally synchronized). */
     void *map_pointer;
     VkDeviceSize map_offset, map_size;

@@ -1,5 +1,7 @@
 #include "event.h"
 
+#include "host_trap.h"
+
 #include "alloc.h"
 #include "device.h"
 #include "log.h"
@@ -57,6 +59,7 @@ static VkResult host_set(struct vkmm_device *device, struct vkmm_event *event, b
 
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_SetEvent(VkDevice _device, VkEvent _event)
 {
+    vkmm_host_trap_note_sync(); /* may order host writes before device work */
     return host_set(vkmm_device_from_handle(_device), vkmm_event_from_handle(_event), true, "vkSetEvent");
 }
 

@@ -16,7 +16,8 @@
 static const char *const kinds[VKMM_HAZARD_KINDS] = {
     "VKMM-HAZARD-STALE-READ",       "VKMM-HAZARD-LOST-WRITE",      "VKMM-HAZARD-WRITE-AFTER-READ",
     "VKMM-HAZARD-WRITE-AFTER-WRITE", "VKMM-HAZARD-UNFLUSHED-HOST-WRITE", "VKMM-HAZARD-HOST-STALE-READ",
-    "VKMM-HAZARD-SCOPE-MISMATCH",   "VKMM-HAZARD-UNINITIALIZED-READ", "VKMM-HAZARD-OTHER",
+    "VKMM-HAZARD-SCOPE-MISMATCH",   "VKMM-HAZARD-UNINITIALIZED-READ", "VKMM-HAZARD-HOST-READ-NO-DEPENDENCY",
+    "VKMM-HAZARD-OTHER",
 };
 
 /* One report: the first hazard as found (its range and names) and the
@@ -352,7 +353,11 @@ static void write_entry(struct vkmm_device *device, struct report_entry *e)
     cJSON_Delete(e->line);
     e->line = NULL;
     const char *more = e->ranges > 1 ? "s" : "";
-    vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+    /* The host read that relies on the wait alone is what most frameworks
+     * do: reported, a step below the other hazards. */
+    bool common = strcmp(e->first.id, VKMM_MM_HAZARD_HOST_READ_NO_DEPENDENCY) == 0;
+    vkmm_log(&device->base,
+             common ? VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT : VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
              VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, e->first.id, "%s (report %llu: %llu bytes in %llu range%s)",
              e->message, (unsigned long long)e->number, (unsigned long long)e->bytes,
              (unsigned long long)e->ranges, more);

@@ -25,6 +25,7 @@ struct region {
     size_t span;
     uint64_t memory_id;
     uint64_t sequence;
+    bool reads_open; /* PROT_READ: only writes fault (the work only reads the memory) */
 };
 
 struct hit {
@@ -37,6 +38,7 @@ static struct region regions[MAX_REGIONS];
 static struct hit hits[MAX_HITS];
 static atomic_uint hit_count;
 static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER; /* protect and release, never the handler */
+static atomic_uint_fast64_t host_syncs; /* vkmm_host_trap_note_sync calls */
 static struct sigaction previous;
 static size_t page_size;
 static bool installed;
@@ -59,7 +61,8 @@ static void record(const struct region *r, uint64_t offset, bool write)
         return;
     struct hit *h = &hits[index];
     h->owner = r->owner;
-    h->access = (struct vkmm_host_access){ r->memory_id, offset, r->sequence, write };
+    h->access = (struct vkmm_host_access){ r->memory_id, offset, r->sequence, write,
+                                           atomic_load_explicit(&host_syncs, memory_order_relaxed) };
     atomic_store_explicit(&h->ready, true, memory_order_release);
 }
 
@@ -88,7 +91,7 @@ static void on_fault(int signal, siginfo_t *info, void *context)
             continue;
         if (address < r->view || address >= r->view + r->span)
             continue;
-        record(r, (uint64_t)(address - r->view), is_write(context));
+        record(r, (uint64_t)(address - r->view), r->reads_open || is_write(context));
         uint8_t *page = (uint8_t *)((uintptr_t)address & ~(uintptr_t)(page_size - 1));
         mprotect(page, page_size, PROT_READ | PROT_WRITE);
         return;
@@ -144,7 +147,18 @@ bool vkmm_host_trap_enabled(void)
     return allowed;
 }
 
-bool vkmm_host_trap_protect(const void *owner, uint64_t memory_id, uint8_t *view, size_t span, uint64_t sequence)
+void vkmm_host_trap_note_sync(void)
+{
+    atomic_fetch_add(&host_syncs, 1);
+}
+
+uint64_t vkmm_host_trap_syncs(void)
+{
+    return atomic_load(&host_syncs);
+}
+
+bool vkmm_host_trap_protect(const void *owner, uint64_t memory_id, uint8_t *view, size_t span, uint64_t sequence,
+                            bool reads_open)
 {
     if (!vkmm_host_trap_enabled() || !span)
         return false;
@@ -163,8 +177,9 @@ bool vkmm_host_trap_protect(const void *owner, uint64_t memory_id, uint8_t *view
         r->span = span;
         r->memory_id = memory_id;
         r->sequence = sequence;
+        r->reads_open = reads_open;
         atomic_store_explicit(&r->active, true, memory_order_release);
-        done = mprotect(view, span, PROT_NONE) == 0;
+        done = mprotect(view, span, reads_open ? PROT_READ : PROT_NONE) == 0;
         if (!done)
             atomic_store(&r->active, false);
         break;

@@ -18,13 +18,22 @@ struct vkmm_host_access {
     uint64_t offset;   /* in the memory */
     uint64_t sequence; /* the latest submission when the view was protected */
     bool write;
+    uint64_t syncs;    /* vkmm_host_trap_syncs() when it faulted */
 };
 
 /* Whether trapping is on (VKMM_HOST_TRAP); the handler goes in when a view
  * is protected. */
 bool vkmm_host_trap_enabled(void);
-/* Protects `span` bytes (whole pages) at `view` for `owner` (a device). */
-bool vkmm_host_trap_protect(const void *owner, uint64_t memory_id, uint8_t *view, size_t span, uint64_t sequence);
+/* Protects `span` bytes (whole pages) at `view` for `owner` (a device):
+ * every access faults, or with `reads_open` only writes (memory the
+ * submitted work reads but never writes: the host may read it freely). */
+bool vkmm_host_trap_protect(const void *owner, uint64_t memory_id, uint8_t *view, size_t span, uint64_t sequence,
+                            bool reads_open);
+/* The host signalled a semaphore or set an event: host writes made before
+ * may be ordered before device work by it (the trap cannot tell which
+ * work waits for it). */
+void vkmm_host_trap_note_sync(void);
+uint64_t vkmm_host_trap_syncs(void);
 /* Opens every view `owner` protected and returns the accesses recorded for
  * it since (at most `capacity`; later ones are dropped). */
 uint32_t vkmm_host_trap_release(const void *owner, struct vkmm_host_access *out, uint32_t capacity);

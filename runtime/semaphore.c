@@ -1,5 +1,7 @@
 #include "semaphore.h"
 
+#include "host_trap.h"
+
 #include "alloc.h"
 #include "device.h"
 #include "log.h"
@@ -121,6 +123,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_SignalSemaphore(VkDevice _device, const VkSe
     VKMM_FROM_HANDLE(vkmm_semaphore, semaphore, pSignalInfo->semaphore);
     if (semaphore->type != VK_SEMAPHORE_TYPE_TIMELINE)
         return vkmm_errorf(semaphore, VK_ERROR_UNKNOWN, "vkSignalSemaphore needs a timeline semaphore");
+    vkmm_host_trap_note_sync(); /* may order host writes before device work */
     vkmm_scheduler_lock(device->scheduler);
     vkmm_semaphore_signal_locked(semaphore, pSignalInfo->value);
     vkmm_scheduler_notify_locked(device->scheduler);

@@ -4,10 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "buffer.h"
 #include "command_buffer.h"
+#include "command_footprint.h"
 #include "command_graph.h"
 #include "compiler.h"
 #include "descriptor_set.h"
@@ -105,6 +107,9 @@ VkResult vkmm_strict_device_init(struct vkmm_device *device)
     device->engine = vkmm_mm_engine_create2(sink, device, vkmm_seed(), own_callbacks ? &device->allocator : NULL);
     if (!device->engine)
         return VK_ERROR_OUT_OF_HOST_MEMORY;
+    /* VKMM_HOST_READ=after-wait: the common reading of host waits (memmodel.h). */
+    const char *host_read = getenv("VKMM_HOST_READ");
+    vkmm_mm_set_host_wait_reads(device->engine, host_read && strcmp(host_read, "after-wait") == 0);
     return vkmm_access_marks_init(&device->access_marks, &device->address_space);
 }
 
@@ -596,89 +601,79 @@ void vkmm_strict_idle(struct vkmm_device *device)
  * submission order than everything submitted when the views were
  * protected: device work that runs afterwards and touches its bytes was
  * overtaken by the host. */
+struct host_record {
+    struct vkmm_device *device;
+    struct vkmm_strict_access access;
+};
+
+static void record_host_run(void *user, uint64_t offset, uint64_t length)
+{
+    struct host_record *r = user;
+    r->access.offset = offset;
+    r->access.size = length;
+    record_access(r->device, &r->access, NULL);
+}
+
 static void disarm_host_trap_locked(struct vkmm_device *device)
 {
     struct vkmm_host_access accesses[64];
     uint32_t count = vkmm_host_trap_release(device, accesses, 64);
     device->host_trap_armed = false;
+    uint64_t syncs = vkmm_host_trap_syncs();
     for (uint32_t i = 0; i < count; i++) {
         const struct vkmm_device_memory *memory = memory_with_id(device, accesses[i].memory_id);
-        /* Host writes after vkQueueSubmit are legal when an event or a
-         * host-signalled semaphore orders them before the work that reads
-         * them, which the trap cannot tell: only reads are checked. */
-        if (!memory || accesses[i].offset >= memory->size || accesses[i].write)
+        /* A host write after vkQueueSubmit is legal when an event or a
+         * host-signalled semaphore orders it before the work that touches
+         * its bytes, which the trap cannot tell: a write is checked only
+         * when the host signalled nothing since it. */
+        bool ordered_maybe = accesses[i].write && accesses[i].syncs != syncs;
+        if (!memory || accesses[i].offset >= memory->size || ordered_maybe)
             continue;
-        /* The faulting address is the access's first byte; 16 bytes cover
-         * the widest host load or store. */
-        uint64_t size = memory->size - accesses[i].offset < 16 ? memory->size - accesses[i].offset : 16;
-        struct vkmm_strict_access host = {
-            .memory_id = memory->id,
-            .offset = accesses[i].offset,
-            .size = size,
-            .write = accesses[i].write,
-            .stage = VK_PIPELINE_STAGE_2_HOST_BIT,
-            .access = accesses[i].write ? VK_ACCESS_2_HOST_WRITE_BIT : VK_ACCESS_2_HOST_READ_BIT,
-            .agent = { .queue = VKMM_MM_HOST_QUEUE, .submission = accesses[i].sequence, .position = UINT32_MAX,
-                       .kind = accesses[i].write ? "host write through the mapped pointer"
-                                                 : "host read through the mapped pointer" },
+        struct host_record record = {
+            .device = device,
+            .access = {
+                .memory_id = memory->id,
+                .write = accesses[i].write,
+                .stage = VK_PIPELINE_STAGE_2_HOST_BIT,
+                .access = accesses[i].write ? VK_ACCESS_2_HOST_WRITE_BIT : VK_ACCESS_2_HOST_READ_BIT,
+                .agent = { .queue = VKMM_MM_HOST_QUEUE, .submission = accesses[i].sequence, .position = UINT32_MAX,
+                           .kind = accesses[i].write ? "host write through the mapped pointer"
+                                                     : "host read through the mapped pointer" },
+            },
         };
-        record_access(device, &host, NULL);
+        if (accesses[i].write) {
+            /* Only the first access to a page faults: the host's writes
+             * there are the bytes it changed since the engine last took
+             * them in (at the submission). */
+            uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), start = accesses[i].offset & ~(page - 1);
+            vkmm_mm_host_changed_runs(memory->mm, start, page, record_host_run, &record);
+            continue;
+        }
+        /* The faulting address is the read's first byte; 16 bytes cover
+         * the widest host load. */
+        record_host_run(&record, accesses[i].offset,
+                        memory->size - accesses[i].offset < 16 ? memory->size - accesses[i].offset : 16);
     }
 }
 
-static bool is_storage(VkDescriptorType type);
-
-static void mark(struct vkmm_device_memory *memory, uint64_t stamp)
+/* What a command may touch (command_footprint.h), as the memories a
+ * submission's work may write (their views are closed to the host until
+ * the next engine call) or only read (open to host reads). */
+static void mark_command(struct vkmm_device *device, const struct vkmm_command *command, uint64_t stamp)
 {
-    if (memory)
-        memory->written_by_submit = stamp;
-}
-
-static void mark_dispatch(struct vkmm_device *device, const struct vkmm_dispatch *d, uint64_t stamp)
-{
-    const struct vkmm_pipeline *pipeline = d->bindings.pipeline;
-    if (!pipeline)
+    struct vkmm_footprint f;
+    vkmm_command_footprint(command, false, &f);
+    if (f.everything) {
+        for (struct vkmm_device_memory *m = device->strict_memories; m; m = m->strict_next)
+            m->written_by_submit = stamp;
         return;
-    if (pipeline->shader.uses_buffer_references) {
-        for (struct vkmm_device_memory *m = device->addressable; m; m = m->addressable_next)
-            mark(m, stamp);
     }
-    for (uint32_t s = 0; s < VKMM_MAX_BOUND_SETS; s++) {
-        const struct vkmm_descriptor_set *set = d->bindings.sets[s];
-        for (uint32_t b = 0; set && b < set->layout->binding_count; b++) {
-            const struct vkmm_set_layout_binding *binding = &set->layout->bindings[b];
-            for (uint32_t e = 0; is_storage(binding->type) && e < binding->count; e++)
-                mark(set->descriptors[binding->first + e].memory, stamp);
-        }
-    }
-}
-
-static void mark_commands(struct vkmm_device *device, const struct vkmm_command *first, uint64_t stamp)
-{
-    for (const struct vkmm_command *c = first; c; c = c->next) {
-        switch (c->type) {
-        case VKMM_COMMAND_COPY_BUFFER:
-            mark(c->u.copy_buffer.dst->memory, stamp);
-            break;
-        case VKMM_COMMAND_FILL_BUFFER:
-            mark(c->u.fill_buffer.dst->memory, stamp);
-            break;
-        case VKMM_COMMAND_UPDATE_BUFFER:
-            mark(c->u.update_buffer.dst->memory, stamp);
-            break;
-        case VKMM_COMMAND_COPY_QUERY_POOL_RESULTS:
-            mark(c->u.copy_query_pool_results.dst->memory, stamp);
-            break;
-        case VKMM_COMMAND_DISPATCH:
-            mark_dispatch(device, c->u.dispatch, stamp);
-            break;
-        case VKMM_COMMAND_EXECUTE_COMMANDS:
-            for (uint32_t i = 0; i < c->u.execute_commands.count; i++)
-                mark_commands(device, c->u.execute_commands.command_buffers[i]->first, stamp);
-            break;
-        default:
-            break;
-        }
+    for (uint32_t i = 0; i < f.count; i++) {
+        struct vkmm_device_memory *m = (struct vkmm_device_memory *)f.memories[i];
+        if (f.writes[i])
+            m->written_by_submit = stamp;
+        else
+            m->read_by_submit = stamp;
     }
 }
 
@@ -690,7 +685,8 @@ uint64_t vkmm_strict_mark_written(struct vkmm_device *device, const struct vkmm_
     lock(device); /* device->addressable */
     for (const struct vkmm_submission *s = list; s; s = s->next) {
         for (uint32_t i = 0; i < s->command_buffer_count; i++)
-            mark_commands(device, s->command_buffers[i]->first, stamp);
+            for (const struct vkmm_command *c = s->command_buffers[i]->first; c; c = c->next)
+                mark_command(device, c, stamp);
     }
     unlock(device);
     return stamp;
@@ -702,8 +698,10 @@ void vkmm_strict_submitted(struct vkmm_device *device, uint64_t stamp, uint64_t 
         return;
     lock(device);
     for (struct vkmm_device_memory *m = device->strict_memories; m; m = m->strict_next) {
-        if (m->map_pointer && m->written_by_submit == stamp &&
-            vkmm_host_trap_protect(device, m->id, vkmm_mm_host_view(m->mm), vkmm_mm_host_view_span(m->mm), sequence))
+        bool written = m->written_by_submit == stamp, read = m->read_by_submit == stamp;
+        if (m->map_pointer && (written || read) &&
+            vkmm_host_trap_protect(device, m->id, vkmm_mm_host_view(m->mm), vkmm_mm_host_view_span(m->mm), sequence,
+                                   !written))
             device->host_trap_armed = true;
     }
     pthread_mutex_unlock(&device->engine_lock);

@@ -36,6 +36,26 @@ void vkmm_mm_host_absorb(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
     }
 }
 
+void vkmm_mm_host_changed_runs(const struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
+                               void (*run)(void *user, uint64_t offset, uint64_t length), void *user)
+{
+    uint64_t begin, end;
+    if (!m->host_visible || !vkmm_mm_clamp(m, offset, size, &begin, &end))
+        return;
+    uint64_t open = UINT64_MAX;
+    for (uint64_t b = begin; b < end; b++) {
+        bool changed = m->view[b] != m->view_seen[b];
+        if (changed && open == UINT64_MAX)
+            open = b;
+        else if (!changed && open != UINT64_MAX) {
+            run(user, open, b - open);
+            open = UINT64_MAX;
+        }
+    }
+    if (open != UINT64_MAX)
+        run(user, open, end - open);
+}
+
 /* A host write the caller describes (vkmm_mm_write with the HOST stage):
  * the bytes go into the view as if written through the mapped pointer. */
 void vkmm_mm_host_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
@@ -175,11 +195,18 @@ void vkmm_mm_submit(struct vkmm_mm_engine *e)
 /* DESIGN §3.2 "host-coherent memory: flush/invalidate are implicit, but the
  * device→host domain operation still requires a HOST_READ dependency".  The
  * implicit invalidate happens when the host observes completion. */
+void vkmm_mm_set_host_wait_reads(struct vkmm_mm_engine *e, bool enabled)
+{
+    e->host_wait_reads = enabled;
+}
+
 void vkmm_mm_host_wait(struct vkmm_mm_engine *e)
 {
     e->seq++;
     for (uint32_t i = 0; i < e->memory_count; i++) {
         struct vkmm_mm_memory *m = e->memories[i];
+        if (e->host_wait_reads)
+            vkmm_mm_device_to_host(e, m, 0, m->size);
         if (!m->host_coherent)
             continue;
         flush_range(e, m, 0, m->size);
@@ -208,17 +235,22 @@ static bool check_view(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint6
                        const struct vkmm_mm_agent *reader)
 {
     vkmm_mm_host_absorb(e, m, begin, end);
-    struct vkmm_mm_run run;
+    struct vkmm_mm_run run, no_dependency;
     vkmm_mm_run_init(e, &run, VKMM_MM_HAZARD_HOST_STALE_READ, m, reader, VK_PIPELINE_STAGE_2_HOST_BIT,
                      VK_ACCESS_2_HOST_READ_BIT);
+    vkmm_mm_run_init(e, &no_dependency, VKMM_MM_HAZARD_HOST_READ_NO_DEPENDENCY, m, reader,
+                     VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
     bool ok = true;
     for (uint64_t b = begin; b < end; b++) {
         if (m->view[b] == m->coh[b])
             continue;
         ok = false;
-        vkmm_mm_run_add(e, &run, b, m->coh_wts[b], 0, classify_host_read(e, m, b));
+        enum vkmm_mm_missing missing = classify_host_read(e, m, b);
+        vkmm_mm_run_add(e, missing == VKMM_MM_MISSING_DEVICE_TO_HOST ? &no_dependency : &run, b, m->coh_wts[b], 0,
+                        missing);
     }
     vkmm_mm_run_end(e, &run);
+    vkmm_mm_run_end(e, &no_dependency);
     return ok;
 }
 

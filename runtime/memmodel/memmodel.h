@@ -40,6 +40,12 @@
  * after AV, DOM(device, host) (a HOST_READ dependency) and VIS (a fence wait
  * for coherent memory, vkInvalidateMappedMemoryRanges otherwise). */
 #define VKMM_MM_HAZARD_HOST_STALE_READ "VKMM-HAZARD-HOST-STALE-READ"
+/* The same rule's commonest case, apart: a host read after the fence or
+ * semaphore wait of a device write that was made available but never went
+ * through DOM(device, host) — no dependency with dstStageMask ⊇ HOST,
+ * dstAccessMask ⊇ HOST_READ.  The spec requires it; the CTS, wgpu and most
+ * frameworks rely on the wait alone (vkmm_mm_set_host_wait_reads). */
+#define VKMM_MM_HAZARD_HOST_READ_NO_DEPENDENCY "VKMM-HAZARD-HOST-READ-NO-DEPENDENCY"
 /* DESIGN §3.2 "allocation": "a read of never-written bytes is reported": a
  * device read of bytes of device-local (not host-visible) memory that no
  * write reached since the allocation; they hold vkmm's allocation pattern. */
@@ -81,6 +87,11 @@ struct vkmm_mm_engine *vkmm_mm_engine_create(vkmm_mm_sink sink, void *user, uint
  * VK_SYSTEM_ALLOCATION_SCOPE_DEVICE. */
 struct vkmm_mm_engine *vkmm_mm_engine_create2(vkmm_mm_sink sink, void *user, uint64_t seed,
                                               const VkAllocationCallbacks *allocator);
+/* The common reading of host waits (VKMM_HOST_READ=after-wait): a fence or
+ * semaphore wait on the host also performs the device-to-host domain
+ * operation for every byte made available, as if the waited-for work ended
+ * with a HOST / HOST_READ dependency. */
+void vkmm_mm_set_host_wait_reads(struct vkmm_mm_engine *, bool enabled);
 /* Destroys any memory still alive too. */
 void vkmm_mm_engine_destroy(struct vkmm_mm_engine *);
 /* VK_ERROR_OUT_OF_HOST_MEMORY once any allocation inside a void call failed
@@ -123,6 +134,12 @@ void vkmm_mm_read(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t off
 void vkmm_mm_write(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t offset, uint64_t size,
                    VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
                    const void *data);
+
+/* The runs of bytes in [offset, offset + size) the host changed through
+ * the mapped pointer since the engine last took in its writes (a write
+ * of a byte's own value changes nothing and is not seen). */
+void vkmm_mm_host_changed_runs(const struct vkmm_mm_memory *, uint64_t offset, uint64_t size,
+                               void (*run)(void *user, uint64_t offset, uint64_t length), void *user);
 
 /* What vkmm_mm_read would return, without a report: the values a dispatch
  * may read, materialised before it runs (its exact reads are checked with

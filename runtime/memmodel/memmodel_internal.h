@@ -104,6 +104,7 @@ struct vkmm_mm_engine {
     uint64_t submit_vis; /* every device read path sees at least this */
     uint64_t submits;    /* vkmm_mm_submit calls: the host agent's submission */
     uint64_t hazards;
+    bool host_wait_reads; /* vkmm_mm_set_host_wait_reads: a host wait is also DOM(device, host) */
 
     /* Meta-bit expansions, from the generated enum names (dependency.c). */
     VkPipelineStageFlags2 all_commands;

@@ -15,6 +15,9 @@ enum {
     MISSING_HOST_READ,
     READ_BEFORE_WAIT,
     OTHER_MEMORY_WHILE_PENDING,
+    CORRECT_WRITE_AFTER_WAIT,
+    WRITE_BEFORE_WAIT,
+    CORRECT_WRITE_THEN_HOST_SIGNAL,
     VARIANTS
 };
 
@@ -23,9 +26,14 @@ static const struct sync_variant variants[VARIANTS] = {
     [MISSING_FLUSH] = { "bug_missing_flush", "VKMM-HAZARD-STALE-READ" },
     [CORRECT_DOWNLOAD] = { "correct_download", NULL },
     [MISSING_INVALIDATE] = { "bug_missing_invalidate", "VKMM-HAZARD-HOST-STALE-READ" },
-    [MISSING_HOST_READ] = { "bug_missing_host_read_dependency", "VKMM-HAZARD-HOST-STALE-READ" },
+    [MISSING_HOST_READ] = { "bug_missing_host_read_dependency", "VKMM-HAZARD-HOST-READ-NO-DEPENDENCY" },
     [READ_BEFORE_WAIT] = { "bug_host_reads_before_fence_wait", "VKMM-HAZARD-HOST-STALE-READ" },
     [OTHER_MEMORY_WHILE_PENDING] = { "correct_host_reads_other_memory_while_pending", NULL },
+    [CORRECT_WRITE_AFTER_WAIT] = { "correct_host_overwrites_input_after_the_wait", NULL },
+    [WRITE_BEFORE_WAIT] = { "bug_host_overwrites_input_before_the_wait", "VKMM-HAZARD-WRITE-AFTER-READ" },
+    /* The work waits for a timeline value the host signals after writing:
+     * the write is ordered before the copy. */
+    [CORRECT_WRITE_THEN_HOST_SIGNAL] = { "correct_host_writes_input_then_signals", NULL },
 };
 
 static const VkMemoryPropertyFlags cached = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
@@ -111,10 +119,72 @@ static void download(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORD
     vkmm_test_buffer_destroy(t, &other);
 }
 
+/* The host fills a coherent staging buffer, submits a copy of it, and then
+ * overwrites the staging buffer: after the wait (correct), before it (the
+ * copy may read the new bytes), or before a host signal the copy waits for
+ * (correct: the program expects the new bytes). */
+static void overwrite_input(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
+{
+    struct vkmm_test_buffer staging = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
+    struct vkmm_test_buffer readback = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
+    uint32_t *words = staging.mapped;
+    for (int i = 0; i < SYNC_WORDS; i++)
+        words[i] = 0xabc00000u + (uint32_t)i;
+    VkSemaphoreTypeCreateInfo type = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+                                       .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE };
+    VkSemaphoreCreateInfo semaphore_info = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type };
+    VkSemaphore semaphore;
+    VK_CHECK(vkCreateSemaphore(t->device, &semaphore_info, NULL, &semaphore));
+    bool signalled = variant == CORRECT_WRITE_THEN_HOST_SIGNAL;
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    /* Host writes made after vkQueueSubmit reach the device through a
+     * dependency with HOST / HOST_WRITE in its first scope (000: the
+     * host-to-device domain operation), once the semaphore orders them. */
+    if (signalled)
+        sync_barrier(cmd, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                     VK_ACCESS_2_TRANSFER_READ_BIT);
+    VkBufferCopy all = { 0, 0, SYNC_WORDS * 4 };
+    vkCmdCopyBuffer(cmd, staging.buffer, readback.buffer, 1, &all);
+    sync_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                 VK_ACCESS_2_HOST_READ_BIT);
+    VK_CHECK(vkEndCommandBuffer(cmd));
+    VkFenceCreateInfo fence_info = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+    VkFence fence;
+    VK_CHECK(vkCreateFence(t->device, &fence_info, NULL, &fence));
+    VkSemaphoreSubmitInfo wait = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = semaphore,
+                                   .value = 1, .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
+    VkCommandBufferSubmitInfo command = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = cmd };
+    VkSubmitInfo2 submit = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .waitSemaphoreInfoCount = signalled ? 1 : 0,
+                             .pWaitSemaphoreInfos = &wait, .commandBufferInfoCount = 1, .pCommandBufferInfos = &command };
+    VK_CHECK(vkQueueSubmit2(t->compute_queues[0], 1, &submit, fence));
+    if (variant != CORRECT_WRITE_AFTER_WAIT) {
+        for (int i = 0; i < SYNC_WORDS; i++)
+            words[i] = signalled ? 0xabc00000u + (uint32_t)i : 0xdead0000u + (uint32_t)i;
+    }
+    if (signalled) {
+        VkSemaphoreSignalInfo signal = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = semaphore,
+                                         .value = 1 };
+        VK_CHECK(vkSignalSemaphore(t->device, &signal));
+    }
+    VK_CHECK(vkWaitForFences(t->device, 1, &fence, VK_TRUE, UINT64_MAX));
+    if (variant == CORRECT_WRITE_AFTER_WAIT) {
+        for (int i = 0; i < SYNC_WORDS; i++)
+            words[i] = 0xdead0000u + (uint32_t)i; /* the copy is done: harmless */
+    }
+    memcpy(result, readback.mapped, SYNC_WORDS * 4);
+    vkDestroyFence(t->device, fence, NULL);
+    vkDestroySemaphore(t->device, semaphore, NULL);
+    vkFreeCommandBuffers(t->device, t->pool, 1, &cmd);
+    vkmm_test_buffer_destroy(t, &staging);
+    vkmm_test_buffer_destroy(t, &readback);
+}
+
 static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
 {
     if (variant == CORRECT_UPLOAD || variant == MISSING_FLUSH)
         upload(t, variant, result);
+    else if (variant >= CORRECT_WRITE_AFTER_WAIT)
+        overwrite_input(t, variant, result);
     else
         download(t, variant, result);
 }
@@ -122,7 +192,7 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
 static void run(int variant)
 {
     uint32_t expected[SYNC_WORDS];
-    bool up = variant == CORRECT_UPLOAD || variant == MISSING_FLUSH;
+    bool up = variant == CORRECT_UPLOAD || variant == MISSING_FLUSH || variant >= CORRECT_WRITE_AFTER_WAIT;
     for (uint32_t i = 0; i < SYNC_WORDS; i++)
         expected[i] = up ? 0xabc00000u + i : 0x5eed1234u;
     sync_check(program, variant, &variants[variant], expected);
@@ -135,6 +205,9 @@ static void bug_missing_invalidate(void **state) { (void)state; run(MISSING_INVA
 static void bug_missing_host_read_dependency(void **state) { (void)state; run(MISSING_HOST_READ); }
 static void bug_host_reads_before_fence_wait(void **state) { (void)state; run(READ_BEFORE_WAIT); }
 static void correct_host_reads_other_memory_while_pending(void **state) { (void)state; run(OTHER_MEMORY_WHILE_PENDING); }
+static void correct_host_overwrites_input_after_the_wait(void **state) { (void)state; run(CORRECT_WRITE_AFTER_WAIT); }
+static void bug_host_overwrites_input_before_the_wait(void **state) { (void)state; run(WRITE_BEFORE_WAIT); }
+static void correct_host_writes_input_then_signals(void **state) { (void)state; run(CORRECT_WRITE_THEN_HOST_SIGNAL); }
 
 int main(void)
 {
@@ -146,6 +219,9 @@ int main(void)
         cmocka_unit_test(bug_missing_host_read_dependency),
         cmocka_unit_test(bug_host_reads_before_fence_wait),
         cmocka_unit_test(correct_host_reads_other_memory_while_pending),
+        cmocka_unit_test(correct_host_overwrites_input_after_the_wait),
+        cmocka_unit_test(bug_host_overwrites_input_before_the_wait),
+        cmocka_unit_test(correct_host_writes_input_then_signals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

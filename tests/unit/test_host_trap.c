@@ -29,7 +29,7 @@ static void test_trap_records_first_access_per_page(void **state)
     view[100] = 42;
     static int owner;
     assert_true(vkmm_host_trap_enabled());
-    assert_true(vkmm_host_trap_protect(&owner, 7, view, 2 * page, 3));
+    assert_true(vkmm_host_trap_protect(&owner, 7, view, 2 * page, 3, false));
     volatile uint8_t *v = view;
     assert_int_equal(v[100], 42); /* faults, is recorded, goes on */
     assert_int_equal(v[101], 0);  /* the page is open now: not recorded */
@@ -58,8 +58,8 @@ static void test_trap_keeps_owners_apart(void **state)
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     uint8_t *a = map_pages(1), *b = map_pages(1);
     static int owner_a, owner_b;
-    assert_true(vkmm_host_trap_protect(&owner_a, 1, a, page, 1));
-    assert_true(vkmm_host_trap_protect(&owner_b, 2, b, page, 1));
+    assert_true(vkmm_host_trap_protect(&owner_a, 1, a, page, 1, false));
+    assert_true(vkmm_host_trap_protect(&owner_b, 2, b, page, 1, false));
     struct vkmm_host_access out[4];
     assert_int_equal(vkmm_host_trap_release(&owner_b, out, 4), 0); /* b opens, a stays */
     volatile uint8_t *va = a, *vb = b;
@@ -94,7 +94,7 @@ static void test_trap_chains_other_faults(void **state)
     assert_int_equal(sigaction(SIGSEGV, &mine, &old), 0);
     uint8_t *view = map_pages(1), *elsewhere = map_pages(1);
     static int owner;
-    assert_true(vkmm_host_trap_protect(&owner, 9, view, page, 1)); /* goes in over `mine` */
+    assert_true(vkmm_host_trap_protect(&owner, 9, view, page, 1, false)); /* goes in over `mine` */
     assert_int_equal(mprotect(elsewhere, page, PROT_NONE), 0);
     if (sigsetjmp(escape, 1) == 0) {
         volatile uint8_t *e = elsewhere;
