@@ -430,8 +430,11 @@ static uint32_t submission_nodes(struct vkmm_submission *s, struct vkmm_command_
             nodes[at] = (struct vkmm_command_graph_node){ .kind = VKMM_NODE_FENCE_SIGNAL };
         at++;
     }
-    for (uint32_t n = start; nodes && n < at; n++)
+    s->command_nodes_left = 0;
+    for (uint32_t n = start; nodes && n < at; n++) {
         nodes[n].submission = s;
+        s->command_nodes_left += nodes[n].kind == VKMM_NODE_COMMAND || nodes[n].kind == VKMM_NODE_INDIRECT_ARGS;
+    }
     s->nodes_left = at - start;
     return at;
 }

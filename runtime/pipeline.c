@@ -81,15 +81,24 @@ static void key_of(struct vkmm_cache_key *key, const struct vkmm_shader_module *
 }
 
 /* VkSpecializationInfo -> the compiler's list; entries past the data are
- * dropped (invalid usage) rather than read out of bounds. */
-static uint32_t convert_specialization(const VkSpecializationInfo *info, struct vkmm_spec_constant *out,
-                                       uint32_t capacity)
+ * dropped (invalid usage: VUID-VkSpecializationInfo-offset-00773 and
+ * -pMapEntries-00774) rather than read out of bounds, with a message. */
+static uint32_t convert_specialization(struct vkmm_device *device, const VkSpecializationInfo *info,
+                                       struct vkmm_spec_constant *out, uint32_t capacity)
 {
     uint32_t count = 0;
     for (uint32_t i = 0; info && i < info->mapEntryCount && count < capacity; i++) {
         const VkSpecializationMapEntry *e = &info->pMapEntries[i];
-        if (e->size > 8 || e->offset > info->dataSize || e->size > info->dataSize - e->offset)
+        if (e->size > 8 || e->offset > info->dataSize || e->size > info->dataSize - e->offset) {
+            vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+                     e->offset > info->dataSize ? "VUID-VkSpecializationInfo-offset-00773"
+                                                : "VUID-VkSpecializationInfo-pMapEntries-00774",
+                     "specialization map entry %u (constantID %u, offset %u, size %zu) lies outside the %zu bytes "
+                     "of pData (or is wider than 8 bytes): the entry is ignored",
+                     i, e->constantID, e->offset, e->size, info->dataSize);
             continue;
+        }
         uint64_t value = 0;
         memcpy(&value, (const uint8_t *)info->pData + e->offset, e->size);
         out[count++] = (struct vkmm_spec_constant){ e->constantID, (uint32_t)e->size, value };
@@ -131,7 +140,7 @@ static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_c
     const VkPipelineShaderStageCreateInfo *stage = &info->stage;
     const struct vkmm_shader_module *module = vkmm_shader_module_from_handle(stage->module);
     if (!module)
-        return vkmm_errorf(device, VK_ERROR_INVALID_SHADER_NV, "compute stage has no shader module");
+        return vkmm_errorf(device, VK_ERROR_UNKNOWN, "compute stage has no shader module");
     struct layout_view view;
     VkResult result = view_layout(device, pipeline->layout, &view);
     if (result != VK_SUCCESS)
@@ -141,7 +150,7 @@ static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_c
         .entry_point = stage->pName,
         .subgroup_width = vkmm_pipeline_subgroup_width(),
         .spec = spec,
-        .spec_count = convert_specialization(stage->pSpecializationInfo, spec, 64),
+        .spec_count = convert_specialization(device, stage->pSpecializationInfo, spec, 64),
         .set_count = pipeline->layout->set_count,
         .sets = view.sets,
         .optimize = 1,
@@ -161,7 +170,7 @@ static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_c
         result = VK_PIPELINE_COMPILE_REQUIRED;
     } else if (vkmm_compile(module->words, module->word_count, &options, &pipeline->shader, error,
                             sizeof(error)) != 0) {
-        result = vkmm_errorf(device, VK_ERROR_INVALID_SHADER_NV, "compute shader '%s': %s", stage->pName, error);
+        result = vkmm_errorf(device, VK_ERROR_UNKNOWN, "compute shader '%s': %s", stage->pName, error);
     } else if (cache) {
         vkmm_pipeline_cache_add(cache, &key, &pipeline->shader);
     }

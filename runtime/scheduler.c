@@ -239,6 +239,17 @@ static void signal_locked(struct vkmm_scheduler *scheduler, struct vkmm_submissi
         vkmm_fence_signal_locked(s->fence);
 }
 
+/* Every command of the submission ran: its command buffers are no longer
+ * pending (once). */
+static void complete_command_buffers_locked(struct vkmm_submission *s)
+{
+    if (s->command_buffers_completed)
+        return;
+    s->command_buffers_completed = true;
+    for (uint32_t i = 0; i < s->command_buffer_count; i++)
+        vkmm_command_buffer_complete_locked(s->command_buffers[i]);
+}
+
 /* The queue's first submission finished: its command buffers are no longer
  * pending, and it leaves the queue. */
 static void retire_locked(struct vkmm_scheduler *scheduler, struct queue_state *state)
@@ -247,8 +258,7 @@ static void retire_locked(struct vkmm_scheduler *scheduler, struct queue_state *
     state->head = s->next;
     if (!state->head)
         state->tail = NULL;
-    for (uint32_t i = 0; i < s->command_buffer_count; i++)
-        vkmm_command_buffer_complete_locked(s->command_buffers[i]);
+    complete_command_buffers_locked(s);
     state->completed = s->serial;
     vkmm_submission_destroy(scheduler->device, s);
     vkmm_scheduler_notify_locked(scheduler);
@@ -429,6 +439,8 @@ static void run_node_locked(struct vkmm_scheduler *scheduler, struct queue_state
     else if (n->kind == VKMM_NODE_FENCE_SIGNAL)
         vkmm_fence_signal_locked(s->fence);
     s->nodes_left--;
+    if ((n->kind == VKMM_NODE_COMMAND || n->kind == VKMM_NODE_INDIRECT_ARGS) && --s->command_nodes_left == 0)
+        complete_command_buffers_locked(s);
     vkmm_command_graph_complete(state->graph, index);
     vkmm_scheduler_notify_locked(scheduler);
 }

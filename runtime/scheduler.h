@@ -40,6 +40,11 @@ struct vkmm_submission {
     uint64_t sequence; /* position in the device's submission order (all queues) */
     struct vkmm_execution_cursor cursor; /* fast mode: how far it ran */
     uint32_t nodes_left; /* strict mode: its nodes in the queue's graph not yet run */
+    /* Strict mode: its command nodes not yet run.  At 0 its command buffers
+     * leave the pending state, whether or not earlier submissions retired
+     * ("once execution of all submissions of a command buffer complete"). */
+    uint32_t command_nodes_left;
+    bool command_buffers_completed;
     const char *queue_label; /* strict mode: the queue's innermost debug-utils label at submission */
     struct vkmm_submission *next;
 };

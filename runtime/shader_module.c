@@ -17,7 +17,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateShaderModule(VkDevice _device, const V
     /* Full validation happens when a pipeline is created (the module may use
      * specialization); here only what makes it SPIR-V at all. */
     if (size < 20 || size % 4 || pCreateInfo->pCode[0] != SPIRV_MAGIC)
-        return vkmm_errorf(device, VK_ERROR_INVALID_SHADER_NV,
+        return vkmm_errorf(device, VK_ERROR_UNKNOWN,
                            "codeSize %zu / magic 0x%08x: not a SPIR-V module", size,
                            size >= 4 ? pCreateInfo->pCode[0] : 0u);
     struct vkmm_shader_module *module =

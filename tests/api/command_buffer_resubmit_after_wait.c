@@ -1,0 +1,121 @@
+/* A command buffer whose submission signalled a timeline value the host
+ * waited for has completed and may be submitted again — also while an
+ * earlier submission on the same queue still waits for a semaphore, so
+ * the queue cannot retire its submissions in order yet (strict mode used
+ * to say "command buffer is still pending"). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "vkmm_test.h"
+
+static VkSemaphore timeline(struct vkmm_test *t)
+{
+    VkSemaphoreTypeCreateInfo type = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+                                       .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE };
+    VkSemaphoreCreateInfo info = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type };
+    VkSemaphore semaphore;
+    VK_CHECK(vkCreateSemaphore(t->device, &info, NULL, &semaphore));
+    return semaphore;
+}
+
+static void submit(VkQueue queue, VkCommandBuffer cmd, VkSemaphore wait, uint64_t wait_value, VkSemaphore signal,
+                   uint64_t signal_value)
+{
+    VkSemaphoreSubmitInfo w = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = wait,
+                                .value = wait_value, .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
+    VkSemaphoreSubmitInfo s = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = signal,
+                                .value = signal_value, .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
+    VkCommandBufferSubmitInfo c = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = cmd };
+    VkSubmitInfo2 info = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .waitSemaphoreInfoCount = wait ? 1 : 0,
+                           .pWaitSemaphoreInfos = &w, .commandBufferInfoCount = 1, .pCommandBufferInfos = &c,
+                           .signalSemaphoreInfoCount = signal ? 1 : 0, .pSignalSemaphoreInfos = &s };
+    VK_CHECK(vkQueueSubmit2(queue, 1, &info, VK_NULL_HANDLE));
+}
+
+/* Recorded for many submissions (not ONE_TIME_SUBMIT); `barrier`: a full
+ * barrier after the fill (its second scope reaches later submissions of
+ * the queue, so the gated work records none). */
+static VkCommandBuffer recorded(struct vkmm_test *t, VkBuffer buffer, uint32_t value, bool barrier)
+{
+    VkCommandBufferAllocateInfo alloc = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                          .commandPool = t->pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                          .commandBufferCount = 1 };
+    VkCommandBuffer cmd;
+    VK_CHECK(vkAllocateCommandBuffers(t->device, &alloc, &cmd));
+    VkCommandBufferBeginInfo begin = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
+    VK_CHECK(vkBeginCommandBuffer(cmd, &begin));
+    vkCmdFillBuffer(cmd, buffer, 0, VK_WHOLE_SIZE, value);
+    if (barrier)
+        vkmm_test_full_barrier(cmd);
+    VK_CHECK(vkEndCommandBuffer(cmd));
+    return cmd;
+}
+
+struct opener {
+    struct vkmm_test *t;
+    VkSemaphore gate;
+};
+
+/* Another host thread opens the gate a little later. */
+static void *open_gate(void *arg)
+{
+    struct opener *o = arg;
+    struct timespec pause = { 0, 200 * 1000 * 1000 };
+    nanosleep(&pause, NULL);
+    VkSemaphoreSignalInfo signal = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = o->gate,
+                                     .value = 1 };
+    VK_CHECK(vkSignalSemaphore(o->t->device, &signal));
+    return NULL;
+}
+
+static void test_resubmit_after_waiting_for_its_own_signal(void **state)
+{
+    (void)state;
+    /* Without the layer: its queue tracking times out when a semaphore is
+     * signalled by another host thread ("most likely a validation bug"). */
+    struct vkmm_test *t = vkmm_test_create(&(struct vkmm_test_options){ .no_validation = true });
+    const VkMemoryPropertyFlags coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    struct vkmm_test_buffer a = vkmm_test_buffer_create(t, 256, coherent), b = vkmm_test_buffer_create(t, 256, coherent);
+    VkSemaphore gate = timeline(t), done = timeline(t);
+    VkCommandBuffer gated = recorded(t, a.buffer, 1, false), ring = recorded(t, b.buffer, 2, true);
+    /* Queue 0 first waits for the gate, then runs `ring`, which does not
+     * depend on the gated work and signals `done` = 1.  Strict mode may
+     * run `ring` while the gate is still shut (fast mode, like most
+     * drivers, runs a queue in order and waits for the other thread). */
+    submit(t->compute_queues[0], gated, gate, 1, VK_NULL_HANDLE, 0);
+    submit(t->compute_queues[0], ring, VK_NULL_HANDLE, 0, done, 1);
+    struct opener opener = { t, gate };
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, open_gate, &opener), 0);
+    uint64_t value = 1;
+    VkSemaphoreWaitInfo wait = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
+                                 .pSemaphores = &done, .pValues = &value };
+    VK_CHECK(vkWaitSemaphores(t->device, &wait, UINT64_MAX));
+    /* `ring` signalled after all its commands: it completed, and
+     * submitting it again is valid, whatever else is pending. */
+    submit(t->compute_queues[0], ring, VK_NULL_HANDLE, 0, done, 2);
+    value = 2;
+    VK_CHECK(vkWaitSemaphores(t->device, &wait, UINT64_MAX));
+    pthread_join(thread, NULL);
+    VK_CHECK(vkDeviceWaitIdle(t->device));
+    assert_int_equal(((const uint32_t *)a.mapped)[0], 1);
+    assert_int_equal(((const uint32_t *)b.mapped)[0], 2);
+    assert_int_equal(t->driver_errors + t->validation_errors, 0);
+    VkCommandBuffer all[2] = { gated, ring };
+    vkFreeCommandBuffers(t->device, t->pool, 2, all);
+    vkDestroySemaphore(t->device, gate, NULL);
+    vkDestroySemaphore(t->device, done, NULL);
+    vkmm_test_buffer_destroy(t, &a);
+    vkmm_test_buffer_destroy(t, &b);
+    vkmm_test_destroy(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_resubmit_after_waiting_for_its_own_signal),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
