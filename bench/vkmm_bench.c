@@ -23,6 +23,16 @@
         }                                                                            \
     } while (0)
 
+/* VKMM_BENCH_SCALE=k divides the data of each workload by 2^k (SGEMM's
+ * side by 2^(k/2)): scripts/run-strict-bench.sh runs strict mode, whose
+ * engine keeps tens of bytes of state per byte, on smaller data. */
+static unsigned scale_shift(void)
+{
+    const char *text = getenv("VKMM_BENCH_SCALE");
+    unsigned k = text ? (unsigned)atoi(text) : 0;
+    return k > 8 ? 8 : k;
+}
+
 struct driver {
     const char *label;
     VkPhysicalDevice physical;
@@ -268,7 +278,7 @@ struct result {
 
 static struct result bench_triad(struct driver *d)
 {
-    const uint32_t n = 1u << 22; /* vec4s: 64 MiB per array */
+    const uint32_t n = (1u << 22) >> scale_shift(); /* vec4s: 64 MiB per array at scale 0 */
     struct buffer b = storage(d, n * 16ull), c = storage(d, n * 16ull), a = storage(d, n * 16ull);
     float *fb = b.mapped, *fc = c.mapped;
     for (uint32_t i = 0; i < n * 4; i++) {
@@ -294,7 +304,7 @@ static struct result bench_triad(struct driver *d)
 
 static struct result bench_reduce(struct driver *d)
 {
-    const uint32_t groups = 1u << 14, n = groups * 256;
+    const uint32_t groups = (1u << 14) >> scale_shift(), n = groups * 256;
     struct buffer in = storage(d, n * 4ull), out = storage(d, groups * 4ull);
     float *data = in.mapped;
     for (uint32_t i = 0; i < n; i++)
@@ -315,7 +325,7 @@ static struct result bench_reduce(struct driver *d)
 
 static struct result bench_sgemm(struct driver *d)
 {
-    const uint32_t n = 512;
+    const uint32_t n = 512u >> (scale_shift() / 2);
     struct buffer a = storage(d, n * n * 4ull), b = storage(d, n * n * 4ull), c = storage(d, n * n * 4ull);
     float *fa = a.mapped, *fb = b.mapped;
     for (uint32_t i = 0; i < n * n; i++) {
@@ -342,7 +352,7 @@ static struct result bench_sgemm(struct driver *d)
 
 static struct result bench_atomics(struct driver *d)
 {
-    const uint32_t n = 1u << 22;
+    const uint32_t n = (1u << 22) >> scale_shift();
     struct buffer in = storage(d, n * 4ull), bins = storage(d, 256 * 4);
     uint32_t *data = in.mapped;
     for (uint32_t i = 0; i < n; i++)
@@ -371,7 +381,7 @@ static struct result bench_atomics(struct driver *d)
 
 static struct result bench_prefix(struct driver *d)
 {
-    const uint32_t n = 1u << 22;
+    const uint32_t n = (1u << 22) >> scale_shift();
     struct buffer in = storage(d, n * 4ull), out = storage(d, n * 4ull);
     uint32_t *data = in.mapped;
     for (uint32_t i = 0; i < n; i++)

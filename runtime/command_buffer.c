@@ -39,26 +39,29 @@ const char *vkmm_command_name(const struct vkmm_command *command)
     return vkmm_command_type_name(command->type);
 }
 
-void vkmm_command_buffer_reject(struct vkmm_command_buffer *cmd, const char *format, ...)
+static void log_invalid(struct vkmm_command_buffer *cmd, const char *id, const char *suffix, const char *format,
+                        va_list args)
 {
     char message[512];
+    vsnprintf(message, sizeof(message), format, args);
+    vkmm_log(&cmd->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+             id, "%s%s", message, suffix);
+}
+
+void vkmm_command_buffer_reject(struct vkmm_command_buffer *cmd, const char *format, ...)
+{
     va_list args;
     va_start(args, format);
-    vsnprintf(message, sizeof(message), format, args);
+    log_invalid(cmd, "VKMM-INVALID-COMMAND", "; the command is dropped", format, args);
     va_end(args);
-    vkmm_log(&cmd->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
-             "VKMM-INVALID-COMMAND", "%s; the command is dropped", message);
 }
 
 void vkmm_command_buffer_invalid(struct vkmm_command_buffer *cmd, const char *vuid, const char *format, ...)
 {
-    char message[512];
     va_list args;
     va_start(args, format);
-    vsnprintf(message, sizeof(message), format, args);
+    log_invalid(cmd, vuid, "", format, args);
     va_end(args);
-    vkmm_log(&cmd->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
-             vuid, "%s", message);
 }
 
 static void record_error(struct vkmm_command_buffer *cmd, VkResult result, const char *what)

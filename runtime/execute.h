@@ -45,6 +45,7 @@ struct vkmm_execution_cursor {
 enum vkmm_execution_result {
     VKMM_EXECUTION_DONE,
     VKMM_EXECUTION_BLOCKED, /* stopped at a vkCmdWaitEvents whose events are not all set */
+    VKMM_EXECUTION_PAUSED,  /* strict mode: the waiting host call's time was up (more can run) */
 };
 
 /* Strict mode's command graph runs one command at a time. */

@@ -161,7 +161,27 @@ static bool spin_until(struct vkmm_scheduler *scheduler, bool (*ready)(void *arg
     return true;
 }
 
-static bool advance_locked(struct vkmm_scheduler *scheduler, bool (*ready)(void *arg), void *arg);
+static bool advance_locked(struct vkmm_scheduler *scheduler, bool (*ready)(void *arg), void *arg,
+                           uint64_t slice_end_ns);
+
+/* Strict mode runs device work inside host calls, one node at a time, so a
+ * wait can stop between nodes when its time is up (the order of the work
+ * does not depend on where it stops).  A status query (timeout 0) runs at
+ * most this long, and at least one node: polling loops progress without
+ * blocking. */
+#define STATUS_SLICE_NS (2ull * 1000 * 1000)
+
+static uint64_t slice_end_after(uint64_t timeout_ns)
+{
+    if (timeout_ns >= (1ull << 62))
+        return 0; /* forever */
+    return monotonic_ns() + (timeout_ns ? timeout_ns : STATUS_SLICE_NS);
+}
+
+static bool slice_over(uint64_t slice_end_ns)
+{
+    return slice_end_ns && monotonic_ns() >= slice_end_ns;
+}
 
 VkResult vkmm_scheduler_wait_locked(struct vkmm_scheduler *scheduler, bool (*ready)(void *arg), void *arg,
                                     uint64_t timeout_ns)
@@ -169,7 +189,8 @@ VkResult vkmm_scheduler_wait_locked(struct vkmm_scheduler *scheduler, bool (*rea
     /* Strict mode: the waiting thread runs the work it waits for.  What is
      * left can only be unblocked by another host thread (a host signal,
      * vkSetEvent), so the wait below then sleeps as usual. */
-    if (scheduler->deterministic && advance_locked(scheduler, ready, arg))
+    uint64_t slice_end = slice_end_after(timeout_ns);
+    if (scheduler->deterministic && advance_locked(scheduler, ready, arg, slice_end))
         return VK_SUCCESS;
     if (timeout_ns && spin_until(scheduler, ready, arg, timeout_ns < SPIN_NS ? timeout_ns : SPIN_NS))
         return VK_SUCCESS;
@@ -185,7 +206,7 @@ VkResult vkmm_scheduler_wait_locked(struct vkmm_scheduler *scheduler, bool (*rea
         } else if (pthread_cond_timedwait(&scheduler->changed, &scheduler->lock, &deadline) == ETIMEDOUT) {
             return ready(arg) ? VK_SUCCESS : VK_TIMEOUT;
         }
-        if (scheduler->deterministic && advance_locked(scheduler, ready, arg))
+        if (scheduler->deterministic && advance_locked(scheduler, ready, arg, slice_end))
             return VK_SUCCESS;
     }
     return VK_SUCCESS;
@@ -457,11 +478,13 @@ static void retire_finished_locked(struct vkmm_scheduler *scheduler, struct queu
 /* Runs the queue's graph until it is done or nothing in it can run; each
  * step's node among the runnable ones is vkmm_scheduler_choose's pick. */
 static enum vkmm_execution_result run_graph_locked(struct vkmm_scheduler *scheduler, struct queue_state *state,
-                                                   bool *progressed)
+                                                   bool *progressed, uint64_t slice_end)
 {
     struct vkmm_command_graph *g = state->graph;
     *progressed = false;
     while (g->done_count < g->node_count) {
+        if (*progressed && slice_over(slice_end))
+            return VKMM_EXECUTION_PAUSED;
         uint32_t count = 0;
         for (uint32_t i = 0; i < g->ready_count; i++) {
             if (node_runnable_locked(&g->nodes[g->ready[i]]))
@@ -527,7 +550,7 @@ static void build_graph_locked(struct vkmm_scheduler *scheduler, struct queue_st
  * Returns false when no queue can run.  The candidates are the runnable
  * queues by their first submission's place in submission order;
  * vkmm_scheduler_choose picks one. */
-static bool run_step_locked(struct vkmm_scheduler *scheduler)
+static bool run_step_locked(struct vkmm_scheduler *scheduler, uint64_t slice_end)
 {
     struct queue_state *candidates[VKMM_QUEUE_FAMILY_COUNT * VKMM_MAX_QUEUES_PER_FAMILY];
     uint32_t count = 0;
@@ -552,7 +575,7 @@ static bool run_step_locked(struct vkmm_scheduler *scheduler)
         build_graph_locked(scheduler, chosen);
     scheduler->executing = true;
     bool progressed;
-    enum vkmm_execution_result result = chosen->graph ? run_graph_locked(scheduler, chosen, &progressed)
+    enum vkmm_execution_result result = chosen->graph ? run_graph_locked(scheduler, chosen, &progressed, slice_end)
                                                       : run_in_order_locked(scheduler, chosen, &progressed);
     scheduler->executing = false;
     /* Waiters and other queues look again only when something ran (it
@@ -570,15 +593,16 @@ static bool run_step_locked(struct vkmm_scheduler *scheduler)
 
 /* Runs device work until `ready` holds or nothing can run; another thread
  * already running work is waited for. */
-static bool advance_locked(struct vkmm_scheduler *scheduler, bool (*ready)(void *arg), void *arg)
+static bool advance_locked(struct vkmm_scheduler *scheduler, bool (*ready)(void *arg), void *arg,
+                           uint64_t slice_end)
 {
     while (!ready(arg)) {
         if (scheduler->executing) {
             pthread_cond_wait(&scheduler->changed, &scheduler->lock);
             continue;
         }
-        if (!run_step_locked(scheduler))
-            return false;
+        if (!run_step_locked(scheduler, slice_end) || slice_over(slice_end))
+            return ready(arg);
     }
     return true;
 }
@@ -592,7 +616,14 @@ static bool never(void *arg)
 void vkmm_scheduler_settle_locked(struct vkmm_scheduler *scheduler)
 {
     if (scheduler->deterministic)
-        advance_locked(scheduler, never, NULL);
+        advance_locked(scheduler, never, NULL, slice_end_after(0));
+}
+
+/* Everything that can run, however long it takes (device destruction). */
+static void settle_all_locked(struct vkmm_scheduler *scheduler)
+{
+    if (scheduler->deterministic)
+        advance_locked(scheduler, never, NULL, 0);
 }
 
 VkResult vkmm_scheduler_create(struct vkmm_device *device, struct vkmm_scheduler **out)
@@ -648,7 +679,7 @@ void vkmm_scheduler_destroy(struct vkmm_scheduler *scheduler)
      * incorrect programs). */
     if (scheduler->deterministic) {
         vkmm_scheduler_lock(scheduler);
-        vkmm_scheduler_settle_locked(scheduler);
+        settle_all_locked(scheduler);
         for (uint32_t i = 0; i < scheduler->queue_count; i++) {
             vkmm_command_graph_destroy(scheduler->queues[i].graph);
             vkmm_free(&scheduler->device->allocator, NULL, scheduler->queues[i].footprints);

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Strict mode's cost: bench/vkmm_bench on vkmm alone, once in fast mode and
+# once in strict mode, on data scaled down by 2^VKMM_BENCH_SCALE (default 4:
+# 4 MiB arrays), printing per workload the strict/fast time ratio and each
+# run's peak memory (maximum resident set), so that the engine's state per
+# byte of application memory can be read off.  Timing never fails anything.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${VKMM_BUILD_DIR:-$top/build-release}
+scale=${VKMM_BENCH_SCALE:-4}
+
+"$top/scripts/install-deps.sh" >/dev/null
+cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release -DVKMM_BUILD_TESTS=OFF >/dev/null
+cmake --build "$build" -j2 --target vkmm_bench >/dev/null
+
+# The bench loads lavapipe beside vkmm; VKMM_BENCH_VKMM_ONLY skips its runs.
+lavapipe=$(ls /usr/share/vulkan/icd.d/lvp_icd.*.json | head -n1)
+export VK_ICD_FILENAMES="$build/manifests/vkmm_icd.json:$lavapipe" VK_DRIVER_FILES="$build/manifests/vkmm_icd.json:$lavapipe"
+export VKMM_BENCH_VKMM_ONLY=1 VKMM_BENCH_SCALE=$scale
+out=$(mktemp -d)
+for mode in fast strict; do
+  VKMM_MODE=$mode /usr/bin/env time -f "%M" -o "$out/$mode.rss" "$build/bench/vkmm_bench" 1 >"$out/$mode.txt"
+done
+echo "strict mode against fast mode, data scaled by 1/2^$scale (rates: higher is better; 'us'/'ms': lower)"
+printf "%-36s %12s %12s %10s\n" workload fast strict "slowdown"
+# Lines: name (may hold spaces), vkmm value, lavapipe value, speed-up, unit.
+paste -d'|' <(sed -n '/^workload/,$p' "$out/fast.txt" | tail -n +2) \
+            <(sed -n '/^workload/,$p' "$out/strict.txt" | tail -n +2) |
+awk -F'|' '{
+  n = split($1, f, /  +/); split($2, s, /  +/);
+  if (n < 3) next;
+  fv = f[2] + 0; sv = s[2] + 0; unit = f[n];
+  lower = (unit ~ /us each|ms/);
+  ratio = lower ? (fv > 0 ? sv / fv : 0) : (sv > 0 ? fv / sv : 0);
+  printf "%-36s %12.3f %12.3f %9.1fx  %s\n", f[1], fv, sv, ratio, unit
+}'
+echo "peak resident memory: fast $(cat "$out/fast.rss") KiB, strict $(cat "$out/strict.rss") KiB"
+rm -rf "$out"
