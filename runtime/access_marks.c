@@ -1,5 +1,6 @@
 #include "access_marks.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -43,15 +44,19 @@ static uint64_t page_size(void)
     return size;
 }
 
-/* Whether the page at `page` of a map was ever written: mincore() says so
- * without faulting it in (an anonymous page never touched is not resident).
- * When mincore cannot answer, the page is scanned. */
-static bool page_marked(const uint8_t *page)
+/* Which pages of [first, first + count pages) of a map were ever written:
+ * mincore() says so without faulting them in (an anonymous page never
+ * touched is not resident), one call for the range.  When it cannot
+ * answer (or there is no memory for the vector), every page counts as
+ * written and is scanned. */
+static unsigned char *resident_pages(const uint8_t *first, uint64_t count, unsigned char *small, size_t small_size)
 {
-    unsigned char resident = 1;
-    if (mincore((void *)page, page_size(), &resident) != 0)
-        return true;
-    return resident & 1;
+    unsigned char *vector = count <= small_size ? small : malloc(count);
+    if (!vector)
+        return NULL;
+    if (mincore((void *)first, count * page_size(), vector) != 0)
+        memset(vector, 1, count);
+    return vector;
 }
 
 void vkmm_access_marks_scan(const struct vkmm_access_marks *marks, const struct vkmm_address_space *space,
@@ -61,13 +66,17 @@ void vkmm_access_marks_scan(const struct vkmm_access_marks *marks, const struct 
     if (!marks->maps[which] || !size)
         return;
     const uint8_t *map = marks->maps[which] + (bytes - space->base);
-    uint64_t page = page_size(), open = UINT64_MAX;
-    uint64_t at = 0;
+    uint64_t page = page_size();
+    const uint8_t *first_page = (const uint8_t *)((uintptr_t)map & ~(uintptr_t)(page - 1));
+    uint64_t pages = ((uint64_t)(map + size - first_page) + page - 1) / page;
+    unsigned char small[256];
+    unsigned char *resident = resident_pages(first_page, pages, small, sizeof(small));
+    uint64_t open = UINT64_MAX, at = 0;
     while (at < size) {
-        const uint8_t *page_start = (const uint8_t *)((uintptr_t)(map + at) & ~(uintptr_t)(page - 1));
-        uint64_t page_end = (uint64_t)(page_start + page - map);
+        uint64_t index = (uint64_t)(map + at - first_page) / page;
+        uint64_t page_end = (index + 1) * page - (uint64_t)(map - first_page);
         uint64_t stop = page_end < size ? page_end : size;
-        if (!page_marked(page_start)) {
+        if (resident && !(resident[index] & 1)) {
             if (open != UINT64_MAX) {
                 run(user, open, at - open);
                 open = UINT64_MAX;
@@ -86,6 +95,8 @@ void vkmm_access_marks_scan(const struct vkmm_access_marks *marks, const struct 
     }
     if (open != UINT64_MAX)
         run(user, open, size - open);
+    if (resident != small)
+        free(resident);
 }
 
 void vkmm_access_marks_clear(const struct vkmm_access_marks *marks, const struct vkmm_address_space *space,
