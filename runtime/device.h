@@ -48,6 +48,7 @@ struct vkmm_device {
     uint64_t buffer_serial;                        /* strict mode: buffers bound so far */
     struct vkmm_device_memory *strict_memories;    /* strict mode: emulated memories (engine lock) */
     bool host_trap_armed;                          /* strict mode: mapped views are protected (host_trap.h) */
+    bool host_signal_writes;                       /* strict mode: VKMM_HOST_WRITE=before-signal */
     atomic_uint_fast64_t submit_calls;             /* strict mode: vkQueueSubmit calls, to mark memories */
     struct vkmm_strict_access *accesses; /* strict_memory.c: command accesses since idle */
     struct vkmm_strict_uninitialized *uninitialized; /* strict_memory.c: reads of never-written bytes, until idle */

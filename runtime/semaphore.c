@@ -124,6 +124,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_SignalSemaphore(VkDevice _device, const VkSe
     if (semaphore->type != VK_SEMAPHORE_TYPE_TIMELINE)
         return vkmm_errorf(semaphore, VK_ERROR_UNKNOWN, "vkSignalSemaphore needs a timeline semaphore");
     vkmm_host_trap_note_sync(); /* may order host writes before device work */
+    vkmm_strict_host_signal(device);
     vkmm_scheduler_lock(device->scheduler);
     vkmm_semaphore_signal_locked(semaphore, pSignalInfo->value);
     vkmm_scheduler_notify_locked(device->scheduler);

@@ -110,6 +110,9 @@ VkResult vkmm_strict_device_init(struct vkmm_device *device)
     /* VKMM_HOST_READ=after-wait: the common reading of host waits (memmodel.h). */
     const char *host_read = getenv("VKMM_HOST_READ");
     vkmm_mm_set_host_wait_reads(device->engine, host_read && strcmp(host_read, "after-wait") == 0);
+    /* VKMM_HOST_WRITE=before-signal: the common reading of host signals. */
+    const char *host_write = getenv("VKMM_HOST_WRITE");
+    device->host_signal_writes = host_write && strcmp(host_write, "before-signal") == 0;
     return vkmm_access_marks_init(&device->access_marks, &device->address_space);
 }
 
@@ -312,6 +315,15 @@ void vkmm_strict_invalidate(struct vkmm_device *device, struct vkmm_device_memor
         return;
     lock(device);
     vkmm_mm_invalidate(device->engine, memory->mm, offset, size);
+    unlock(device);
+}
+
+void vkmm_strict_host_signal(struct vkmm_device *device)
+{
+    if (!device->engine || !device->host_signal_writes)
+        return;
+    lock(device);
+    vkmm_mm_host_signal(device->engine);
     unlock(device);
 }
 

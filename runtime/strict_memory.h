@@ -96,6 +96,10 @@ void vkmm_strict_signal(struct vkmm_device *device, const struct vkmm_strict_sco
                         VkPipelineStageFlags2 stages);
 void vkmm_strict_wait(struct vkmm_device *device, VkPipelineStageFlags2 stages);
 
+/* vkSignalSemaphore or vkSetEvent on the host: with
+ * VKMM_HOST_WRITE=before-signal, host writes reach the device domain. */
+void vkmm_strict_host_signal(struct vkmm_device *device);
+
 /* Dispatches: the shader runs on device bytes that hold what its read
  * paths see (prepare, which also gives `invocation` the access marks'
  * deltas); afterwards the bytes it marked as read are checked as its reads

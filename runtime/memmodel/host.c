@@ -195,6 +195,13 @@ void vkmm_mm_submit(struct vkmm_mm_engine *e)
 /* DESIGN §3.2 "host-coherent memory: flush/invalidate are implicit, but the
  * device→host domain operation still requires a HOST_READ dependency".  The
  * implicit invalidate happens when the host observes completion. */
+void vkmm_mm_host_signal(struct vkmm_mm_engine *e)
+{
+    e->seq++;
+    for (uint32_t i = 0; i < e->memory_count; i++)
+        vkmm_mm_host_to_device(e, e->memories[i], 0, e->memories[i]->size);
+}
+
 void vkmm_mm_set_host_wait_reads(struct vkmm_mm_engine *e, bool enabled)
 {
     e->host_wait_reads = enabled;

@@ -92,6 +92,12 @@ struct vkmm_mm_engine *vkmm_mm_engine_create2(vkmm_mm_sink sink, void *user, uin
  * operation for every byte made available, as if the waited-for work ended
  * with a HOST / HOST_READ dependency. */
 void vkmm_mm_set_host_wait_reads(struct vkmm_mm_engine *, bool enabled);
+/* The common reading of host signals (VKMM_HOST_WRITE=before-signal): a
+ * host semaphore signal or event set performs the host-to-device domain
+ * operation for every host write, as vkQueueSubmit does.  The spec gives
+ * vkSignalSemaphore no access scope; the CTS's device_host tests and many
+ * programs rely on it. */
+void vkmm_mm_host_signal(struct vkmm_mm_engine *);
 /* Destroys any memory still alive too. */
 void vkmm_mm_engine_destroy(struct vkmm_mm_engine *);
 /* VK_ERROR_OUT_OF_HOST_MEMORY once any allocation inside a void call failed
