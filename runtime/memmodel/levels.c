@@ -143,11 +143,17 @@ const char *vkmm_mm_intern(struct vkmm_mm_engine *e, const char *kind)
     return copy;
 }
 
+/* The same command: also the same node (position).  Command buffers of one
+ * batch each have a command 0, and a barrier's first scope holds one of
+ * them and not the others: merging their writes into one event put every
+ * write out of scope but the first run's (the CTS's implicit tests: four
+ * readback command buffers in one batch read stale bytes). */
 static bool same_event(const struct vkmm_mm_event *a, const struct vkmm_mm_event *b)
 {
     return a->agent.queue == b->agent.queue && a->agent.submission == b->agent.submission &&
-           a->agent.command == b->agent.command && a->agent.kind == b->agent.kind && a->agent.where == b->agent.where &&
-           a->stage == b->stage && a->access == b->access;
+           a->agent.position == b->agent.position && a->agent.command == b->agent.command &&
+           a->agent.kind == b->agent.kind && a->agent.where == b->agent.where && a->stage == b->stage &&
+           a->access == b->access;
 }
 
 /* One write in coherent order.  Consecutive writes of one command through

@@ -18,6 +18,7 @@ enum {
     CORRECT_WRITE_AFTER_WAIT,
     WRITE_BEFORE_WAIT,
     CORRECT_WRITE_THEN_HOST_SIGNAL,
+    CORRECT_BATCH_OF_READBACKS,
     VARIANTS
 };
 
@@ -34,6 +35,10 @@ static const struct sync_variant variants[VARIANTS] = {
     /* The work waits for a timeline value the host signals after writing:
      * the write is ordered before the copy. */
     [CORRECT_WRITE_THEN_HOST_SIGNAL] = { "correct_host_writes_input_then_signals", NULL },
+    /* Four command buffers in one batch, each filling its own buffer and
+     * making it host-visible with a buffer barrier (the CTS's implicit
+     * tests): every barrier's first scope holds its own fill. */
+    [CORRECT_BATCH_OF_READBACKS] = { "correct_batch_of_readback_command_buffers", NULL },
 };
 
 static const VkMemoryPropertyFlags cached = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
@@ -179,11 +184,53 @@ static void overwrite_input(struct vkmm_test *t, int variant, uint32_t result[SY
     vkmm_test_buffer_destroy(t, &readback);
 }
 
+static void batch_of_readbacks(struct vkmm_test *t, uint32_t result[SYNC_WORDS])
+{
+    enum { PARTS = 4, WORDS = SYNC_WORDS / PARTS };
+    struct vkmm_test_buffer parts[PARTS];
+    VkCommandBuffer cmds[PARTS];
+    for (uint32_t p = 0; p < PARTS; p++) {
+        parts[p] = vkmm_test_buffer_create(t, WORDS * 4, *sync_host_coherent());
+        cmds[p] = vkmm_test_begin(t);
+        vkCmdFillBuffer(cmds[p], parts[p].buffer, 0, VK_WHOLE_SIZE, 0x5eed1234u);
+        VkBufferMemoryBarrier2 to_host = {
+            .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
+            .srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+            .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+            .dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT,
+            .dstAccessMask = VK_ACCESS_2_HOST_READ_BIT,
+            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .buffer = parts[p].buffer,
+            .size = VK_WHOLE_SIZE,
+        };
+        VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .bufferMemoryBarrierCount = 1,
+                                 .pBufferMemoryBarriers = &to_host };
+        vkCmdPipelineBarrier2(cmds[p], &dep);
+        VK_CHECK(vkEndCommandBuffer(cmds[p]));
+    }
+    VkFenceCreateInfo fence_info = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+    VkFence fence;
+    VK_CHECK(vkCreateFence(t->device, &fence_info, NULL, &fence));
+    VkSubmitInfo submit = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = PARTS,
+                            .pCommandBuffers = cmds };
+    VK_CHECK(vkQueueSubmit(t->compute_queues[0], 1, &submit, fence));
+    VK_CHECK(vkWaitForFences(t->device, 1, &fence, VK_TRUE, UINT64_MAX));
+    for (uint32_t p = 0; p < PARTS; p++) {
+        memcpy(result + p * WORDS, parts[p].mapped, WORDS * 4);
+        vkmm_test_buffer_destroy(t, &parts[p]);
+    }
+    vkDestroyFence(t->device, fence, NULL);
+    vkFreeCommandBuffers(t->device, t->pool, PARTS, cmds);
+}
+
 static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
 {
-    if (variant == CORRECT_UPLOAD || variant == MISSING_FLUSH)
+    if (variant == CORRECT_BATCH_OF_READBACKS)
+        batch_of_readbacks(t, result);
+    else if (variant == CORRECT_UPLOAD || variant == MISSING_FLUSH)
         upload(t, variant, result);
-    else if (variant >= CORRECT_WRITE_AFTER_WAIT)
+    else if (variant >= CORRECT_WRITE_AFTER_WAIT && variant != CORRECT_BATCH_OF_READBACKS)
         overwrite_input(t, variant, result);
     else
         download(t, variant, result);
@@ -192,7 +239,8 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
 static void run(int variant)
 {
     uint32_t expected[SYNC_WORDS];
-    bool up = variant == CORRECT_UPLOAD || variant == MISSING_FLUSH || variant >= CORRECT_WRITE_AFTER_WAIT;
+    bool up = variant == CORRECT_UPLOAD || variant == MISSING_FLUSH ||
+              (variant >= CORRECT_WRITE_AFTER_WAIT && variant != CORRECT_BATCH_OF_READBACKS);
     for (uint32_t i = 0; i < SYNC_WORDS; i++)
         expected[i] = up ? 0xabc00000u + i : 0x5eed1234u;
     sync_check(program, variant, &variants[variant], expected);
@@ -208,6 +256,7 @@ static void correct_host_reads_other_memory_while_pending(void **state) { (void)
 static void correct_host_overwrites_input_after_the_wait(void **state) { (void)state; run(CORRECT_WRITE_AFTER_WAIT); }
 static void bug_host_overwrites_input_before_the_wait(void **state) { (void)state; run(WRITE_BEFORE_WAIT); }
 static void correct_host_writes_input_then_signals(void **state) { (void)state; run(CORRECT_WRITE_THEN_HOST_SIGNAL); }
+static void correct_batch_of_readback_command_buffers(void **state) { (void)state; run(CORRECT_BATCH_OF_READBACKS); }
 
 int main(void)
 {
@@ -222,6 +271,7 @@ int main(void)
         cmocka_unit_test(correct_host_overwrites_input_after_the_wait),
         cmocka_unit_test(bug_host_overwrites_input_before_the_wait),
         cmocka_unit_test(correct_host_writes_input_then_signals),
+        cmocka_unit_test(correct_batch_of_readback_command_buffers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
