@@ -12,9 +12,9 @@
 #                 running case is recorded as Timeout and the run resumes after it
 #   NFAIL         how many failing cases to list (default 10)
 #   any VKMM_* variable is passed through (VKMM_MODE is set from the 2nd argument).
-#   The CTS reads results on the host after waits without HOST_READ barriers and
-#   writes inputs before host semaphore signals: in strict mode run it with
-#   VKMM_HOST_READ=after-wait VKMM_HOST_WRITE=before-signal (README, knobs).
+#   The CTS's timeline_semaphore.device_host group writes inputs on the host
+#   and releases the work with vkSignalSemaphore alone: in strict mode run it
+#   with VKMM_HOST_WRITE=before-signal (README, knobs).
 #
 # A crash (or hang) does not end the run: the case that was running is recorded
 # as Crash/Timeout and deqp-vk is restarted on the remaining cases.

@@ -43,8 +43,8 @@
 /* The same rule's commonest case, apart: a host read after the fence or
  * semaphore wait of a device write that was made available but never went
  * through DOM(device, host) — no dependency with dstStageMask ⊇ HOST,
- * dstAccessMask ⊇ HOST_READ.  The spec requires it; the CTS, wgpu and most
- * frameworks rely on the wait alone (vkmm_mm_set_host_wait_reads). */
+ * dstAccessMask ⊇ HOST_READ.  The spec requires it; many frameworks rely on
+ * the wait alone (vkmm_mm_set_host_wait_reads). */
 #define VKMM_MM_HAZARD_HOST_READ_NO_DEPENDENCY "VKMM-HAZARD-HOST-READ-NO-DEPENDENCY"
 /* DESIGN §3.2 "allocation": "a read of never-written bytes is reported": a
  * device read of bytes of device-local (not host-visible) memory that no

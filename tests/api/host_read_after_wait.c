@@ -1,6 +1,6 @@
 /* A host read after the fence wait, with no HOST / HOST_READ dependency
- * after the device write: the spec requires one, most frameworks and the
- * CTS rely on the wait alone.  Strict mode by default gives the stale bytes
+ * after the device write: the spec requires one, many frameworks rely on
+ * the wait alone.  Strict mode by default gives the stale bytes
  * and reports VKMM-HAZARD-HOST-READ-NO-DEPENDENCY (severity INFO: a step
  * below the other hazards); VKMM_HOST_READ=after-wait accepts the common
  * reading: the right bytes and no report. */
