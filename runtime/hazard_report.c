@@ -2,7 +2,6 @@
 
 #include <fnmatch.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,15 +243,6 @@ static void agent_text(char *out, size_t size, const struct vkmm_mm_agent *agent
                  (unsigned long long)agent->submission, agent->command, comma, where);
 }
 
-/* A longer message is cut: the report stays. */
-__attribute__((format(printf, 3, 4))) static void say(char *out, size_t size, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(out, size, format, args);
-    va_end(args);
-}
-
 /* The bug's identity: the kind, both program points (not the submission:
  * a command buffer submitted again has the same bug) and the fix. */
 static void key_of(const struct vkmm_mm_hazard *h, char *key, size_t size)
@@ -295,7 +285,7 @@ static struct report_entry *create_entry(struct vkmm_device *device, uint64_t ha
     place_text(where, sizeof(where), hazard, place);
     agent_text(second, sizeof(second), &hazard->reader_or_second);
     agent_text(first, sizeof(first), &hazard->writer_or_first);
-    say(e->message, sizeof(e->message), "%s: %s after %s; missing: %s", where, second, first, hazard->missing);
+    vkmm_print_cut(e->message, sizeof(e->message), "%s: %s after %s; missing: %s", where, second, first, hazard->missing);
     e->bucket_next = report->buckets[hash % VKMM_REPORT_BUCKETS];
     report->buckets[hash % VKMM_REPORT_BUCKETS] = e;
     if (report->last)

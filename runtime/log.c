@@ -65,3 +65,11 @@ VkResult vkmm_errorf_at(const struct vkmm_object *object, VkResult result, const
              message, file, line);
     return result;
 }
+
+void vkmm_print_cut(char *out, size_t size, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(out, size, format, args);
+    va_end(args);
+}

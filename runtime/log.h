@@ -2,6 +2,7 @@
  * VKMM_LOG=stderr. */
 #pragma once
 
+#include <stddef.h>
 #include <vulkan/vulkan.h>
 
 struct vkmm_object;
@@ -19,6 +20,10 @@ VkResult vkmm_errorf_at(const struct vkmm_object *object, VkResult result, const
 
 #define vkmm_errorf(object, result, ...) \
     vkmm_errorf_at((const struct vkmm_object *)(object), (result), __FILE__, __LINE__, __VA_ARGS__)
+
+/* snprintf into a fixed message buffer where a longer text is cut on
+ * purpose (the message stays readable); keeps -Wformat-truncation quiet. */
+void vkmm_print_cut(char *out, size_t size, const char *format, ...) __attribute__((format(printf, 3, 4)));
 
 /* True when VKMM_LOG asks for messages on stderr. */
 int vkmm_log_to_stderr(void);

@@ -1,6 +1,5 @@
 #include "strict_memory.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,15 +373,6 @@ static bool later_in_submission_order(const struct vkmm_strict_access *a, const 
     return a->agent.position > b->agent.position;
 }
 
-/* A report text; a longer one is cut (the report stays). */
-__attribute__((format(printf, 3, 4))) static void print_cut(char *out, size_t size, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(out, size, format, args);
-    va_end(args);
-}
-
 /* The host touched mapped bytes (host_trap.h) that a submission it had not
  * waited for writes (or reads, for a host write). */
 static void report_host_overtaken(struct vkmm_device *device, const struct vkmm_strict_access *host,
@@ -391,14 +381,14 @@ static void report_host_overtaken(struct vkmm_device *device, const struct vkmm_
     unsigned long long submission = (unsigned long long)command->agent.submission;
     if (!host->write) {
         hazard->id = VKMM_MM_HAZARD_HOST_STALE_READ;
-        print_cut(hazard->missing, sizeof(hazard->missing),
+        vkmm_print_cut(hazard->missing, sizeof(hazard->missing),
                   "a wait for submission %llu (vkWaitForFences, vkQueueWaitIdle or a semaphore wait) before the host "
                   "read the mapped memory, then a HOST_READ dependency (and vkInvalidateMappedMemoryRanges for "
                   "non-coherent memory): the host read it while %s had not run",
                   submission, command->agent.kind);
     } else {
         hazard->id = command->write ? VKMM_MM_HAZARD_WRITE_AFTER_WRITE : VKMM_MM_HAZARD_WRITE_AFTER_READ;
-        print_cut(hazard->missing, sizeof(hazard->missing),
+        vkmm_print_cut(hazard->missing, sizeof(hazard->missing),
                   "a wait for submission %llu (vkWaitForFences, vkQueueWaitIdle or a semaphore wait) before the host "
                   "wrote the mapped memory that %s %s: the host wrote it while the work was pending",
                   submission, command->agent.kind, command->write ? "writes" : "reads");
@@ -440,12 +430,12 @@ static void report_overtaken(struct vkmm_device *device, const struct vkmm_stric
     if (now->agent.queue == earlier_run->agent.queue) {
         /* A barrier's first scope reaches into earlier submissions of its
          * queue, so a barrier (or event) is the fix across submissions too. */
-        print_cut(hazard.missing, sizeof(hazard.missing),
+        vkmm_print_cut(hazard.missing, sizeof(hazard.missing),
                  "a barrier with srcStageMask ⊇ %s, srcAccessMask ⊇ %s, dstStageMask ⊇ %s, dstAccessMask ⊇ %s "
                  "(or an event) ordering %s before the later %s: none did, and the later one ran first",
                  src_stage, src_access, dst_stage, dst_access, first, second);
     } else {
-        print_cut(hazard.missing, sizeof(hazard.missing),
+        vkmm_print_cut(hazard.missing, sizeof(hazard.missing),
                  "a semaphore signalled after %s (queue %u, signal stageMask ⊇ %s) and waited for before %s "
                  "(queue %u, wait stageMask ⊇ %s): none did, and the later one ran first",
                  first, now->agent.queue, src_stage, second, earlier_run->agent.queue, dst_stage);
@@ -869,6 +859,12 @@ struct mirrored_range {
     bool storage; /* read as SHADER_STORAGE_READ (else UNIFORM_READ), may be written */
 };
 
+/* The access a range's shader reads go through. */
+static VkAccessFlags2 read_access_of(const struct mirrored_range *r)
+{
+    return r->storage ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT : VK_ACCESS_2_UNIFORM_READ_BIT;
+}
+
 struct vkmm_dispatch_mirror {
     uint32_t count;
     struct mirrored_range ranges[];
@@ -936,8 +932,7 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_prepare(struct vkmm_execution 
                                                                                : d->memory->size - d->memory_offset;
                 struct mirrored_range *r = &mirror->ranges[mirror->count++];
                 *r = (struct mirrored_range){ d->memory, d->memory_offset, size, is_storage(binding->type) };
-                VkAccessFlags2 access = r->storage ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT : VK_ACCESS_2_UNIFORM_READ_BIT;
-                command_peek(x, d->memory, r->offset, r->size, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access, &agent,
+                command_peek(x, d->memory, r->offset, r->size, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access_of(r), &agent,
                              d->memory->bytes + r->offset);
             }
         }
@@ -977,7 +972,7 @@ struct marked_runs {
 static void check_read(struct marked_runs *w, uint64_t at, uint64_t end)
 {
     const struct mirrored_range *r = w->range;
-    VkAccessFlags2 access = r->storage ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT : VK_ACCESS_2_UNIFORM_READ_BIT;
+    VkAccessFlags2 access = read_access_of(r);
     while (at < end) {
         uint64_t n = end - at < sizeof(w->scratch) ? end - at : sizeof(w->scratch);
         vkmm_mm_read(w->x->device->engine, r->memory->mm, at, n, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access,
@@ -1022,7 +1017,7 @@ static void take_marks(struct vkmm_execution *x, const struct mirrored_range *r,
 {
     struct vkmm_device *device = x->device;
     *w = (struct marked_runs){ .x = x, .range = r, .agent = agent, .write = write, .first = UINT64_MAX };
-    VkAccessFlags2 read_access = r->storage ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT : VK_ACCESS_2_UNIFORM_READ_BIT;
+    VkAccessFlags2 read_access = read_access_of(r);
     if (!write) {
         struct vkmm_strict_access whole = { r->memory->id, r->offset, r->size, false,
                                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access, *agent };
