@@ -36,6 +36,10 @@ struct vkmm_compile_options {
      * the read or write marks (shader_abi.h), so a dispatch's accesses are
      * exactly the bytes its invocations touched. */
     int track_accesses;
+    /* Strict mode: every access to Workgroup storage and every control
+     * barrier goes through the workgroup-memory monitor (shader_abi.h), which
+     * finds races between invocations and makes them show. */
+    int monitor_workgroup_memory;
 };
 
 struct vkmm_compiled_shader {

@@ -19,6 +19,8 @@
  * so that a dispatch's accesses are exact; the memory machine inside a
  * dispatch (a later issue) routes the leaf accesses and barriers below
  * through the memory-model engine, and plugs in here too. */
+#include <stdio.h>
+
 #include "spirv_names.h"
 #include "spirv_private.h"
 
@@ -224,17 +226,129 @@ static void mark_accesses(struct tr *t, LLVMValueRef addresses, LLVMValueRef mas
     }
 }
 
+struct place {
+    struct tr_pointer pointer;
+    enum spv_storage_kind kind;
+    bool explicit_layout;
+    bool uniform;        /* every lane's address is the same (known at compile time) */
+    uint32_t pointer_id; /* the SPIR-V pointer accessed (for the workgroup monitor) */
+};
+
+/* --- Strict mode: the workgroup-memory monitor -------------------------------- */
+
+/* The variable a pointer was derived from (through access chains), for the
+ * monitor's reports: its OpName, or its id. */
+static void root_variable_name(struct tr *t, uint32_t pointer_id, char *out, size_t size)
+{
+    struct spv_module *m = t->m;
+    uint32_t id = pointer_id;
+    for (unsigned depth = 0; depth < 64 && id < m->bound && m->ids[id].kind != SPV_ID_VARIABLE; depth++) {
+        const struct spv_insn *insn = &m->insns[m->ids[id].insn];
+        uint16_t op = insn->opcode;
+        if (op != SpvOpAccessChain && op != SpvOpInBoundsAccessChain && op != SpvOpPtrAccessChain &&
+            op != SpvOpCopyObject && op != SpvOpBitcast)
+            break;
+        id = spv_words(m, insn)[3];
+    }
+    const char *name = id < m->bound ? m->ids[id].name : NULL;
+    if (name && *name)
+        snprintf(out, size, "`%s`", name);
+    else
+        snprintf(out, size, "%%%u", id);
+}
+
+/* "`tile` (OpLoad, line 18)": what the monitor says of the current
+ * instruction, a constant string in the module. */
+static LLVMValueRef monitor_site_text(struct tr *t, uint32_t pointer_id)
+{
+    char name[128], text[256];
+    root_variable_name(t, pointer_id, name, sizeof(name));
+    const struct spv_insn *insn = t->current_insn;
+    const char *op = insn ? spv_opcode_name(insn->opcode) : "?";
+    if (t->current_line)
+        snprintf(text, sizeof(text), "%s (%s, line %u)", name, op, t->current_line);
+    else
+        snprintf(text, sizeof(text), "%s (%s at word %u)", name, op, insn ? insn->offset : 0);
+    return LLVMBuildGlobalStringPtr(t->builder, text, "site");
+}
+
+/* Before an access to Workgroup storage: the monitor records it, finds
+ * races, and returns how far to move the lanes' addresses (0 unless a racing
+ * read must see another value, held in the monitor's view).  Returns the
+ * addresses to use. */
+static LLVMValueRef monitor_access(struct tr *t, uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef mask,
+                                   unsigned size, unsigned flags)
+{
+    if (!t->options->monitor_workgroup_memory || !t->monitor_addresses || !pointer_id)
+        return addresses;
+    LLVMValueRef spill = LLVMBuildStore(t->builder, addresses, t->monitor_addresses);
+    LLVMSetAlignment(spill, 8); /* the alloca is an [W x i64] array, not a vector */
+    LLVMValueRef bits = LLVMBuildBitCast(t->builder, mask, LLVMIntTypeInContext(t->context, t->width), "");
+    LLVMValueRef lanes = LLVMBuildZExt(t->builder, bits, t->i64, "");
+    uint64_t site = (uint64_t)(t->current_insn ? t->current_insn->offset : 0) << 32 | t->current_line;
+    LLVMTypeRef params[7] = { t->ptr, t->ptr, t->i64, t->i32, t->i32, t->i64, t->ptr };
+    LLVMTypeRef type = LLVMFunctionType(t->i64, params, 7, 0);
+    LLVMValueRef args[7] = {
+        tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_MONITOR, t->ptr),
+        t->monitor_addresses,
+        lanes,
+        LLVMConstInt(t->i32, size | flags << 16, 0),
+        tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32),
+        LLVMConstInt(t->i64, site, 0),
+        monitor_site_text(t, pointer_id),
+    };
+    LLVMValueRef hook = tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_ACCESS, t->ptr);
+    LLVMValueRef delta = LLVMBuildCall2(t->builder, type, hook, args, 7, "");
+    return LLVMBuildAdd(t->builder, addresses, tr_splat(t, delta), "");
+}
+
+/* A control barrier tells the monitor what it synchronizes (before the
+ * subgroup suspends at it).  Vulkan memory model: Workgroup memory is
+ * synchronized only with WorkgroupMemory in the semantics and an acquire or
+ * release; legacy GLSL450 modules: every barrier does (DESIGN §3.2, and
+ * docs/memory-model.md "Inside a dispatch"). */
+void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_t semantics)
+{
+    if (!t->options->monitor_workgroup_memory)
+        return;
+    bool ordering = (semantics & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsReleaseMask |
+                                  SpvMemorySemanticsAcquireReleaseMask |
+                                  SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
+    bool synchronizes = !t->m->uses_vulkan_memory_model ||
+                        (ordering && (semantics & SpvMemorySemanticsWorkgroupMemoryMask));
+    unsigned kind;
+    if (execution_scope == SpvScopeWorkgroup)
+        kind = synchronizes ? VKMM_WORKGROUP_BARRIER_MEMORY : VKMM_WORKGROUP_BARRIER_EXECUTION;
+    else if (execution_scope == SpvScopeSubgroup && synchronizes)
+        kind = VKMM_SUBGROUP_BARRIER_MEMORY;
+    else
+        return;
+    LLVMTypeRef params[3] = { t->ptr, t->i32, t->i32 };
+    LLVMTypeRef type = LLVMFunctionType(t->void_type, params, 3, 0);
+    LLVMValueRef args[3] = {
+        tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_MONITOR, t->ptr),
+        tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32),
+        LLVMConstInt(t->i32, kind, 0),
+    };
+    LLVMValueRef hook = tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_BARRIER, t->ptr);
+    LLVMBuildCall2(t->builder, type, hook, args, 3, "");
+}
+
 /* Loads one scalar of every active lane: a vector load when the lanes are
  * adjacent, a scalar load when they share an address, a masked gather
  * otherwise.  Inactive or out-of-bounds lanes read zero. */
-static LLVMValueRef load_leaf(struct tr *t, const struct tr_pointer *p, LLVMValueRef extra, LLVMTypeRef scalar,
-                              unsigned size, enum spv_storage_kind kind)
+static LLVMValueRef load_leaf(struct tr *t, const struct place *at, LLVMValueRef extra, LLVMTypeRef scalar,
+                              unsigned size)
 {
+    const struct tr_pointer *p = &at->pointer;
+    enum spv_storage_kind kind = at->kind;
     LLVMTypeRef vector = LLVMVectorType(scalar, t->width);
     LLVMValueRef addresses = leaf_addresses(t, p, extra, size, kind);
     LLVMValueRef mask = in_bounds(t, p, addresses, size);
     if (kind == SPV_STORAGE_EXPLICIT)
         mark_accesses(t, addresses, mask, size, false);
+    if (kind == SPV_STORAGE_SHARED)
+        addresses = monitor_access(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_READ);
     LLVMValueRef full = tr_all(t, mask);
     LLVMBasicBlockRef check = new_block(t, "load.check");
     LLVMBasicBlockRef contiguous = new_block(t, "load.vector");
@@ -276,14 +390,17 @@ static LLVMValueRef load_leaf(struct tr *t, const struct tr_pointer *p, LLVMValu
 }
 
 /* Stores one scalar of every active, in-bounds lane. */
-static void store_leaf(struct tr *t, const struct tr_pointer *p, LLVMValueRef extra, LLVMValueRef value,
-                       unsigned size, enum spv_storage_kind kind)
+static void store_leaf(struct tr *t, const struct place *at, LLVMValueRef extra, LLVMValueRef value, unsigned size)
 {
+    const struct tr_pointer *p = &at->pointer;
+    enum spv_storage_kind kind = at->kind;
     LLVMTypeRef vector = LLVMTypeOf(value);
     LLVMValueRef addresses = leaf_addresses(t, p, extra, size, kind);
     LLVMValueRef mask = in_bounds(t, p, addresses, size);
     if (kind == SPV_STORAGE_EXPLICIT)
         mark_accesses(t, addresses, mask, size, true);
+    if (kind == SPV_STORAGE_SHARED)
+        addresses = monitor_access(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_WRITE);
     LLVMBasicBlockRef check = new_block(t, "store.check");
     LLVMBasicBlockRef contiguous = new_block(t, "store.vector");
     LLVMBasicBlockRef masked = new_block(t, "store.masked");
@@ -316,13 +433,6 @@ static void store_leaf(struct tr *t, const struct tr_pointer *p, LLVMValueRef ex
 
 /* --- Whole values ------------------------------------------------------------------ */
 
-struct place {
-    struct tr_pointer pointer;
-    enum spv_storage_kind kind;
-    bool explicit_layout;
-    bool uniform; /* every lane's address is the same (known at compile time) */
-};
-
 static unsigned scalar_bytes(const struct spv_type *type)
 {
     return type->kind == SPV_TYPE_BOOL ? 4 : type->width / 8;
@@ -347,6 +457,9 @@ static LLVMValueRef load_uniform_leaf(struct tr *t, const struct place *at, LLVM
     LLVMPositionBuilderAtEnd(t->builder, load);
     if (at->kind == SPV_STORAGE_EXPLICIT)
         mark_accesses(t, tr_splat(t, address), t->exec, size, false);
+    if (at->kind == SPV_STORAGE_SHARED)
+        address = first_lane(t, monitor_access(t, at->pointer_id, tr_splat(t, address), t->exec, size,
+                                               VKMM_WORKGROUP_READ));
     LLVMValueRef value = LLVMBuildLoad2(t->builder, scalar, spv_to_pointer(t, address), "");
     LLVMSetAlignment(value, 1);
     LLVMBuildBr(t->builder, join);
@@ -364,10 +477,10 @@ static LLVMValueRef load_scalar(struct tr *t, const struct place *at, LLVMValueR
     if (at->uniform && at->kind != SPV_STORAGE_LANE_SCALED && type->kind != SPV_TYPE_BOOL)
         return load_uniform_leaf(t, at, extra, spv_scalar_llvm(t, type), size);
     if (type->kind == SPV_TYPE_BOOL) {
-        LLVMValueRef word = load_leaf(t, &at->pointer, extra, t->i32, 4, at->kind);
+        LLVMValueRef word = load_leaf(t, at, extra, t->i32, 4);
         return LLVMBuildICmp(t->builder, LLVMIntNE, word, LLVMConstNull(LLVMTypeOf(word)), "");
     }
-    return load_leaf(t, &at->pointer, extra, spv_scalar_llvm(t, type), size, at->kind);
+    return load_leaf(t, at, extra, spv_scalar_llvm(t, type), size);
 }
 
 static void store_scalar(struct tr *t, const struct place *at, LLVMValueRef extra, const struct spv_type *type,
@@ -375,7 +488,7 @@ static void store_scalar(struct tr *t, const struct place *at, LLVMValueRef extr
 {
     if (type->kind == SPV_TYPE_BOOL)
         value = LLVMBuildZExt(t->builder, value, t->lane_i32, "");
-    store_leaf(t, &at->pointer, extra, value, scalar_bytes(type), at->kind);
+    store_leaf(t, at, extra, value, scalar_bytes(type));
 }
 
 /* Walks a value of `type_id` at AoS offset `extra`; `layout` carries the
@@ -400,10 +513,10 @@ static LLVMValueRef access_components(struct tr *t, const struct place *at, LLVM
         return load_scalar(t, at, extra, type);
     case SPV_TYPE_POINTER:
         if (value) {
-            store_leaf(t, &at->pointer, extra, LLVMBuildExtractValue(t->builder, value, 0, ""), 8, at->kind);
+            store_leaf(t, at, extra, LLVMBuildExtractValue(t->builder, value, 0, ""), 8);
             return NULL;
         }
-        return spv_memory_address_pointer(t, load_leaf(t, &at->pointer, extra, t->i64, 8, at->kind));
+        return spv_memory_address_pointer(t, load_leaf(t, at, extra, t->i64, 8));
     default:
         break;
     }
@@ -505,6 +618,8 @@ static LLVMValueRef load_vector(struct tr *t, const struct place *at, LLVMValueR
     LLVMPositionBuilderAtEnd(t->builder, block);
     if (at->kind == SPV_STORAGE_EXPLICIT)
         mark_accesses(t, addresses, t->exec, size, false);
+    if (at->kind == SPV_STORAGE_SHARED)
+        addresses = monitor_access(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_READ);
     LLVMValueRef all = LLVMBuildLoad2(t->builder, LLVMVectorType(scalar, n * t->width),
                                       spv_to_pointer(t, first_lane(t, addresses)), "");
     LLVMSetAlignment(all, 1);
@@ -549,6 +664,8 @@ static void store_vector(struct tr *t, const struct place *at, LLVMValueRef extr
     LLVMPositionBuilderAtEnd(t->builder, block);
     if (at->kind == SPV_STORAGE_EXPLICIT)
         mark_accesses(t, addresses, t->exec, size, true);
+    if (at->kind == SPV_STORAGE_SHARED)
+        addresses = monitor_access(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_WRITE);
     LLVMValueRef parts[4];
     for (unsigned c = 0; c < n; c++)
         parts[c] = LLVMBuildExtractValue(t->builder, value, c, "");
@@ -591,6 +708,7 @@ static struct place place_of(struct tr *t, uint32_t pointer_id)
     at.kind = spv_storage_kind(ptype->storage_class);
     at.explicit_layout = at.kind == SPV_STORAGE_EXPLICIT;
     at.uniform = t->layouts[pointer_id].uniform;
+    at.pointer_id = pointer_id;
     return at;
 }
 
@@ -838,6 +956,10 @@ static bool translate_atomic(struct tr *t, const struct spv_insn *insn, const ui
         if (op != SpvOpAtomicLoad)
             mark_accesses(t, addresses, mask, size, true);
     }
+    if (at.kind == SPV_STORAGE_SHARED)
+        addresses = monitor_access(t, pointer_id, addresses, mask, size,
+                                   VKMM_WORKGROUP_ATOMIC | (is_store ? 0 : VKMM_WORKGROUP_READ) |
+                                       (op == SpvOpAtomicLoad ? 0 : VKMM_WORKGROUP_WRITE));
     LLVMValueRef operand = NULL, comparator = NULL;
     if (is_store)
         operand = tr_get(t, w[4]);
@@ -953,6 +1075,8 @@ bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handl
         return true;
     case SpvOpControlBarrier:
         memory_barrier(t, w[2], w[3]);
+        spv_monitor_control_barrier(t, spv_words(t->m, &t->m->insns[t->m->ids[w[1]].insn])[3],
+                                    spv_words(t->m, &t->m->insns[t->m->ids[w[3]].insn])[3]);
         return true;
     case SpvOpAtomicLoad:
     case SpvOpAtomicStore:

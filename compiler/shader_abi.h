@@ -30,6 +30,31 @@ struct vkmm_shader_invocation {
      * the bytes a dispatch touched. */
     int64_t read_marks_delta;
     int64_t write_marks_delta;
+    /* Strict mode (monitor_workgroup_memory): the workgroup-memory monitor
+     * of this workgroup.  Every access to Workgroup storage first calls
+     * workgroup_access with the lanes' byte addresses (W of them, inactive
+     * lanes included), the active lanes as bits, size | VKMM_WORKGROUP_* << 16,
+     * the subgroup, the instruction (word offset << 32 | OpLine line) and
+     * its text; the value returned is added to every lane's address (0, or
+     * the distance to a view where racing bytes hold what the model lets
+     * the read see instead).  Control barriers call workgroup_barrier with
+     * their VKMM_WORKGROUP_BARRIER_* kind before they suspend. */
+    void *workgroup_monitor;
+    int64_t (*workgroup_access)(void *monitor, const uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
+                                uint32_t subgroup, uint64_t site, const char *text);
+    void (*workgroup_barrier)(void *monitor, uint32_t subgroup, uint32_t kind);
+};
+
+enum vkmm_workgroup_access_flag {
+    VKMM_WORKGROUP_READ = 1,
+    VKMM_WORKGROUP_WRITE = 2,
+    VKMM_WORKGROUP_ATOMIC = 4,
+};
+
+enum vkmm_workgroup_barrier_kind {
+    VKMM_WORKGROUP_BARRIER_EXECUTION = 0, /* Workgroup execution scope, no Workgroup-memory semantics */
+    VKMM_WORKGROUP_BARRIER_MEMORY = 1,    /* Workgroup execution scope, synchronizes Workgroup memory */
+    VKMM_SUBGROUP_BARRIER_MEMORY = 2,     /* Subgroup execution scope, synchronizes Workgroup memory */
 };
 
 enum vkmm_shader_invocation_field {
@@ -43,6 +68,9 @@ enum vkmm_shader_invocation_field {
     VKMM_INVOCATION_DEVICE_MEMORY_END = 120,
     VKMM_INVOCATION_READ_MARKS_DELTA = 128,
     VKMM_INVOCATION_WRITE_MARKS_DELTA = 136,
+    VKMM_INVOCATION_WORKGROUP_MONITOR = 144,
+    VKMM_INVOCATION_WORKGROUP_ACCESS = 152,
+    VKMM_INVOCATION_WORKGROUP_BARRIER = 160,
 };
 _Static_assert(offsetof(struct vkmm_shader_invocation, push_constants) == VKMM_INVOCATION_PUSH_CONSTANTS, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, shared_memory) == VKMM_INVOCATION_SHARED_MEMORY, "abi");
@@ -53,6 +81,9 @@ _Static_assert(offsetof(struct vkmm_shader_invocation, device_memory_base) == VK
 _Static_assert(offsetof(struct vkmm_shader_invocation, device_memory_end) == VKMM_INVOCATION_DEVICE_MEMORY_END, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, read_marks_delta) == VKMM_INVOCATION_READ_MARKS_DELTA, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, write_marks_delta) == VKMM_INVOCATION_WRITE_MARKS_DELTA, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, workgroup_monitor) == VKMM_INVOCATION_WORKGROUP_MONITOR, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, workgroup_access) == VKMM_INVOCATION_WORKGROUP_ACCESS, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, workgroup_barrier) == VKMM_INVOCATION_WORKGROUP_BARRIER, "abi");
 
 /* Descriptor as the generated code reads it: base pointer then range. */
 enum { VKMM_DESCRIPTOR_SIZE = 40, VKMM_DESCRIPTOR_BASE = 0, VKMM_DESCRIPTOR_RANGE = 8 };

@@ -85,6 +85,7 @@ struct spv_id {
     bool has_binding;
     bool non_writable, coherent, volatile_;
     uint32_t array_stride;
+    uint8_t fp_rounding;   /* FPRoundingMode + 1 (SpvFPRoundingMode), 0 when none */
     const char *name;      /* OpName, for messages */
     /* Translation state. */
     uint32_t block;        /* defining block (function values) */
@@ -236,6 +237,9 @@ struct tr {
     uint32_t *builtin_component;   /* per pointer id: component + 1 of a builtin vector, or 0 */
     uint32_t current_block;
     uint32_t current_line;
+    const struct spv_insn *current_insn;
+    bool spin_rotation;             /* the module has atomics: the dispatcher rotates after spin-wait steps */
+    LLVMValueRef monitor_addresses; /* [W x i64] alloca: the lanes' addresses for the workgroup monitor */
     /* Handy types. */
     LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, ptr, void_type;
     LLVMTypeRef mask_type;         /* <W x i1> */
@@ -272,6 +276,8 @@ LLVMValueRef tr_state_field_ptr(struct tr *t, unsigned field);
 bool spv_translate_arith(struct tr *t, const struct spv_insn *insn, bool *handled);
 bool spv_translate_composite(struct tr *t, const struct spv_insn *insn, bool *handled);
 bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handled);
+/* lower_memory.c: a control barrier's effect on the workgroup-memory monitor (strict mode). */
+void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_t semantics);
 bool spv_translate_glsl450(struct tr *t, const struct spv_insn *insn, bool *handled);
 bool spv_translate_subgroup(struct tr *t, const struct spv_insn *insn, bool *handled);
 

@@ -32,6 +32,7 @@
 enum {
     STATE_STATUS = 0,     /* i32: 0 fresh, 1 suspended */
     STATE_PENDING = 4,    /* i32: resume point number */
+    STATE_SPIN = 8,       /* i32: the lanes (bits) of an atomic that changed nothing: a spin-wait step */
     STATE_LANES = 64,     /* next: <W x i32>, then alive: <W x i8> */
 };
 
@@ -716,6 +717,64 @@ static void emit_suspension(struct tr *t, enum vkmm_shader_status status, bool c
     new_segment(t);
 }
 
+/* Did the atomic leave a lane's memory as it was?  Loads, failed
+ * compare-exchanges, and read-modify-writes whose operation changes nothing
+ * (atomicAdd(x, 0), atomicOr(x, 0), atomicMax with a smaller value): the
+ * shapes of spin-wait loops. */
+static LLVMValueRef atomic_unchanged(struct tr *t, const struct spv_insn *insn, const uint32_t *w)
+{
+    LLVMBuilderRef b = t->builder;
+    uint16_t op = insn->opcode;
+    if (op == SpvOpAtomicLoad)
+        return tr_splat(t, LLVMConstInt(t->i1, 1, 0));
+    if (op == SpvOpAtomicStore || op == SpvOpAtomicIIncrement || op == SpvOpAtomicIDecrement ||
+        op == SpvOpAtomicFAddEXT || op == SpvOpAtomicFMinEXT || op == SpvOpAtomicFMaxEXT)
+        return tr_splat(t, LLVMConstInt(t->i1, 0, 0));
+    LLVMValueRef old = tr_get(t, w[2]);
+    if (op == SpvOpAtomicCompareExchange)
+        return LLVMBuildICmp(b, LLVMIntNE, old, tr_get(t, w[8]), "");
+    LLVMValueRef value = tr_get(t, w[6]);
+    LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(value));
+    switch (op) {
+    case SpvOpAtomicIAdd:
+    case SpvOpAtomicISub:
+    case SpvOpAtomicXor:
+        return LLVMBuildICmp(b, LLVMIntEQ, value, zero, "");
+    case SpvOpAtomicOr:
+        return LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildOr(b, old, value, ""), old, "");
+    case SpvOpAtomicAnd:
+        return LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, old, value, ""), old, "");
+    case SpvOpAtomicExchange:
+        return LLVMBuildICmp(b, LLVMIntEQ, value, old, "");
+    case SpvOpAtomicUMin:
+        return LLVMBuildICmp(b, LLVMIntUGE, value, old, "");
+    case SpvOpAtomicSMin:
+        return LLVMBuildICmp(b, LLVMIntSGE, value, old, "");
+    case SpvOpAtomicUMax:
+        return LLVMBuildICmp(b, LLVMIntULE, value, old, "");
+    case SpvOpAtomicSMax:
+        return LLVMBuildICmp(b, LLVMIntSLE, value, old, "");
+    default:
+        return tr_splat(t, LLVMConstInt(t->i1, 0, 0));
+    }
+}
+
+/* An atomic that changed nothing in any active lane is a spin-wait step:
+ * the dispatcher's next choice then goes to lanes that were not spinning
+ * (rotate_after_spin), so a lane holding a lock that its subgroup's other
+ * lanes spin on gets to release it — the independent forward progress of
+ * GPUs that schedule diverged lanes apart. */
+static void note_spin(struct tr *t, const struct spv_insn *insn, const uint32_t *w)
+{
+    LLVMValueRef changed = LLVMBuildAnd(t->builder, LLVMBuildNot(t->builder, atomic_unchanged(t, insn, w), ""),
+                                        t->exec, "");
+    LLVMValueRef spin = LLVMBuildNot(t->builder, tr_any(t, changed), "");
+    LLVMValueRef lanes = LLVMBuildZExt(
+        t->builder, LLVMBuildBitCast(t->builder, t->exec, LLVMIntTypeInContext(t->context, t->width), ""), t->i32, "");
+    LLVMValueRef bits = LLVMBuildSelect(t->builder, spin, lanes, LLVMConstInt(t->i32, 0, 0), "");
+    LLVMBuildStore(t->builder, bits, tr_state_field_ptr(t, STATE_SPIN));
+}
+
 static void emit_control_barrier(struct tr *t, const uint32_t *w)
 {
     struct spv_module *m = t->m;
@@ -759,10 +818,12 @@ static bool translate_instruction(struct tr *t, const struct spv_insn *insn)
     default:
         break;
     }
-    if (t->options->suspend_at_atomics && is_atomic(insn->opcode)) {
+    if (is_atomic(insn->opcode)) {
         if (!spv_translate_memory(t, insn, &handled))
             return false;
-        emit_suspension(t, VKMM_SHADER_YIELDED, false);
+        note_spin(t, insn, w);
+        if (t->options->suspend_at_atomics)
+            emit_suspension(t, VKMM_SHADER_YIELDED, false);
         return true;
     }
     if (!spv_translate_arith(t, insn, &handled) || handled)
@@ -787,6 +848,7 @@ static bool translate_block(struct tr *t, uint32_t index)
     new_segment(t);
     for (uint32_t i = b->first; i < b->last; i++) {
         t->current_line = m->insns[i].line;
+        t->current_insn = &m->insns[i];
         if (!translate_instruction(t, &m->insns[i]))
             return false;
     }
@@ -831,6 +893,28 @@ static LLVMValueRef make_slot(struct tr *t, LLVMTypeRef type, bool in_state, uin
     return pointer;
 }
 
+/* The dispatcher normally runs the lowest block number among live lanes,
+ * which reconverges lanes at merge blocks.  Right after a spin-wait step it
+ * runs the lowest block among the lanes that were not spinning, if any, so
+ * they advance one step for every turn of the spin. */
+static LLVMValueRef rotate_after_spin(struct tr *t, LLVMValueRef alive, LLVMValueRef next, LLVMValueRef lowest)
+{
+    LLVMValueRef spin_ptr = tr_state_field_ptr(t, STATE_SPIN);
+    LLVMValueRef bits = LLVMBuildLoad2(t->builder, t->i32, spin_ptr, "");
+    LLVMValueRef lane_bits = LLVMBuildShl(t->builder, tr_splat(t, LLVMConstInt(t->i32, 1, 0)), tr_lane_index(t), "");
+    LLVMValueRef spinning = LLVMBuildICmp(t->builder, LLVMIntNE,
+                                          LLVMBuildAnd(t->builder, tr_splat(t, bits), lane_bits, ""),
+                                          tr_splat(t, LLVMConstInt(t->i32, 0, 0)), "");
+    LLVMValueRef others = LLVMBuildAnd(t->builder, alive, LLVMBuildNot(t->builder, spinning, ""), "");
+    LLVMValueRef candidates = LLVMBuildSelect(t->builder, others, next,
+                                              tr_splat(t, LLVMConstInt(t->i32, EXIT_BLOCK, 0)), "");
+    LLVMTypeRef lane_i32 = t->lane_i32;
+    LLVMValueRef other = tr_call_intrinsic(t, "llvm.vector.reduce.umin", &lane_i32, 1, &candidates, 1);
+    LLVMValueRef pick = LLVMBuildSelect(t->builder, tr_any(t, others), other, lowest, "");
+    LLVMBuildStore(t->builder, LLVMConstInt(t->i32, 0, 0), spin_ptr);
+    return pick;
+}
+
 static void emit_dispatcher(struct tr *t)
 {
     LLVMPositionBuilderAtEnd(t->builder, t->dispatcher);
@@ -849,6 +933,8 @@ static void emit_dispatcher(struct tr *t)
                                               tr_splat(t, LLVMConstInt(t->i32, EXIT_BLOCK, 0)), "");
     LLVMTypeRef lane_i32 = t->lane_i32;
     LLVMValueRef lowest = tr_call_intrinsic(t, "llvm.vector.reduce.umin", &lane_i32, 1, &candidates, 1);
+    if (t->spin_rotation)
+        lowest = rotate_after_spin(t, alive, next, lowest);
     LLVMValueRef exec = LLVMBuildAnd(t->builder, alive,
                                      LLVMBuildICmp(t->builder, LLVMIntEQ, next, tr_splat(t, lowest), ""), "");
     LLVMBuildStore(t->builder, LLVMBuildZExt(t->builder, exec, LLVMVectorType(t->i8, t->width), ""), t->exec_slot);
@@ -888,6 +974,8 @@ static bool build_function(struct tr *t)
     t->next_slot = make_slot(t, t->lane_i32, suspends, &state_offset);
     t->alive_slot = make_slot(t, mask_bytes, suspends, &state_offset);
     t->exec_slot = make_slot(t, mask_bytes, suspends, &state_offset);
+    if (t->options->monitor_workgroup_memory)
+        t->monitor_addresses = LLVMBuildAlloca(t->builder, LLVMArrayType(t->i64, t->width), "");
     for (uint32_t id = 1; id < m->bound; id++) {
         struct spv_id *v = &m->ids[id];
         if (v->kind == SPV_ID_VALUE && v->needs_slot && v->type && spv_type(m, v->type)->value_type)
@@ -957,8 +1045,10 @@ static bool build_function(struct tr *t)
 bool spv_translate(struct tr *t)
 {
     struct spv_module *m = t->m;
-    for (uint32_t i = 0; i < m->insn_count; i++)
+    for (uint32_t i = 0; i < m->insn_count; i++) {
         m->has_barrier |= is_suspension_point(t, &m->insns[i]);
+        t->spin_rotation |= is_atomic(m->insns[i].opcode);
+    }
     t->values = calloc(m->bound, sizeof(LLVMValueRef));
     t->value_generation = calloc(m->bound, sizeof(uint32_t));
     t->generation = 1;

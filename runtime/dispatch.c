@@ -17,6 +17,7 @@
 #include "strict_memory.h"
 #include "thread_pool.h"
 #include "vkmm/vkmm.h"
+#include "workgroup_monitor.h"
 
 /* maxComputeWorkGroupInvocations is 1024, so at most 1024 subgroups of one
  * invocation each. */
@@ -51,50 +52,130 @@ static void fill_pattern(uint8_t *bytes, size_t size, uint64_t seed)
     }
 }
 
-/* One workgroup: its subgroups are coroutines, resumed in turn until every
- * one has finished (each call runs to the next control barrier). */
+/* Where one workgroup is: its scratch (subgroup states, then shared
+ * memory), each subgroup's status, and its invocation block. */
+struct workgroup_slot {
+    uint8_t *scratch;
+    struct vkmm_shader_invocation invocation;
+    uint32_t unfinished;
+    uint8_t status[MAX_SUBGROUPS]; /* vkmm_shader_status per subgroup (checked in vkmm_dispatch_execute) */
+    struct vkmm_workgroup_monitor *monitor; /* strict mode with Workgroup storage, else NULL */
+};
+
+static void start_workgroup(const struct dispatch_run *run, struct workgroup_slot *slot, uint64_t index)
+{
+    const struct vkmm_compiled_shader *shader = run->shader;
+    slot->invocation = run->invocation;
+    slot->invocation.shared_memory = slot->scratch + run->states_size;
+    slot->invocation.workgroup_id[0] = run->base[0] + (uint32_t)(index % run->count[0]);
+    slot->invocation.workgroup_id[1] = run->base[1] + (uint32_t)(index / run->count[0] % run->count[1]);
+    slot->invocation.workgroup_id[2] = run->base[2] + (uint32_t)(index / run->count[0] / run->count[1]);
+    if (run->patterned)
+        fill_pattern(slot->scratch, run->states_size + shader->shared_memory_size, run->seed);
+    /* A fresh state only needs its header cleared: the status word, and in
+     * strict mode the dispatcher's spin flag and last choice (translate.c). */
+    for (uint32_t g = 0; g < shader->subgroup_count; g++)
+        memset(slot->scratch + (size_t)g * shader->state_size, 0, 16);
+    memset(slot->status, VKMM_SHADER_YIELDED, shader->subgroup_count);
+    slot->unfinished = shader->subgroup_count;
+    /* Strict-mode code calls the hooks whether or not there is a monitor
+     * (a shader without Workgroup storage has none): they accept NULL. */
+    slot->invocation.workgroup_monitor = slot->monitor;
+    slot->invocation.workgroup_access = vkmm_workgroup_monitor_access;
+    slot->invocation.workgroup_barrier = vkmm_workgroup_monitor_barrier;
+    if (slot->monitor)
+        vkmm_workgroup_monitor_begin(slot->monitor, slot->invocation.shared_memory, slot->invocation.workgroup_id);
+}
+
+/* Runs every subgroup that may run once: each until it finishes, waits at
+ * a control barrier, or yields (strict mode stops after atomics so that a
+ * workgroup spinning on another's flag still finishes).  When none could,
+ * the barrier opens: every unfinished subgroup waits at it (SPIR-V
+ * OpControlBarrier: all invocations of the workgroup).  Returns true while
+ * the workgroup has not finished. */
+static bool step_workgroup(const struct dispatch_run *run, struct workgroup_slot *slot)
+{
+    const struct vkmm_compiled_shader *shader = run->shader;
+    bool ran = false;
+    for (uint32_t g = 0; g < shader->subgroup_count; g++) {
+        if (slot->status[g] != VKMM_SHADER_YIELDED)
+            continue;
+        slot->invocation.subgroup_id = g;
+        slot->status[g] = (uint8_t)shader->function(slot->scratch + (size_t)g * shader->state_size, &slot->invocation);
+        slot->unfinished -= slot->status[g] == VKMM_SHADER_DONE;
+        ran = true;
+    }
+    if (!ran) {
+        for (uint32_t g = 0; g < shader->subgroup_count; g++)
+            if (slot->status[g] == VKMM_SHADER_AT_BARRIER)
+                slot->status[g] = VKMM_SHADER_YIELDED;
+        if (slot->monitor)
+            vkmm_workgroup_monitor_barrier_open(slot->monitor);
+    }
+    return slot->unfinished != 0;
+}
+
+/* Fast mode: one workgroup on a pool thread, run to the end. */
 static void run_workgroup(void *context, unsigned thread, uint64_t index)
 {
     struct dispatch_run *run = context;
-    const struct vkmm_compiled_shader *shader = run->shader;
-    uint8_t *scratch = run->scratch + thread * run->scratch_stride;
-    struct vkmm_shader_invocation invocation = run->invocation;
-    invocation.shared_memory = scratch + run->states_size;
-    uint32_t x = (uint32_t)(index % run->count[0]);
-    uint32_t y = (uint32_t)(index / run->count[0] % run->count[1]);
-    uint32_t z = (uint32_t)(index / run->count[0] / run->count[1]);
-    invocation.workgroup_id[0] = run->base[0] + x;
-    invocation.workgroup_id[1] = run->base[1] + y;
-    invocation.workgroup_id[2] = run->base[2] + z;
-    uint32_t subgroups = shader->subgroup_count;
-    if (run->patterned)
-        fill_pattern(scratch, run->states_size + shader->shared_memory_size, run->seed);
-    /* A fresh state only needs its status word cleared (shader_abi.h). */
-    for (uint32_t g = 0; g < subgroups; g++)
-        memset(scratch + (size_t)g * shader->state_size, 0, 8);
-    /* Each subgroup runs until it finishes, waits at a control barrier, or
-     * yields (strict mode stops after atomics so that a workgroup spinning
-     * on another's flag still finishes).  Yielded subgroups run again in
-     * turn; the barrier opens only when every unfinished subgroup waits at
-     * it (SPIR-V OpControlBarrier: all invocations of the workgroup). */
-    uint8_t status[MAX_SUBGROUPS]; /* vkmm_shader_status per subgroup (checked in vkmm_dispatch_execute) */
-    memset(status, VKMM_SHADER_YIELDED, subgroups);
-    uint32_t unfinished = subgroups;
-    while (unfinished) {
-        bool ran = false;
-        for (uint32_t g = 0; g < subgroups; g++) {
-            if (status[g] != VKMM_SHADER_YIELDED)
+    struct workgroup_slot slot = { .scratch = run->scratch + thread * run->scratch_stride };
+    start_workgroup(run, &slot, index);
+    while (step_workgroup(run, &slot))
+        ;
+}
+
+/* Strict mode (DESIGN §3.3): up to VKMM_RESIDENT_WORKGROUPS workgroups are
+ * resident at once, as on a GPU, and take turns at every suspension point
+ * (barriers, atomics); a finished one makes room for the next in the seeded
+ * order.  So a workgroup that spins on a flag or lock of another resident
+ * workgroup lets it run (inter-workgroup barriers, decoupled look-back),
+ * and everything stays deterministic on one thread. */
+#define VKMM_RESIDENT_WORKGROUPS 16
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* The seeded order of workgroups: seed 0 in index order; other seeds an
+ * affine permutation i -> (a*i + seed) mod n with a coprime to n. */
+static uint64_t workgroup_order(uint64_t i, uint64_t groups, uint64_t seed)
+{
+    if (seed == 0 || groups < 2)
+        return i;
+    uint64_t a = (seed * 2654435761ull) % groups;
+    while (a == 0 || gcd(a, groups) != 1)
+        a = (a + 1) % groups;
+    unsigned __int128 product = (unsigned __int128)a * i + seed;
+    return (uint64_t)(product % groups);
+}
+
+static void run_resident(struct dispatch_run *run, struct workgroup_slot *slots, unsigned resident, uint64_t groups)
+{
+    uint64_t next = 0;
+    unsigned active = 0;
+    bool busy[VKMM_RESIDENT_WORKGROUPS] = { false };
+    for (unsigned r = 0; r < resident && next < groups; r++, next++, active++) {
+        start_workgroup(run, &slots[r], workgroup_order(next, groups, run->seed));
+        busy[r] = true;
+    }
+    while (active) {
+        for (unsigned r = 0; r < resident; r++) {
+            if (!busy[r] || step_workgroup(run, &slots[r]))
                 continue;
-            invocation.subgroup_id = g;
-            status[g] = (uint8_t)shader->function(scratch + (size_t)g * shader->state_size, &invocation);
-            unfinished -= status[g] == VKMM_SHADER_DONE;
-            ran = true;
+            if (next < groups) {
+                start_workgroup(run, &slots[r], workgroup_order(next++, groups, run->seed));
+            } else {
+                busy[r] = false;
+                active--;
+            }
         }
-        if (ran)
-            continue;
-        for (uint32_t g = 0; g < subgroups; g++)
-            if (status[g] == VKMM_SHADER_AT_BARRIER)
-                status[g] = VKMM_SHADER_YIELDED;
     }
 }
 
@@ -153,6 +234,39 @@ static void read_indirect(struct vkmm_execution *x, const struct vkmm_command *c
         memcpy(count, vkmm_buffer_device_bytes(d->indirect, d->indirect_offset, 12), 12);
 }
 
+/* Strict mode: the resident workgroups, each with a workgroup-memory
+ * monitor when the shader has Workgroup storage; its races become reports. */
+static void run_strict(struct vkmm_device *device, struct vkmm_execution *x, const struct vkmm_command *command,
+                       struct dispatch_run *run, unsigned resident, uint64_t groups)
+{
+    const struct vkmm_compiled_shader *shader = run->shader;
+    struct workgroup_slot *slots = calloc(resident, sizeof(*slots));
+    struct vkmm_workgroup_races *races = calloc(1, sizeof(*races));
+    bool monitored = device->engine && shader->shared_memory_size && races;
+    bool ok = slots != NULL;
+    for (unsigned r = 0; ok && r < resident; r++) {
+        slots[r].scratch = run->scratch + r * run->scratch_stride;
+        if (monitored) {
+            slots[r].monitor = vkmm_workgroup_monitor_create(shader->local_size, shader->subgroup_width,
+                                                             shader->shared_memory_size, races);
+            ok = slots[r].monitor != NULL;
+        }
+    }
+    if (ok)
+        run_resident(run, slots, resident, groups);
+    else
+        vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                 VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "VK_ERROR_OUT_OF_HOST_MEMORY",
+                 "no memory to run a dispatch of %llu workgroups in strict mode; it was skipped",
+                 (unsigned long long)groups);
+    if (ok && monitored && races->count)
+        vkmm_strict_report_workgroup_races(x, command, races);
+    for (unsigned r = 0; slots && r < resident; r++)
+        vkmm_workgroup_monitor_destroy(slots[r].monitor);
+    free(slots);
+    free(races);
+}
+
 void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *command)
 {
     const struct vkmm_dispatch *d = command->u.dispatch;
@@ -183,10 +297,11 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
                  pipeline->shader.subgroup_count, MAX_SUBGROUPS);
         return;
     }
-    /* Strict mode runs workgroups one at a time, in order, on the thread
-     * that runs the submission: deterministic (DESIGN §1). */
+    /* Strict mode runs resident workgroups in turns on the thread that runs
+     * the submission: deterministic (DESIGN §1). */
     struct vkmm_thread_pool *pool = vkmm_mode() == VKMM_MODE_STRICT ? NULL : vkmm_device_thread_pool(device);
-    unsigned threads = pool ? vkmm_thread_pool_size(pool) : 1;
+    unsigned threads = pool ? vkmm_thread_pool_size(pool)
+                            : (unsigned)(groups < VKMM_RESIDENT_WORKGROUPS ? groups : VKMM_RESIDENT_WORKGROUPS);
     run.patterned = device->engine != NULL;
     run.seed = vkmm_seed();
     run.states_size = ((size_t)pipeline->shader.subgroup_count * pipeline->shader.state_size + 63) & ~(size_t)63;
@@ -211,8 +326,7 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
             device->engine ? vkmm_strict_dispatch_prepare(x, command, &run.invocation, pipeline->layout,
                                                           pipeline->shader.uses_buffer_references)
                            : NULL;
-        for (uint64_t i = 0; i < groups; i++)
-            run_workgroup(&run, 0, i);
+        run_strict(device, x, command, &run, threads, groups);
         if (mirror)
             vkmm_strict_dispatch_finish(x, command, mirror);
     }

@@ -16,7 +16,7 @@ static const char *const kinds[VKMM_HAZARD_KINDS] = {
     "VKMM-HAZARD-STALE-READ",       "VKMM-HAZARD-LOST-WRITE",      "VKMM-HAZARD-WRITE-AFTER-READ",
     "VKMM-HAZARD-WRITE-AFTER-WRITE", "VKMM-HAZARD-UNFLUSHED-HOST-WRITE", "VKMM-HAZARD-HOST-STALE-READ",
     "VKMM-HAZARD-SCOPE-MISMATCH",   "VKMM-HAZARD-UNINITIALIZED-READ", "VKMM-HAZARD-HOST-READ-NO-DEPENDENCY",
-    "VKMM-HAZARD-OTHER",
+    "VKMM-HAZARD-WORKGROUP-RACE",   "VKMM-HAZARD-OTHER",
 };
 
 /* One report: the first hazard as found (its range and names) and the
@@ -198,7 +198,10 @@ static cJSON *report_json(const struct report_entry *e, const struct vkmm_hazard
         return NULL;
     cJSON_AddStringToObject(line, "id", h->id);
     cJSON_AddNumberToObject(line, "report", (double)e->number);
-    cJSON_AddNumberToObject(line, "memory", (double)h->memory_id);
+    if (h->memory_id == VKMM_MM_WORKGROUP_MEMORY)
+        cJSON_AddStringToObject(line, "memory", "Workgroup");
+    else
+        cJSON_AddNumberToObject(line, "memory", (double)h->memory_id);
     cJSON_AddNumberToObject(line, "offset", (double)h->offset);
     cJSON_AddNumberToObject(line, "size", (double)h->size);
     if (place)
@@ -206,6 +209,8 @@ static cJSON *report_json(const struct report_entry *e, const struct vkmm_hazard
     cJSON_AddItemToObject(line, "first", agent_json(&h->writer_or_first));
     cJSON_AddItemToObject(line, "second", agent_json(&h->reader_or_second));
     cJSON_AddStringToObject(line, "missing", h->missing);
+    if (h->example[0])
+        cJSON_AddStringToObject(line, "example", h->example);
     return line;
 }
 
@@ -214,6 +219,11 @@ static cJSON *report_json(const struct report_entry *e, const struct vkmm_hazard
 static void place_text(char *out, size_t size, const struct vkmm_mm_hazard *hazard,
                        const struct vkmm_hazard_place *place)
 {
+    if (hazard->memory_id == VKMM_MM_WORKGROUP_MEMORY) {
+        snprintf(out, size, "Workgroup memory bytes [%llu, +%llu)", (unsigned long long)hazard->offset,
+                 (unsigned long long)hazard->size);
+        return;
+    }
     int at = 0;
     for (uint32_t i = 0; place && i < place->buffer_count && at < (int)size; i++) {
         const struct vkmm_hazard_buffer *b = &place->buffers[i];
@@ -285,7 +295,12 @@ static struct report_entry *create_entry(struct vkmm_device *device, uint64_t ha
     place_text(where, sizeof(where), hazard, place);
     agent_text(second, sizeof(second), &hazard->reader_or_second);
     agent_text(first, sizeof(first), &hazard->writer_or_first);
-    vkmm_print_cut(e->message, sizeof(e->message), "%s: %s after %s; missing: %s", where, second, first, hazard->missing);
+    if (hazard->memory_id == VKMM_MM_WORKGROUP_MEMORY)
+        vkmm_print_cut(e->message, sizeof(e->message), "%s, in %s: %s; missing: %s", where, second, hazard->example,
+                       hazard->missing);
+    else
+        vkmm_print_cut(e->message, sizeof(e->message), "%s: %s after %s; missing: %s", where, second, first,
+                       hazard->missing);
     e->bucket_next = report->buckets[hash % VKMM_REPORT_BUCKETS];
     report->buckets[hash % VKMM_REPORT_BUCKETS] = e;
     if (report->last)

@@ -19,6 +19,7 @@
 #include "hazard_report.h"
 #include "host_trap.h"
 #include "log.h"
+#include "workgroup_monitor.h"
 #include "memmodel/memmodel.h"
 #include "pipeline.h"
 #include "pipeline_layout.h"
@@ -1057,4 +1058,55 @@ void vkmm_strict_dispatch_finish(struct vkmm_execution *x, const struct vkmm_com
     unlock(device);
     vkmm_free(&device->allocator, NULL, walk);
     vkmm_free(&device->allocator, NULL, mirror);
+}
+
+/* --- Races inside a dispatch ---------------------------------------------------- */
+
+static const char *race_verb(const struct vkmm_workgroup_race_access *side)
+{
+    return side->atomic ? (side->write ? "atomic write" : "atomic read") : side->write ? "write" : "read";
+}
+
+/* The fix, in GLSL and SPIR-V terms, naming the two instructions in program
+ * order: the bug's identity, whichever of them ran first. */
+static void workgroup_race_missing(const struct vkmm_workgroup_race *r, char *out, size_t size)
+{
+    const char *why = "";
+    if (r->execution_barrier_only)
+        why = "; the barrier between them orders execution only (its semantics lack AcquireRelease with "
+              "WorkgroupMemory)";
+    else if (r->earlier.atomic != r->later.atomic)
+        why = "; an atomic and a plain access do not order each other";
+    else if (r->same_subgroup)
+        why = "; both invocations are in one subgroup, so subgroupBarrier() would also do";
+    snprintf(out, size,
+             "barrier() (OpControlBarrier Workgroup Workgroup AcquireRelease|WorkgroupMemory) between the %s of %s "
+             "and the %s of %s by different invocations of one workgroup%s",
+             race_verb(&r->earlier), r->earlier.text, race_verb(&r->later), r->later.text, why);
+}
+
+void vkmm_strict_report_workgroup_races(struct vkmm_execution *x, const struct vkmm_command *command,
+                                        const struct vkmm_workgroup_races *races)
+{
+    struct vkmm_mm_agent agent = agent_of(x, command);
+    lock(x->device);
+    for (uint32_t i = 0; i < races->count; i++) {
+        const struct vkmm_workgroup_race *r = &races->race[i];
+        struct vkmm_mm_hazard hazard = {
+            .id = VKMM_MM_HAZARD_WORKGROUP_RACE,
+            .memory_id = VKMM_MM_WORKGROUP_MEMORY,
+            .offset = r->offset,
+            .size = r->bytes,
+            .reader_or_second = agent,
+            .writer_or_first = agent,
+        };
+        workgroup_race_missing(r, hazard.missing, sizeof(hazard.missing));
+        const uint32_t *a = r->earlier.invocation, *b = r->later.invocation;
+        snprintf(hazard.example, sizeof(hazard.example),
+                 "invocation (%u,%u,%u) (%s) and invocation (%u,%u,%u) (%s) of workgroup (%u,%u,%u), byte %u",
+                 a[0], a[1], a[2], race_verb(&r->earlier), b[0], b[1], b[2], race_verb(&r->later), r->workgroup[0],
+                 r->workgroup[1], r->workgroup[2], r->offset);
+        vkmm_hazard_report_add(x->device, &hazard, NULL);
+    }
+    unlock(x->device);
 }

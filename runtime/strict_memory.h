@@ -111,3 +111,8 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_prepare(struct vkmm_execution 
                                                           bool buffer_references);
 void vkmm_strict_dispatch_finish(struct vkmm_execution *x, const struct vkmm_command *command,
                                  struct vkmm_dispatch_mirror *mirror);
+/* Races between invocations in Workgroup memory that the dispatch's
+ * workgroup monitors found: one report per bug. */
+struct vkmm_workgroup_races;
+void vkmm_strict_report_workgroup_races(struct vkmm_execution *x, const struct vkmm_command *command,
+                                        const struct vkmm_workgroup_races *races);

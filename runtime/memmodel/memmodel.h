@@ -51,6 +51,14 @@
  * write reached since the allocation; they hold vkmm's allocation pattern. */
 #define VKMM_MM_HAZARD_UNINITIALIZED_READ "VKMM-HAZARD-UNINITIALIZED-READ"
 
+/* 000 data race, inside a dispatch: two accesses of different invocations
+ * of one workgroup to the same bytes of Workgroup storage, at least one a
+ * write and not both atomic, with no control barrier that synchronizes
+ * Workgroup memory between them (runtime/workgroup_monitor.c). */
+#define VKMM_MM_HAZARD_WORKGROUP_RACE "VKMM-HAZARD-WORKGROUP-RACE"
+/* A hazard's memory_id for a workgroup's shared memory (offsets are in it). */
+#define VKMM_MM_WORKGROUP_MEMORY UINT64_MAX
+
 /* The agent of host accesses the engine discovers by itself (bytes changed
  * through the mapped pointer) has this queue. */
 #define VKMM_MM_HOST_QUEUE UINT32_MAX
@@ -75,6 +83,7 @@ struct vkmm_mm_hazard {
     uint64_t offset, size;
     struct vkmm_mm_agent reader_or_second, writer_or_first;
     char missing[512]; /* the missing operation in Vulkan terms */
+    char example[256]; /* one occurrence (e.g. the invocations), not part of the bug's identity; may be empty */
 };
 
 /* Called once per hazard, synchronously, from inside the engine call that

@@ -1,0 +1,353 @@
+#include "workgroup_monitor.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "shader_abi.h"
+
+#define NOBODY 0
+#define MANY 0xffffu
+
+/* What the workgroup did to one byte of shared memory since the last
+ * barrier that synchronized Workgroup memory (the interval).  A byte whose
+ * interval is not the current one was not touched since: lazily reset. */
+struct byte_state {
+    uint32_t interval;
+    uint16_t writer;          /* local invocation index + 1 of the last write, or NOBODY */
+    uint16_t writer_epoch;    /* the writer's subgroup-barrier count at the write */
+    uint16_t reader;          /* local index + 1 of the reader, MANY, or NOBODY */
+    uint16_t reader_subgroup; /* subgroup + 1 of every reader, MANY if several */
+    uint16_t reader_epoch;    /* the last reader's subgroup-barrier count */
+    uint8_t old;              /* the value at the start of the interval */
+    uint8_t kept;             /* of two racing writes, the first's value */
+    bool writer_atomic, plain_read, lost;
+    uint32_t writer_word, reader_word;
+    const char *writer_text, *reader_text;
+};
+
+struct vkmm_workgroup_monitor {
+    uint32_t local_size[3];
+    uint32_t width, subgroups, size;
+    uint8_t *shared;
+    uint8_t *view;                 /* what a racing read sees instead (size bytes) */
+    struct byte_state *bytes;
+    uint16_t *epoch;               /* per subgroup: subgroup barriers passed */
+    uint32_t interval;
+    bool arrivals_synchronize;     /* every subgroup at the pending barrier synchronizes memory */
+    bool execution_barrier_passed; /* in this interval, a barrier without memory semantics */
+    uint32_t *lost, lost_count;    /* bytes with a lost write, restored when the interval ends */
+    uint32_t workgroup[3];
+    struct vkmm_workgroup_races *races;
+};
+
+struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t local_size[3], uint32_t width,
+                                                             uint32_t shared_size,
+                                                             struct vkmm_workgroup_races *races)
+{
+    struct vkmm_workgroup_monitor *m = calloc(1, sizeof(*m));
+    if (!m)
+        return NULL;
+    memcpy(m->local_size, local_size, sizeof(m->local_size));
+    uint32_t invocations = local_size[0] * local_size[1] * local_size[2];
+    m->width = width;
+    m->subgroups = (invocations + width - 1) / width;
+    m->size = shared_size;
+    m->races = races;
+    size_t slots = shared_size ? shared_size : 1;
+    m->view = malloc(slots);
+    m->bytes = calloc(slots, sizeof(*m->bytes));
+    m->epoch = calloc(m->subgroups ? m->subgroups : 1, sizeof(*m->epoch));
+    m->lost = malloc(slots * sizeof(*m->lost));
+    if (!m->view || !m->bytes || !m->epoch || !m->lost) {
+        vkmm_workgroup_monitor_destroy(m);
+        return NULL;
+    }
+    return m;
+}
+
+void vkmm_workgroup_monitor_destroy(struct vkmm_workgroup_monitor *m)
+{
+    if (!m)
+        return;
+    free(m->view);
+    free(m->bytes);
+    free(m->epoch);
+    free(m->lost);
+    free(m);
+}
+
+void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *m, uint8_t *shared, const uint32_t workgroup[3])
+{
+    m->shared = shared;
+    memcpy(m->workgroup, workgroup, sizeof(m->workgroup));
+    memset(m->epoch, 0, m->subgroups * sizeof(*m->epoch));
+    m->interval++; /* every byte state of the last workgroup is stale now */
+    m->arrivals_synchronize = true;
+    m->execution_barrier_passed = false;
+    m->lost_count = 0;
+}
+
+/* The interval ends: writes that lost a race are undone (the earlier
+ * racing write stays, DESIGN §3 "manifest"), and everything before is
+ * ordered before everything after. */
+static void end_interval(struct vkmm_workgroup_monitor *m)
+{
+    for (uint32_t i = 0; i < m->lost_count; i++)
+        m->shared[m->lost[i]] = m->bytes[m->lost[i]].kept;
+    m->lost_count = 0;
+    m->interval++;
+    m->execution_barrier_passed = false;
+}
+
+void vkmm_workgroup_monitor_barrier_open(struct vkmm_workgroup_monitor *m)
+{
+    if (m->arrivals_synchronize)
+        end_interval(m);
+    else
+        m->execution_barrier_passed = true;
+    m->arrivals_synchronize = true;
+}
+
+void vkmm_workgroup_monitor_barrier(void *monitor, uint32_t subgroup, uint32_t kind)
+{
+    struct vkmm_workgroup_monitor *m = monitor;
+    if (!m)
+        return; /* no Workgroup storage: nothing to watch */
+    if (kind == VKMM_SUBGROUP_BARRIER_MEMORY) {
+        if (subgroup < m->subgroups)
+            m->epoch[subgroup]++;
+        return;
+    }
+    if (kind != VKMM_WORKGROUP_BARRIER_MEMORY)
+        m->arrivals_synchronize = false;
+}
+
+/* --- Happens-before within the workgroup -------------------------------------- */
+
+/* Is the last write of `b` ordered before an access by `invocation` of
+ * `subgroup`?  By program order (the same invocation) or by a subgroup
+ * barrier passed since (the same subgroup); a workgroup barrier started a
+ * new interval. */
+static bool write_ordered(const struct vkmm_workgroup_monitor *m, const struct byte_state *b, uint32_t invocation,
+                          uint32_t subgroup)
+{
+    if (b->writer == NOBODY || b->writer == invocation + 1)
+        return true;
+    uint32_t writer_subgroup = (uint32_t)(b->writer - 1) / m->width;
+    return writer_subgroup == subgroup && b->writer_epoch != m->epoch[subgroup];
+}
+
+static bool reads_ordered(const struct vkmm_workgroup_monitor *m, const struct byte_state *b, uint32_t invocation,
+                          uint32_t subgroup)
+{
+    if (b->reader == NOBODY || b->reader == invocation + 1)
+        return true;
+    return b->reader_subgroup == subgroup + 1 && b->reader_epoch != m->epoch[subgroup];
+}
+
+/* --- Records -------------------------------------------------------------------- */
+
+static void local_id(const struct vkmm_workgroup_monitor *m, uint32_t index, uint32_t out[3])
+{
+    out[0] = index % m->local_size[0];
+    out[1] = index / m->local_size[0] % m->local_size[1];
+    out[2] = index / m->local_size[0] / m->local_size[1];
+}
+
+struct access {
+    uint32_t invocation, subgroup, word;
+    const char *text;
+    bool write, atomic;
+};
+
+static struct vkmm_workgroup_race_access race_side(const struct vkmm_workgroup_monitor *m, const struct access *a)
+{
+    struct vkmm_workgroup_race_access side = { .text = a->text, .word = a->word, .write = a->write,
+                                               .atomic = a->atomic };
+    local_id(m, a->invocation, side.invocation);
+    return side;
+}
+
+/* A race between an earlier access `first` (of another invocation) and
+ * `second`, the access being made: aggregated by the pair of instructions. */
+static void record(struct vkmm_workgroup_monitor *m, uint32_t offset, const struct access *first,
+                   const struct access *second)
+{
+    struct vkmm_workgroup_races *races = m->races;
+    uint32_t low = first->word < second->word ? first->word : second->word;
+    uint32_t high = first->word < second->word ? second->word : first->word;
+    for (uint32_t i = 0; i < races->count; i++) {
+        struct vkmm_workgroup_race *r = &races->race[i];
+        if (r->earlier.word == low && r->later.word == high && (r->earlier.write || r->later.write)) {
+            r->bytes++;
+            r->same_subgroup &= first->subgroup == second->subgroup;
+            return;
+        }
+    }
+    if (races->count == VKMM_WORKGROUP_MAX_RACES) {
+        races->more++;
+        return;
+    }
+    struct vkmm_workgroup_race *r = &races->race[races->count++];
+    bool in_order = first->word <= second->word;
+    *r = (struct vkmm_workgroup_race){
+        .earlier = race_side(m, in_order ? first : second),
+        .later = race_side(m, in_order ? second : first),
+        .same_subgroup = first->subgroup == second->subgroup,
+        .execution_barrier_only = m->execution_barrier_passed,
+        .offset = offset,
+        .bytes = 1,
+    };
+    memcpy(r->workgroup, m->workgroup, sizeof(r->workgroup));
+}
+
+/* The earlier access of a byte as the monitor remembers it. */
+static struct access last_writer(const struct vkmm_workgroup_monitor *m, const struct byte_state *b)
+{
+    uint32_t invocation = b->writer - 1u;
+    return (struct access){ .invocation = invocation, .subgroup = invocation / m->width, .word = b->writer_word,
+                            .text = b->writer_text, .write = true, .atomic = b->writer_atomic };
+}
+
+static struct access some_reader(const struct vkmm_workgroup_monitor *m, const struct byte_state *b,
+                                 const struct access *writer)
+{
+    /* With several readers, one that is not the writer: the first
+     * invocation of their subgroup, or of the writer's neighbour. */
+    uint32_t invocation = b->reader != MANY ? b->reader - 1u
+                          : b->reader_subgroup != MANY ? (b->reader_subgroup - 1u) * m->width
+                                                       : writer->invocation ^ 1u;
+    if (invocation == writer->invocation)
+        invocation = invocation + 1 < m->subgroups * m->width ? invocation + 1 : invocation - 1;
+    return (struct access){ .invocation = invocation, .subgroup = invocation / m->width, .word = b->reader_word,
+                            .text = b->reader_text, .write = false, .atomic = !b->plain_read };
+}
+
+/* --- Accesses -------------------------------------------------------------------- */
+
+static struct byte_state *touch(struct vkmm_workgroup_monitor *m, uint32_t offset)
+{
+    struct byte_state *b = &m->bytes[offset];
+    if (b->interval != m->interval) {
+        *b = (struct byte_state){ .interval = m->interval };
+        b->old = m->shared[offset];
+    }
+    return b;
+}
+
+/* A read: returns true when this byte must read its interval-start value
+ * (the write it races with comes earlier in the program, so the stale
+ * value is the one a lockstep reading would not give). */
+static bool read_byte(struct vkmm_workgroup_monitor *m, uint32_t offset, const struct access *a)
+{
+    struct byte_state *b = touch(m, offset);
+    bool stale = false;
+    if (!write_ordered(m, b, a->invocation, a->subgroup) && !(a->atomic && b->writer_atomic)) {
+        struct access writer = last_writer(m, b);
+        record(m, offset, &writer, a);
+        stale = !a->atomic && b->writer_word < a->word;
+    }
+    bool same_subgroup_only = b->reader_subgroup == a->subgroup + 1;
+    if (b->reader == NOBODY || (same_subgroup_only && b->reader_epoch != m->epoch[a->subgroup])) {
+        /* Earlier reads of this subgroup are ordered before what it does
+         * now; a later write by another subgroup races with this read anyway. */
+        b->reader = (uint16_t)(a->invocation + 1);
+        b->reader_subgroup = (uint16_t)(a->subgroup + 1);
+        b->plain_read = false;
+    } else {
+        if (b->reader != a->invocation + 1)
+            b->reader = MANY;
+        if (!same_subgroup_only)
+            b->reader_subgroup = MANY;
+    }
+    b->reader_epoch = m->epoch[a->subgroup];
+    b->plain_read |= !a->atomic;
+    b->reader_word = a->word;
+    b->reader_text = a->text;
+    return stale;
+}
+
+static void write_byte(struct vkmm_workgroup_monitor *m, uint32_t offset, const struct access *a)
+{
+    struct byte_state *b = touch(m, offset);
+    if (!write_ordered(m, b, a->invocation, a->subgroup) && !(a->atomic && b->writer_atomic)) {
+        struct access writer = last_writer(m, b);
+        record(m, offset, &writer, a);
+        if (!b->lost) {
+            b->lost = true;
+            b->kept = m->shared[offset];
+            m->lost[m->lost_count++] = offset;
+        }
+    }
+    if (!reads_ordered(m, b, a->invocation, a->subgroup) && !(a->atomic && !b->plain_read)) {
+        struct access reader = some_reader(m, b, a);
+        record(m, offset, &reader, a);
+    }
+    b->writer = (uint16_t)(a->invocation + 1);
+    b->writer_epoch = m->epoch[a->subgroup];
+    b->writer_atomic = a->atomic;
+    b->writer_word = a->word;
+    b->writer_text = a->text;
+}
+
+int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
+                                      uint32_t subgroup, uint64_t site, const char *text)
+{
+    struct vkmm_workgroup_monitor *m = monitor;
+    if (!m)
+        return 0;
+    uint32_t size = size_flags & 0xffff, flags = size_flags >> 16;
+    uintptr_t base = (uintptr_t)m->shared;
+    bool any_stale = false;
+    uint64_t stale_lanes = 0;
+    for (uint32_t lane = 0; lane < m->width && lane < 64; lane++) {
+        if (!(lanes >> lane & 1))
+            continue;
+        uint64_t at = addresses[lane] - base;
+        if (addresses[lane] < base || at > m->size || size > m->size - at)
+            continue; /* not this workgroup's memory: the bounds check drops it */
+        struct access a = {
+            .invocation = subgroup * m->width + lane,
+            .subgroup = subgroup,
+            .word = (uint32_t)(site >> 32),
+            .text = text,
+            .atomic = (flags & VKMM_WORKGROUP_ATOMIC) != 0,
+        };
+        struct access as_read = a, as_write = a;
+        as_write.write = true;
+        bool stale = false;
+        for (uint32_t i = 0; i < size; i++) {
+            if (flags & VKMM_WORKGROUP_READ)
+                stale |= read_byte(m, (uint32_t)at + i, &as_read);
+            if (flags & VKMM_WORKGROUP_WRITE)
+                write_byte(m, (uint32_t)at + i, &as_write);
+        }
+        if (stale)
+            stale_lanes |= 1ull << lane;
+        any_stale |= stale;
+    }
+    if (!any_stale || (flags & VKMM_WORKGROUP_WRITE))
+        return 0;
+    /* The read goes to the view: the bytes every lane reads as they are,
+     * except that racing bytes of stale lanes hold their interval-start
+     * value. */
+    for (uint32_t lane = 0; lane < m->width && lane < 64; lane++) {
+        if (!(lanes >> lane & 1))
+            continue;
+        uint64_t at = addresses[lane] - base;
+        if (addresses[lane] < base || at > m->size || size > m->size - at)
+            continue;
+        memcpy(m->view + at, m->shared + at, size);
+    }
+    for (uint32_t lane = 0; lane < m->width && lane < 64; lane++) {
+        if (!(stale_lanes >> lane & 1))
+            continue;
+        uint64_t at = addresses[lane] - base;
+        for (uint32_t i = 0; i < size; i++) {
+            const struct byte_state *b = &m->bytes[at + i];
+            if (!write_ordered(m, b, subgroup * m->width + lane, subgroup) && b->writer_word < (uint32_t)(site >> 32))
+                m->view[at + i] = b->old;
+        }
+    }
+    return (int64_t)((uintptr_t)m->view - base);
+}

@@ -1,0 +1,68 @@
+/* Strict mode inside a dispatch: the workgroup domain of DESIGN §3.1 for
+ * Workgroup storage.  Every access of an invocation to its workgroup's
+ * shared memory is checked against the last accesses of the other
+ * invocations, by happens-before within the workgroup (Vulkan memory model,
+ * "data race": two conflicting accesses by different invocations, not both
+ * atomic, with neither ordered before the other).  Within a workgroup, order
+ * between invocations comes only from control barriers that synchronize
+ * Workgroup memory (a workgroup barrier orders every invocation; a subgroup
+ * barrier the invocations of one subgroup).
+ *
+ * Races are found whatever order the subgroups ran in, and made to show:
+ * a racing read that comes after the write in program order sees the value
+ * the bytes had at the last barrier (stale), and of two racing writes the
+ * later is lost at the next barrier.  One record per bug: (kind, the two
+ * instructions).  The monitor knows no Vulkan object; the strict bridge
+ * turns its records into reports. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* One side of a race. */
+struct vkmm_workgroup_race_access {
+    const char *text;        /* "`tile` (OpStore, line 17)" */
+    uint32_t word;           /* the instruction's word offset */
+    uint32_t invocation[3];  /* LocalInvocationId of the first occurrence */
+    bool write, atomic;
+};
+
+/* One bug: the two instructions in program order (the bug's identity,
+ * whichever ran first), its first occurrence, and how many bytes showed it. */
+struct vkmm_workgroup_race {
+    struct vkmm_workgroup_race_access earlier, later;
+    bool same_subgroup;          /* in every occurrence, both invocations were in one subgroup */
+    bool execution_barrier_only; /* a barrier without Workgroup-memory semantics came between */
+    uint32_t offset;             /* first byte, in the workgroup's shared memory */
+    uint32_t workgroup[3];
+    uint64_t bytes;
+};
+
+#define VKMM_WORKGROUP_MAX_RACES 32
+
+/* The races of one dispatch, over all its workgroups. */
+struct vkmm_workgroup_races {
+    uint32_t count;
+    uint64_t more; /* bytes of bugs past VKMM_WORKGROUP_MAX_RACES */
+    struct vkmm_workgroup_race race[VKMM_WORKGROUP_MAX_RACES];
+};
+
+struct vkmm_workgroup_monitor;
+
+/* A monitor for workgroups of `local_size` invocations in subgroups of
+ * `width`, with `shared_size` bytes of Workgroup storage; NULL when out of
+ * memory. */
+struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t local_size[3], uint32_t width,
+                                                             uint32_t shared_size,
+                                                             struct vkmm_workgroup_races *races);
+void vkmm_workgroup_monitor_destroy(struct vkmm_workgroup_monitor *monitor);
+/* A new workgroup starts on `shared` (its Workgroup storage). */
+void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *monitor, uint8_t *shared,
+                                  const uint32_t workgroup[3]);
+/* Every unfinished subgroup waits at a control barrier: it opens now. */
+void vkmm_workgroup_monitor_barrier_open(struct vkmm_workgroup_monitor *monitor);
+
+/* The hooks the generated code calls (shader_abi.h). */
+int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
+                                      uint32_t subgroup, uint64_t site, const char *text);
+void vkmm_workgroup_monitor_barrier(void *monitor, uint32_t subgroup, uint32_t kind);

@@ -1,0 +1,114 @@
+/* Forward progress (DESIGN §3.3): spin locks and cross-workgroup hand-offs
+ * built from atomics finish.  Lanes of one subgroup contend for one lock,
+ * so the lane that takes it must get to release it while the others spin;
+ * in strict mode a workgroup that waits for a later one lets it run.  Each
+ * kernel's result shows every critical section ran exactly once. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vkmm_test.h"
+
+static bool strict_mode(void)
+{
+    const char *mode = getenv("VKMM_MODE");
+    return !mode || strcmp(mode, "fast") != 0;
+}
+
+/* Runs `shader` over a zeroed buffer of `words`; a hang fails instead of
+ * blocking the suite. */
+static void run(const char *shader, uint32_t groups, uint32_t *words, uint32_t count)
+{
+    struct vkmm_test *t = vkmm_test_create(&(struct vkmm_test_options){ 0 });
+    const VkMemoryPropertyFlags coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    struct vkmm_test_buffer b = vkmm_test_buffer_create(t, count * 4, coherent);
+    memset(b.mapped, 0, count * 4);
+    struct vkmm_test_compute k = vkmm_test_compute_create(t, shader, 1, 0, NULL);
+    vkmm_test_compute_bind_buffer(t, &k, 0, b.buffer, 0, VK_WHOLE_SIZE);
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkmm_test_compute_dispatch(&k, cmd, NULL, 0, groups, 1, 1);
+    vkmm_test_full_barrier(cmd);
+    assert_int_equal(vkEndCommandBuffer(cmd), VK_SUCCESS);
+    VkFence fence;
+    VkFenceCreateInfo fence_info = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+    assert_int_equal(vkCreateFence(t->device, &fence_info, NULL, &fence), VK_SUCCESS);
+    VkSubmitInfo submit = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd };
+    assert_int_equal(vkQueueSubmit(t->compute_queues[0], 1, &submit, fence), VK_SUCCESS);
+    VkResult waited = vkWaitForFences(t->device, 1, &fence, VK_TRUE, 60ull * 1000 * 1000 * 1000);
+    if (waited != VK_SUCCESS) {
+        /* Hung: the process cannot tear the device down cleanly. */
+        fprintf(stderr, "%s: the dispatch did not finish in 60 s (%d)\n", shader, waited);
+        _Exit(1);
+    }
+    memcpy(words, b.mapped, count * 4);
+    vkDestroyFence(t->device, fence, NULL);
+    vkmm_test_compute_destroy(t, &k);
+    vkmm_test_buffer_destroy(t, &b);
+    vkmm_test_destroy(t);
+}
+
+/* `order` holds each id in [0, n) exactly once. */
+static void assert_permutation(const uint32_t *order, uint32_t n)
+{
+    static uint8_t seen[4096];
+    assert_true(n <= sizeof(seen));
+    memset(seen, 0, n);
+    for (uint32_t i = 0; i < n; i++) {
+        assert_true(order[i] < n);
+        assert_int_equal(seen[order[i]], 0);
+        seen[order[i]] = 1;
+    }
+}
+
+static void test_spin_lock_within_and_across_subgroups(void **state)
+{
+    (void)state;
+    enum { GROUPS = 4, N = GROUPS * 64 };
+    static uint32_t words[2 + N];
+    run("progress_spin_lock", GROUPS, words, 2 + N);
+    assert_int_equal(words[0], 0); /* released */
+    assert_int_equal(words[1], N); /* every critical section, once */
+    assert_permutation(words + 2, N);
+}
+
+static void test_ticket_lock(void **state)
+{
+    (void)state;
+    enum { GROUPS = 3, N = GROUPS * 32 };
+    static uint32_t words[3 + N];
+    run("progress_ticket_lock", GROUPS, words, 3 + N);
+    assert_int_equal(words[0], N);
+    assert_int_equal(words[1], N);
+    assert_int_equal(words[2], N);
+    for (uint32_t i = 0; i < N; i++)
+        assert_int_equal(words[3 + i], i); /* served in ticket order */
+}
+
+static void test_workgroups_hand_off_backwards(void **state)
+{
+    (void)state;
+    /* Fast mode runs as many workgroups at once as it has threads; a
+     * hand-off chain longer than that waits on a workgroup that never
+     * starts, as on a GPU with too few resident workgroups. */
+    if (!strict_mode())
+        skip();
+    enum { GROUPS = 8 };
+    static uint32_t words[16];
+    run("progress_workgroup_handoff", GROUPS, words, 16);
+    uint32_t sum = 0;
+    for (int g = GROUPS - 1; g >= 0; g--) {
+        sum += (uint32_t)g + 1;
+        assert_int_equal(words[g], 1);
+        assert_int_equal(words[8 + g], sum);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spin_lock_within_and_across_subgroups),
+        cmocka_unit_test(test_ticket_lock),
+        cmocka_unit_test(test_workgroups_hand_off_backwards),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

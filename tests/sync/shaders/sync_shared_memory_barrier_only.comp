@@ -1,0 +1,13 @@
+#version 450
+/* Bug: memoryBarrierShared() orders this invocation's own accesses but
+ * does not wait for the other invocations: barrier() is needed. */
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint data[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { uint result[]; };
+shared uint tile[64];
+void main() {
+    uint l = gl_LocalInvocationID.x;
+    tile[l] = data[gl_GlobalInvocationID.x];
+    memoryBarrierShared();
+    result[gl_GlobalInvocationID.x] = tile[(l + 1u) % 64u];
+}

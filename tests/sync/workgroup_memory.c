@@ -1,0 +1,118 @@
+/* Shader-side mistakes with Workgroup (shared) memory: invocations of one
+ * workgroup exchange words through `shared` without barrier(), with
+ * memoryBarrierShared() instead of barrier(), with a Vulkan-memory-model
+ * control barrier that has no memory semantics, or overwrite words others
+ * have yet to read.  Strict mode reports VKMM-HAZARD-WORKGROUP-RACE once per
+ * bug and the answer is wrong on every seed; the correct variants (barrier(),
+ * an acquire-release control barrier, atomics) are right and report-free. */
+#include "sync_harness.h"
+
+enum {
+    CORRECT_EXCHANGE,
+    CORRECT_VMM_ACQ_REL,
+    CORRECT_ROTATE,
+    CORRECT_ATOMIC_COUNT,
+    NO_BARRIER,
+    MEMORY_BARRIER_ONLY,
+    VMM_EXECUTION_ONLY,
+    ROTATE_NO_BARRIER,
+    VARIANTS
+};
+
+static const struct sync_variant variants[VARIANTS] = {
+    [CORRECT_EXCHANGE] = { "correct_exchange_with_barrier", NULL },
+    [CORRECT_VMM_ACQ_REL] = { "correct_vulkan_memory_model_acquire_release_barrier", NULL },
+    [CORRECT_ROTATE] = { "correct_in_place_rotation", NULL },
+    [CORRECT_ATOMIC_COUNT] = { "correct_shared_atomic_count", NULL },
+    [NO_BARRIER] = { "bug_exchange_without_barrier", "VKMM-HAZARD-WORKGROUP-RACE" },
+    [MEMORY_BARRIER_ONLY] = { "bug_memory_barrier_shared_instead_of_barrier", "VKMM-HAZARD-WORKGROUP-RACE" },
+    [VMM_EXECUTION_ONLY] = { "bug_control_barrier_without_semantics", "VKMM-HAZARD-WORKGROUP-RACE" },
+    [ROTATE_NO_BARRIER] = { "bug_in_place_rotation_without_barrier", "VKMM-HAZARD-WORKGROUP-RACE" },
+};
+
+static const char *const shaders[VARIANTS] = {
+    [CORRECT_EXCHANGE] = "sync_shared_exchange",
+    [CORRECT_VMM_ACQ_REL] = "sync_shared_vmm_acq_rel",
+    [CORRECT_ROTATE] = "sync_shared_rotate",
+    [CORRECT_ATOMIC_COUNT] = "sync_shared_atomic_count",
+    [NO_BARRIER] = "sync_shared_no_barrier",
+    [MEMORY_BARRIER_ONLY] = "sync_shared_memory_barrier_only",
+    [VMM_EXECUTION_ONLY] = "sync_shared_vmm_execution_only",
+    [ROTATE_NO_BARRIER] = "sync_shared_rotate_no_barrier",
+};
+
+static uint32_t input_word(uint32_t i)
+{
+    return i * 3u + 1u;
+}
+
+static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
+{
+    struct vkmm_test_buffer input = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
+    struct vkmm_test_buffer out = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
+    for (uint32_t i = 0; i < SYNC_WORDS; i++)
+        ((uint32_t *)input.mapped)[i] = input_word(i);
+    struct vkmm_test_compute shader = vkmm_test_compute_create(t, shaders[variant], 2, 0, NULL);
+    vkmm_test_compute_bind_buffer(t, &shader, 0, input.buffer, 0, VK_WHOLE_SIZE);
+    vkmm_test_compute_bind_buffer(t, &shader, 1, out.buffer, 0, VK_WHOLE_SIZE);
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkmm_test_compute_dispatch(&shader, cmd, NULL, 0, SYNC_WORDS / 64, 1, 1);
+    sync_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                 VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
+    memcpy(result, out.mapped, SYNC_WORDS * 4);
+    vkmm_test_compute_destroy(t, &shader);
+    vkmm_test_buffer_destroy(t, &input);
+    vkmm_test_buffer_destroy(t, &out);
+}
+
+/* What a program without the bug computes. */
+static void expected_result(int variant, uint32_t expected[SYNC_WORDS])
+{
+    for (uint32_t i = 0; i < SYNC_WORDS; i++) {
+        uint32_t group = i / 64, neighbour = group * 64 + (i % 64 + 1) % 64;
+        switch (variant) {
+        case CORRECT_ROTATE:
+        case ROTATE_NO_BARRIER:
+            expected[i] = input_word(neighbour) * 2u;
+            break;
+        case CORRECT_ATOMIC_COUNT: {
+            uint32_t sum = 0;
+            for (uint32_t j = 0; j < 64; j++)
+                sum += input_word(group * 64 + j);
+            expected[i] = sum;
+            break;
+        }
+        default:
+            expected[i] = input_word(neighbour);
+            break;
+        }
+    }
+}
+
+static void run(int variant)
+{
+    uint32_t expected[SYNC_WORDS];
+    expected_result(variant, expected);
+    sync_check(program, variant, &variants[variant], expected);
+}
+
+static void correct_exchange(void **state) { (void)state; run(CORRECT_EXCHANGE); }
+static void correct_vmm_acq_rel(void **state) { (void)state; run(CORRECT_VMM_ACQ_REL); }
+static void correct_rotate(void **state) { (void)state; run(CORRECT_ROTATE); }
+static void correct_atomic_count(void **state) { (void)state; run(CORRECT_ATOMIC_COUNT); }
+static void bug_no_barrier(void **state) { (void)state; run(NO_BARRIER); }
+static void bug_memory_barrier_only(void **state) { (void)state; run(MEMORY_BARRIER_ONLY); }
+static void bug_vmm_execution_only(void **state) { (void)state; run(VMM_EXECUTION_ONLY); }
+static void bug_rotate_no_barrier(void **state) { (void)state; run(ROTATE_NO_BARRIER); }
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(correct_exchange),     cmocka_unit_test(correct_vmm_acq_rel),
+        cmocka_unit_test(correct_rotate),       cmocka_unit_test(correct_atomic_count),
+        cmocka_unit_test(bug_no_barrier),       cmocka_unit_test(bug_memory_barrier_only),
+        cmocka_unit_test(bug_vmm_execution_only), cmocka_unit_test(bug_rotate_no_barrier),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
