@@ -162,8 +162,8 @@ static int parse_prepared(const uint32_t *words, size_t word_count, const struct
         return -1;
     }
     size_t prepared_count = 0;
-    if (vkmm_spirv_prepare(words, word_count, options->spec, options->spec_count, prepared, &prepared_count, error,
-                           error_size) != 0)
+    if (vkmm_spirv_prepare(words, word_count, options->entry_point, options->spec, options->spec_count, prepared,
+                           &prepared_count, error, error_size) != 0)
         return -1;
     if (!spv_module_parse(module, *prepared, prepared_count, options->entry_point, failure)) {
         snprintf(error, error_size, "%s", failure->message);

@@ -130,6 +130,9 @@ static bool capability_supported(uint32_t capability)
     case SpvCapabilityUniformBufferArrayDynamicIndexing:
     case SpvCapabilityStorageBufferArrayNonUniformIndexing:
     case SpvCapabilityUniformBufferArrayNonUniformIndexing:
+    /* Declares that the shader may read DeviceIndex; lowering builtins
+     * checks that one where it is read. */
+    case SpvCapabilityDeviceGroup:
         return true;
     default:
         return false;

@@ -4,6 +4,8 @@
 // C boundary.
 #include "spirv_tools.h"
 
+#include "spirv_rewrite.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -53,17 +55,56 @@ int validate(const uint32_t *words, size_t word_count, char *error, size_t error
     return result == SPV_SUCCESS ? 0 : 1;
 }
 
-int optimize(const uint32_t *words, size_t word_count, const vkmm_spec_constant *spec, uint32_t spec_count,
-             uint32_t **out_words, size_t *out_word_count, char *error, size_t error_size)
+// Runs `passes` (registered by the caller) on `in`; false with the
+// optimiser's messages in `error`.
+bool run_passes(spvtools::Optimizer &optimizer, const std::vector<uint32_t> &in, std::vector<uint32_t> *out,
+                const std::string &messages, char *error, size_t error_size)
+{
+    spv_optimizer_options options = spvOptimizerOptionsCreate();
+    spv_validator_options validator = make_validator_options();
+    spvOptimizerOptionsSetValidatorOptions(options, validator);
+    spvOptimizerOptionsSetRunValidator(options, false); // validated before
+    bool ok = optimizer.Run(in.data(), in.size(), out, options);
+    spvOptimizerOptionsDestroy(options);
+    spvValidatorOptionsDestroy(validator);
+    if (!ok)
+        copy_message(error, error_size, "SPIR-V optimisation failed: " + messages);
+    return ok;
+}
+
+void collect_messages(spvtools::Optimizer &optimizer, std::string *messages)
+{
+    optimizer.SetMessageConsumer([messages](spv_message_level_t, const char *, const spv_position_t &,
+                                            const char *message) {
+        if (!messages->empty())
+            *messages += "; ";
+        *messages += message;
+    });
+}
+
+// A C rewrite (spirv_rewrite.h) of `module`, in place.
+int rewrite(std::vector<uint32_t> *module,
+            int (*function)(const uint32_t *, size_t, uint32_t **, size_t *, char *, size_t), char *error,
+            size_t error_size)
+{
+    uint32_t *words = nullptr;
+    size_t count = 0;
+    int result = function(module->data(), module->size(), &words, &count, error, error_size);
+    if (result == 0)
+        module->assign(words, words + count);
+    std::free(words);
+    return result;
+}
+
+// Specialization, then one function: everything inlined into the entry
+// point, whatever its function control says (DontInline is a hint; vkmm's
+// translator needs one function).
+bool specialize_and_inline(const std::vector<uint32_t> &in, std::vector<uint32_t> *out,
+                           const vkmm_spec_constant *spec, uint32_t spec_count, char *error, size_t error_size)
 {
     std::string messages;
     spvtools::Optimizer optimizer(kEnv);
-    optimizer.SetMessageConsumer([&messages](spv_message_level_t, const char *, const spv_position_t &,
-                                             const char *message) {
-        if (!messages.empty())
-            messages += "; ";
-        messages += message;
-    });
+    collect_messages(optimizer, &messages);
     std::unordered_map<uint32_t, std::vector<uint32_t>> values;
     for (uint32_t i = 0; i < spec_count; i++) {
         std::vector<uint32_t> bits{static_cast<uint32_t>(spec[i].value)};
@@ -74,30 +115,60 @@ int optimize(const uint32_t *words, size_t word_count, const vkmm_spec_constant 
     optimizer.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(values))
         .RegisterPass(spvtools::CreateFreezeSpecConstantValuePass())
         .RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass())
+        // Merge-return refuses functions with unreachable blocks (valid
+        // SPIR-V); dead-branch elimination removes them.
+        .RegisterPass(spvtools::CreateDeadBranchElimPass())
         // The inliner refuses functions with early returns inside loops
         // until returns are merged into one.
         .RegisterPass(spvtools::CreateMergeReturnPass())
+        .RegisterPass(spvtools::CreateRemoveDontInlinePass())
         .RegisterPass(spvtools::CreateInlineExhaustivePass())
-        .RegisterPass(spvtools::CreateEliminateDeadFunctionsPass())
-        .RegisterPass(spvtools::CreateLocalAccessChainConvertPass())
+        .RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
+    return run_passes(optimizer, in, out, messages, error, error_size);
+}
+
+// Function variables to SSA values where possible, dead code removed.
+bool to_ssa(const std::vector<uint32_t> &in, std::vector<uint32_t> *out, char *error, size_t error_size)
+{
+    std::string messages;
+    spvtools::Optimizer optimizer(kEnv);
+    collect_messages(optimizer, &messages);
+    optimizer.RegisterPass(spvtools::CreateLocalAccessChainConvertPass())
         .RegisterPass(spvtools::CreateLocalSingleBlockLoadStoreElimPass())
         .RegisterPass(spvtools::CreateLocalSingleStoreElimPass())
         .RegisterPass(spvtools::CreateScalarReplacementPass())
         .RegisterPass(spvtools::CreateSSARewritePass())
         .RegisterPass(spvtools::CreateAggressiveDCEPass())
         .RegisterPass(spvtools::CreateDeadBranchElimPass());
-    spv_optimizer_options options = spvOptimizerOptionsCreate();
-    spv_validator_options validator = make_validator_options();
-    spvOptimizerOptionsSetValidatorOptions(options, validator);
-    spvOptimizerOptionsSetRunValidator(options, false); // validated just before
-    std::vector<uint32_t> result;
-    bool ok = optimizer.Run(words, word_count, &result, options);
-    spvOptimizerOptionsDestroy(options);
-    spvValidatorOptionsDestroy(validator);
-    if (!ok) {
-        copy_message(error, error_size, "SPIR-V optimisation failed: " + messages);
-        return 1;
+    return run_passes(optimizer, in, out, messages, error, error_size);
+}
+
+int optimize(const uint32_t *words, size_t word_count, const char *entry_point, const vkmm_spec_constant *spec,
+             uint32_t spec_count, uint32_t **out_words, size_t *out_word_count, char *error, size_t error_size)
+{
+    std::vector<uint32_t> module;
+    {
+        uint32_t *kept = nullptr;
+        size_t kept_count = 0;
+        // Other entry points may use bindings this pipeline's layout lacks:
+        // without them, their functions and variables are dead code.
+        int result = vkmm_spirv_keep_entry_point(words, word_count, entry_point, &kept, &kept_count, error,
+                                                 error_size);
+        if (result != 0)
+            return result;
+        module.assign(kept, kept + kept_count);
+        std::free(kept);
     }
+    std::vector<uint32_t> inlined, result;
+    if (!specialize_and_inline(module, &inlined, spec, spec_count, error, error_size))
+        return 1;
+    // The folding pass of SPIRV-Tools 2023.1 leaves some operations
+    // (FConvert, shifts of other widths than 32 bits, vector operations).
+    int status = rewrite(&inlined, vkmm_spirv_hoist_spec_constants, error, error_size);
+    if (status != 0)
+        return status;
+    if (!to_ssa(inlined, &result, error, error_size))
+        return 1;
     uint32_t *copy = static_cast<uint32_t *>(std::malloc(result.size() * sizeof(uint32_t)));
     if (!copy) {
         copy_message(error, error_size, "out of memory");
@@ -121,14 +192,15 @@ extern "C" int vkmm_spirv_validate(const uint32_t *words, size_t word_count, cha
     }
 }
 
-extern "C" int vkmm_spirv_prepare(const uint32_t *words, size_t word_count, const vkmm_spec_constant *spec,
-                                  uint32_t spec_count, uint32_t **out_words, size_t *out_word_count, char *error,
-                                  size_t error_size)
+extern "C" int vkmm_spirv_prepare(const uint32_t *words, size_t word_count, const char *entry_point,
+                                  const vkmm_spec_constant *spec, uint32_t spec_count, uint32_t **out_words,
+                                  size_t *out_word_count, char *error, size_t error_size)
 {
     try {
         if (validate(words, word_count, error, error_size) != 0)
             return 1;
-        return optimize(words, word_count, spec, spec_count, out_words, out_word_count, error, error_size);
+        return optimize(words, word_count, entry_point, spec, spec_count, out_words, out_word_count, error,
+                        error_size);
     } catch (...) {
         copy_message(error, error_size, "SPIR-V preparation failed: out of memory or internal error");
         return 2;

@@ -17,11 +17,12 @@ struct vkmm_spec_constant {
 };
 
 /* Validates `words` (rejecting the module with the validator's message in
- * `error`), applies the specialization constants and runs the normalising
- * passes.  On success returns 0 and a malloc'ed module in *out_words. */
-int vkmm_spirv_prepare(const uint32_t *words, size_t word_count, const struct vkmm_spec_constant *spec,
-                       uint32_t spec_count, uint32_t **out_words, size_t *out_word_count, char *error,
-                       size_t error_size);
+ * `error`), keeps only the GLCompute entry point `entry_point`, applies the
+ * specialization constants and runs the normalising passes.  On success
+ * returns 0 and a malloc'ed module in *out_words. */
+int vkmm_spirv_prepare(const uint32_t *words, size_t word_count, const char *entry_point,
+                       const struct vkmm_spec_constant *spec, uint32_t spec_count, uint32_t **out_words,
+                       size_t *out_word_count, char *error, size_t error_size);
 
 /* Validation only (vkCreateShaderModule): 0 when valid. */
 int vkmm_spirv_validate(const uint32_t *words, size_t word_count, char *error, size_t error_size);
