@@ -49,6 +49,7 @@ static LLVMValueRef splat_like(struct tr *t, LLVMValueRef lanes, uint64_t value)
 struct op {
     uint16_t opcode;
     LLVMTypeRef result; /* element type of the result, for conversions */
+    uint8_t rounding;   /* the result's FPRoundingMode + 1, 0 when none */
 };
 
 static LLVMValueRef safe_divisor(struct tr *t, LLVMValueRef a, LLVMValueRef b, bool is_signed)
@@ -124,8 +125,60 @@ static LLVMValueRef float_class(struct tr *t, LLVMValueRef a, bool nan)
     return LLVMBuildFCmp(t->builder, LLVMRealOEQ, magnitude, infinity, "");
 }
 
-static LLVMValueRef convert(struct tr *t, uint16_t opcode, LLVMValueRef a, LLVMTypeRef element)
+static unsigned float_bits(LLVMTypeRef element)
 {
+    switch (LLVMGetTypeKind(element)) {
+    case LLVMHalfTypeKind: return 16;
+    case LLVMFloatTypeKind: return 32;
+    default: return 64;
+    }
+}
+
+/* A narrowing OpFConvert decorated FPRoundingMode RTZ (Vulkan allows only
+ * RTE and RTZ, VUID-StandaloneSpirv-FPRoundingMode-04675).  fptrunc rounds
+ * to nearest even, so its result is either the truncated value or the next
+ * one away from zero (Inf for a finite value past the largest); then one
+ * step down of the magnitude bits gives the truncated value.  The wider type
+ * holds the narrow result exactly, so comparing there tells which case it
+ * is.  NaNs compare false and stay as they are. */
+static LLVMValueRef narrow_toward_zero(struct tr *t, LLVMValueRef a, LLVMTypeRef element)
+{
+    LLVMBuilderRef b = t->builder;
+    LLVMTypeRef target = LLVMVectorType(element, t->width);
+    LLVMTypeRef wide = LLVMTypeOf(a);
+    LLVMValueRef nearest = LLVMBuildFPTrunc(b, a, target, "");
+    LLVMValueRef back = LLVMBuildFPExt(b, nearest, wide, "");
+    LLVMValueRef magnitude[2] = { tr_call_intrinsic(t, "llvm.fabs", &wide, 1, &back, 1),
+                                  tr_call_intrinsic(t, "llvm.fabs", &wide, 1, &a, 1) };
+    LLVMValueRef away = LLVMBuildFCmp(b, LLVMRealOGT, magnitude[0], magnitude[1], "");
+    LLVMTypeRef bits_type = LLVMVectorType(LLVMIntTypeInContext(t->context, float_bits(element)), t->width);
+    LLVMValueRef bits = LLVMBuildBitCast(b, nearest, bits_type, "");
+    LLVMValueRef smaller = LLVMBuildSub(b, bits, tr_splat(t, LLVMConstInt(element_of(bits), 1, 0)), "");
+    return LLVMBuildBitCast(b, LLVMBuildSelect(b, away, smaller, bits, ""), target, "");
+}
+
+/* OpQuantizeToF16: "If Value is positive with a magnitude too small to
+ * represent as a normalized 16-bit floating-point value, it is converted to
+ * positive zero" (negative: negative zero); fptrunc alone keeps
+ * denormals. */
+static LLVMValueRef quantize_to_f16(struct tr *t, LLVMValueRef a)
+{
+    LLVMBuilderRef b = t->builder;
+    LLVMTypeRef type = LLVMTypeOf(a);
+    LLVMValueRef half = LLVMBuildFPTrunc(b, a, LLVMVectorType(t->f16, t->width), "");
+    LLVMValueRef value = LLVMBuildFPExt(b, half, type, "");
+    LLVMValueRef magnitude = tr_call_intrinsic(t, "llvm.fabs", &type, 1, &value, 1);
+    LLVMValueRef smallest_normal = tr_splat(t, LLVMConstReal(element_of(a), 0x1p-14));
+    LLVMValueRef tiny = LLVMBuildFCmp(b, LLVMRealOLT, magnitude, smallest_normal, "");
+    LLVMValueRef signs[2] = { LLVMConstNull(type), a };
+    LLVMValueRef zero = tr_call_intrinsic(t, "llvm.copysign", &type, 1, signs, 2);
+    return LLVMBuildSelect(b, tiny, zero, value, "");
+}
+
+static LLVMValueRef convert(struct tr *t, const struct op *op, LLVMValueRef a)
+{
+    uint16_t opcode = op->opcode;
+    LLVMTypeRef element = op->result;
     LLVMTypeRef target = LLVMVectorType(element, t->width);
     LLVMTypeRef from = LLVMTypeOf(a);
     switch (opcode) {
@@ -152,11 +205,11 @@ static LLVMValueRef convert(struct tr *t, uint16_t opcode, LLVMValueRef a, LLVMT
                                        : LLVMBuildZExt(t->builder, a, target, "");
     }
     case SpvOpFConvert:
+        if (op->rounding == SpvFPRoundingModeRTZ + 1 && float_bits(element) < float_bits(element_of(a)))
+            return narrow_toward_zero(t, a, element);
         return LLVMBuildFPCast(t->builder, a, target, "");
-    case SpvOpQuantizeToF16: {
-        LLVMValueRef half = LLVMBuildFPTrunc(t->builder, a, LLVMVectorType(t->f16, t->width), "");
-        return LLVMBuildFPExt(t->builder, half, target, "");
-    }
+    case SpvOpQuantizeToF16:
+        return quantize_to_f16(t, a);
     default:
         return a;
     }
@@ -226,7 +279,7 @@ static LLVMValueRef apply(struct tr *t, LLVMValueRef *x, void *user)
     case SpvOpFOrdGreaterThanEqual: return LLVMBuildFCmp(b, LLVMRealOGE, a, c, "");
     case SpvOpFUnordGreaterThanEqual: return LLVMBuildFCmp(b, LLVMRealUGE, a, c, "");
     case SpvOpSelect: return LLVMBuildSelect(b, a, c, x[2], "");
-    default: return convert(t, op->opcode, a, op->result);
+    default: return convert(t, op, a);
     }
 }
 
@@ -522,7 +575,7 @@ bool spv_translate_arith(struct tr *t, const struct spv_insn *insn, bool *handle
             return true;
         }
     }
-    struct op op = { insn->opcode, result_element(t, w[1]) };
+    struct op op = { insn->opcode, result_element(t, w[1]), t->m->ids[w[2]].fp_rounding };
     tr_set(t, w[2], tr_map(t, w[1], args, n, apply, &op));
     return true;
 }

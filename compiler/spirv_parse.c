@@ -171,6 +171,10 @@ static void decorate(struct spv_module *m, const uint32_t *w, uint32_t count)
     case SpvDecorationVolatile:
         id->volatile_ = true;
         break;
+    case SpvDecorationFPRoundingMode:
+        if (count > 3 && w[3] <= SpvFPRoundingModeRTN)
+            id->fp_rounding = (uint8_t)(w[3] + 1);
+        break;
     default:
         break;
     }
