@@ -40,6 +40,10 @@ struct vkmm_compile_options {
      * barrier goes through the workgroup-memory monitor (shader_abi.h), which
      * finds races between invocations and makes them show. */
     int monitor_workgroup_memory;
+    /* Strict mode: every access to device memory goes through the
+     * device-memory monitor (shader_abi.h), which finds accesses of
+     * different workgroups that cannot be synchronized inside a dispatch. */
+    int monitor_device_memory;
 };
 
 struct vkmm_compiled_shader {

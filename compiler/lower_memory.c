@@ -251,8 +251,19 @@ static void root_variable_name(struct tr *t, uint32_t pointer_id, char *out, siz
         id = spv_words(m, insn)[3];
     }
     const char *name = id < m->bound ? m->ids[id].name : NULL;
-    if (name && *name)
+    if (name && *name) {
         snprintf(out, size, "`%s`", name);
+        return;
+    }
+    /* A GLSL block without an instance name: the block's name. */
+    const struct spv_type *pointer = id < m->bound ? spv_type(m, m->ids[id].type) : NULL;
+    uint32_t block = pointer ? pointer->element : 0;
+    while (block && spv_type(m, block) &&
+           (spv_type(m, block)->kind == SPV_TYPE_ARRAY || spv_type(m, block)->kind == SPV_TYPE_RUNTIME_ARRAY))
+        block = spv_type(m, block)->element;
+    const char *block_name = block && block < m->bound ? m->ids[block].name : NULL;
+    if (block_name && *block_name)
+        snprintf(out, size, "block `%s`", block_name);
     else
         snprintf(out, size, "%%%u", id);
 }
@@ -272,6 +283,82 @@ static LLVMValueRef monitor_site_text(struct tr *t, uint32_t pointer_id)
     return LLVMBuildGlobalStringPtr(t->builder, text, "site");
 }
 
+/* GLSL's `coherent buffer B { ... }` decorates the block's members: the
+ * variable's block (through arrays of blocks) with a Coherent member counts
+ * as coherent. */
+static bool block_has_coherent_member(struct tr *t, uint32_t variable_id)
+{
+    struct spv_module *m = t->m;
+    const struct spv_type *pointer = spv_type(m, m->ids[variable_id].type);
+    const struct spv_type *type = pointer ? spv_type(m, pointer->element) : NULL;
+    while (type && (type->kind == SPV_TYPE_ARRAY || type->kind == SPV_TYPE_RUNTIME_ARRAY))
+        type = spv_type(m, type->element);
+    if (!type || type->kind != SPV_TYPE_STRUCT)
+        return false;
+    for (uint32_t i = 0; i < type->member_count; i++)
+        if (type->members[i].coherent)
+            return true;
+    return false;
+}
+
+/* Private accesses (000 "Private"): neither atomic, nor through a Coherent
+ * or Volatile variable (GLSL450 memory model), nor with NonPrivatePointer
+ * (Vulkan memory model).  They never communicate with another invocation
+ * inside a command (DESIGN §3.2). */
+static bool access_is_private(struct tr *t, uint32_t pointer_id)
+{
+    struct spv_module *m = t->m;
+    const struct spv_insn *insn = t->current_insn;
+    if (!insn)
+        return false;
+    if (insn->opcode == SpvOpLoad || insn->opcode == SpvOpStore) {
+        const uint32_t *w = spv_words(m, insn);
+        unsigned operand = insn->opcode == SpvOpLoad ? 4 : 3;
+        if (insn->word_count > operand && (w[operand] & SpvMemoryAccessNonPrivatePointerMask))
+            return false;
+    } else if (insn->opcode != SpvOpCopyMemory) {
+        return false; /* atomics; anything else is not a plain access */
+    }
+    uint32_t id = pointer_id;
+    for (unsigned depth = 0; depth < 64 && id < m->bound; depth++) {
+        if (m->ids[id].coherent || m->ids[id].volatile_)
+            return false;
+        if (m->ids[id].kind == SPV_ID_VARIABLE)
+            return !block_has_coherent_member(t, id);
+        const struct spv_insn *def = &m->insns[m->ids[id].insn];
+        if (def->opcode != SpvOpAccessChain && def->opcode != SpvOpInBoundsAccessChain &&
+            def->opcode != SpvOpPtrAccessChain && def->opcode != SpvOpCopyObject)
+            break;
+        id = spv_words(m, def)[3];
+    }
+    return true;
+}
+
+/* Calls a monitor hook (shader_abi.h) with the lanes' addresses spilled to
+ * memory; returns its result. */
+static LLVMValueRef call_monitor(struct tr *t, unsigned monitor_field, unsigned hook_field, LLVMValueRef who,
+                                 uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef mask, unsigned size,
+                                 unsigned flags)
+{
+    LLVMValueRef spill = LLVMBuildStore(t->builder, addresses, t->monitor_addresses);
+    LLVMSetAlignment(spill, 8); /* the alloca is an [W x i64] array, not a vector */
+    LLVMValueRef bits = LLVMBuildBitCast(t->builder, mask, LLVMIntTypeInContext(t->context, t->width), "");
+    LLVMValueRef lanes = LLVMBuildZExt(t->builder, bits, t->i64, "");
+    uint64_t site = (uint64_t)(t->current_insn ? t->current_insn->offset : 0) << 32 | t->current_line;
+    LLVMTypeRef params[7] = { t->ptr, t->ptr, t->i64, t->i32, t->i32, t->i64, t->ptr };
+    LLVMTypeRef type = LLVMFunctionType(t->i64, params, 7, 0);
+    LLVMValueRef args[7] = {
+        tr_invocation_field(t, monitor_field, t->ptr),
+        t->monitor_addresses,
+        lanes,
+        LLVMConstInt(t->i32, size | flags << 16, 0),
+        who,
+        LLVMConstInt(t->i64, site, 0),
+        monitor_site_text(t, pointer_id),
+    };
+    return LLVMBuildCall2(t->builder, type, tr_invocation_field(t, hook_field, t->ptr), args, 7, "");
+}
+
 /* Before an access to Workgroup storage: the monitor records it, finds
  * races, and returns how far to move the lanes' addresses (0 unless a racing
  * read must see another value, held in the monitor's view).  Returns the
@@ -281,25 +368,30 @@ static LLVMValueRef monitor_access(struct tr *t, uint32_t pointer_id, LLVMValueR
 {
     if (!t->options->monitor_workgroup_memory || !t->monitor_addresses || !pointer_id)
         return addresses;
-    LLVMValueRef spill = LLVMBuildStore(t->builder, addresses, t->monitor_addresses);
-    LLVMSetAlignment(spill, 8); /* the alloca is an [W x i64] array, not a vector */
-    LLVMValueRef bits = LLVMBuildBitCast(t->builder, mask, LLVMIntTypeInContext(t->context, t->width), "");
-    LLVMValueRef lanes = LLVMBuildZExt(t->builder, bits, t->i64, "");
-    uint64_t site = (uint64_t)(t->current_insn ? t->current_insn->offset : 0) << 32 | t->current_line;
-    LLVMTypeRef params[7] = { t->ptr, t->ptr, t->i64, t->i32, t->i32, t->i64, t->ptr };
-    LLVMTypeRef type = LLVMFunctionType(t->i64, params, 7, 0);
-    LLVMValueRef args[7] = {
-        tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_MONITOR, t->ptr),
-        t->monitor_addresses,
-        lanes,
-        LLVMConstInt(t->i32, size | flags << 16, 0),
-        tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32),
-        LLVMConstInt(t->i64, site, 0),
-        monitor_site_text(t, pointer_id),
-    };
-    LLVMValueRef hook = tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_ACCESS, t->ptr);
-    LLVMValueRef delta = LLVMBuildCall2(t->builder, type, hook, args, 7, "");
+    LLVMValueRef delta = call_monitor(t, VKMM_INVOCATION_WORKGROUP_MONITOR, VKMM_INVOCATION_WORKGROUP_ACCESS,
+                                      tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32), pointer_id,
+                                      addresses, mask, size, flags);
     return LLVMBuildAdd(t->builder, addresses, tr_splat(t, delta), "");
+}
+
+/* Before an access to device memory: the device-memory monitor records it
+ * with the workgroup's tag and whether it is private, and may send some
+ * lanes' reads elsewhere (to the bytes as they were before the dispatch).
+ * Returns the addresses to use. */
+static LLVMValueRef monitor_device(struct tr *t, uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef mask,
+                                   unsigned size, unsigned flags)
+{
+    if (!t->options->monitor_device_memory || !t->monitor_addresses || !pointer_id)
+        return addresses;
+    if (access_is_private(t, pointer_id))
+        flags |= VKMM_ACCESS_PRIVATE;
+    LLVMValueRef moved = call_monitor(t, VKMM_INVOCATION_DEVICE_MONITOR, VKMM_INVOCATION_DEVICE_ACCESS,
+                                      tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_TAG, t->i32), pointer_id,
+                                      addresses, mask, size, flags);
+    LLVMValueRef reloaded = LLVMBuildLoad2(t->builder, t->lane_i64, t->monitor_addresses, "");
+    LLVMSetAlignment(reloaded, 8);
+    LLVMValueRef any = LLVMBuildICmp(t->builder, LLVMIntNE, moved, LLVMConstInt(t->i64, 0, 0), "");
+    return LLVMBuildSelect(t->builder, any, reloaded, addresses, "");
 }
 
 /* A control barrier tells the monitor what it synchronizes (before the
@@ -345,8 +437,10 @@ static LLVMValueRef load_leaf(struct tr *t, const struct place *at, LLVMValueRef
     LLVMTypeRef vector = LLVMVectorType(scalar, t->width);
     LLVMValueRef addresses = leaf_addresses(t, p, extra, size, kind);
     LLVMValueRef mask = in_bounds(t, p, addresses, size);
-    if (kind == SPV_STORAGE_EXPLICIT)
+    if (kind == SPV_STORAGE_EXPLICIT) {
         mark_accesses(t, addresses, mask, size, false);
+        addresses = monitor_device(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_READ);
+    }
     if (kind == SPV_STORAGE_SHARED)
         addresses = monitor_access(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_READ);
     LLVMValueRef full = tr_all(t, mask);
@@ -397,8 +491,10 @@ static void store_leaf(struct tr *t, const struct place *at, LLVMValueRef extra,
     LLVMTypeRef vector = LLVMTypeOf(value);
     LLVMValueRef addresses = leaf_addresses(t, p, extra, size, kind);
     LLVMValueRef mask = in_bounds(t, p, addresses, size);
-    if (kind == SPV_STORAGE_EXPLICIT)
+    if (kind == SPV_STORAGE_EXPLICIT) {
         mark_accesses(t, addresses, mask, size, true);
+        addresses = monitor_device(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_WRITE);
+    }
     if (kind == SPV_STORAGE_SHARED)
         addresses = monitor_access(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_WRITE);
     LLVMBasicBlockRef check = new_block(t, "store.check");
@@ -455,8 +551,11 @@ static LLVMValueRef load_uniform_leaf(struct tr *t, const struct place *at, LLVM
     LLVMBasicBlockRef from = LLVMGetInsertBlock(t->builder);
     LLVMBuildCondBr(t->builder, ok, load, join);
     LLVMPositionBuilderAtEnd(t->builder, load);
-    if (at->kind == SPV_STORAGE_EXPLICIT)
+    if (at->kind == SPV_STORAGE_EXPLICIT) {
         mark_accesses(t, tr_splat(t, address), t->exec, size, false);
+        address = first_lane(t, monitor_device(t, at->pointer_id, tr_splat(t, address), t->exec, size,
+                                               VKMM_WORKGROUP_READ));
+    }
     if (at->kind == SPV_STORAGE_SHARED)
         address = first_lane(t, monitor_access(t, at->pointer_id, tr_splat(t, address), t->exec, size,
                                                VKMM_WORKGROUP_READ));
@@ -616,8 +715,10 @@ static LLVMValueRef load_vector(struct tr *t, const struct place *at, LLVMValueR
     LLVMBuildCondBr(t->builder, fast, block, each);
 
     LLVMPositionBuilderAtEnd(t->builder, block);
-    if (at->kind == SPV_STORAGE_EXPLICIT)
+    if (at->kind == SPV_STORAGE_EXPLICIT) {
         mark_accesses(t, addresses, t->exec, size, false);
+        addresses = monitor_device(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_READ);
+    }
     if (at->kind == SPV_STORAGE_SHARED)
         addresses = monitor_access(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_READ);
     LLVMValueRef all = LLVMBuildLoad2(t->builder, LLVMVectorType(scalar, n * t->width),
@@ -662,8 +763,10 @@ static void store_vector(struct tr *t, const struct place *at, LLVMValueRef extr
     LLVMBuildCondBr(t->builder, fast, block, each);
 
     LLVMPositionBuilderAtEnd(t->builder, block);
-    if (at->kind == SPV_STORAGE_EXPLICIT)
+    if (at->kind == SPV_STORAGE_EXPLICIT) {
         mark_accesses(t, addresses, t->exec, size, true);
+        addresses = monitor_device(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_WRITE);
+    }
     if (at->kind == SPV_STORAGE_SHARED)
         addresses = monitor_access(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_WRITE);
     LLVMValueRef parts[4];
@@ -955,6 +1058,9 @@ static bool translate_atomic(struct tr *t, const struct spv_insn *insn, const ui
             mark_accesses(t, addresses, mask, size, false);
         if (op != SpvOpAtomicLoad)
             mark_accesses(t, addresses, mask, size, true);
+        addresses = monitor_device(t, pointer_id, addresses, mask, size,
+                                   VKMM_WORKGROUP_ATOMIC | (is_store ? 0 : VKMM_WORKGROUP_READ) |
+                                       (op == SpvOpAtomicLoad ? 0 : VKMM_WORKGROUP_WRITE));
     }
     if (at.kind == SPV_STORAGE_SHARED)
         addresses = monitor_access(t, pointer_id, addresses, mask, size,

@@ -19,7 +19,7 @@ struct vkmm_shader_invocation {
     uint32_t workgroup_id[3];                                 /* including the dispatch base */
     uint32_t num_workgroups[3];
     uint32_t subgroup_id;
-    uint32_t reserved;
+    uint32_t workgroup_tag; /* strict mode: the workgroup's linear index + 1, for the device-memory monitor */
     /* All device memory: where buffer-reference (PhysicalStorageBuffer)
      * pointers may point. */
     uint64_t device_memory_base;
@@ -43,12 +43,23 @@ struct vkmm_shader_invocation {
     int64_t (*workgroup_access)(void *monitor, const uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
                                 uint32_t subgroup, uint64_t site, const char *text);
     void (*workgroup_barrier)(void *monitor, uint32_t subgroup, uint32_t kind);
+    /* Strict mode (monitor_device_memory): every load, store and atomic of
+     * device memory (buffers, buffer references) first calls device_access,
+     * with the same arguments as workgroup_access but the workgroup's tag in
+     * place of the subgroup and VKMM_ACCESS_PRIVATE in the flags for a
+     * private access (neither Coherent/Volatile nor NonPrivatePointer nor
+     * atomic).  A nonzero result means it rewrote some lanes' addresses in
+     * the array: the access must use those. */
+    void *device_monitor;
+    int64_t (*device_access)(void *monitor, uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
+                             uint32_t workgroup_tag, uint64_t site, const char *text);
 };
 
 enum vkmm_workgroup_access_flag {
     VKMM_WORKGROUP_READ = 1,
     VKMM_WORKGROUP_WRITE = 2,
     VKMM_WORKGROUP_ATOMIC = 4,
+    VKMM_ACCESS_PRIVATE = 8,
 };
 
 enum vkmm_workgroup_barrier_kind {
@@ -71,6 +82,9 @@ enum vkmm_shader_invocation_field {
     VKMM_INVOCATION_WORKGROUP_MONITOR = 144,
     VKMM_INVOCATION_WORKGROUP_ACCESS = 152,
     VKMM_INVOCATION_WORKGROUP_BARRIER = 160,
+    VKMM_INVOCATION_DEVICE_MONITOR = 168,
+    VKMM_INVOCATION_DEVICE_ACCESS = 176,
+    VKMM_INVOCATION_WORKGROUP_TAG = 108,
 };
 _Static_assert(offsetof(struct vkmm_shader_invocation, push_constants) == VKMM_INVOCATION_PUSH_CONSTANTS, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, shared_memory) == VKMM_INVOCATION_SHARED_MEMORY, "abi");
@@ -84,6 +98,9 @@ _Static_assert(offsetof(struct vkmm_shader_invocation, write_marks_delta) == VKM
 _Static_assert(offsetof(struct vkmm_shader_invocation, workgroup_monitor) == VKMM_INVOCATION_WORKGROUP_MONITOR, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, workgroup_access) == VKMM_INVOCATION_WORKGROUP_ACCESS, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, workgroup_barrier) == VKMM_INVOCATION_WORKGROUP_BARRIER, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, device_monitor) == VKMM_INVOCATION_DEVICE_MONITOR, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, device_access) == VKMM_INVOCATION_DEVICE_ACCESS, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, workgroup_tag) == VKMM_INVOCATION_WORKGROUP_TAG, "abi");
 
 /* Descriptor as the generated code reads it: base pointer then range. */
 enum { VKMM_DESCRIPTOR_SIZE = 40, VKMM_DESCRIPTOR_BASE = 0, VKMM_DESCRIPTOR_RANGE = 8 };

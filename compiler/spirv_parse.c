@@ -201,6 +201,10 @@ static void member_decorate(struct spv_module *m, const uint32_t *w)
     case SpvDecorationBuiltIn:
         member->builtin = w[4];
         break;
+    case SpvDecorationCoherent:
+    case SpvDecorationVolatile:
+        member->coherent = true;
+        break;
     default:
         break;
     }

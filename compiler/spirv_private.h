@@ -43,6 +43,7 @@ struct spv_member {
     bool row_major;
     bool has_offset;
     uint32_t builtin;       /* SpvBuiltInMax when none */
+    bool coherent;          /* Coherent or Volatile member (GLSL `coherent buffer`) */
 };
 
 struct spv_type {

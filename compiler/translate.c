@@ -974,7 +974,7 @@ static bool build_function(struct tr *t)
     t->next_slot = make_slot(t, t->lane_i32, suspends, &state_offset);
     t->alive_slot = make_slot(t, mask_bytes, suspends, &state_offset);
     t->exec_slot = make_slot(t, mask_bytes, suspends, &state_offset);
-    if (t->options->monitor_workgroup_memory)
+    if (t->options->monitor_workgroup_memory || t->options->monitor_device_memory)
         t->monitor_addresses = LLVMBuildAlloca(t->builder, LLVMArrayType(t->i64, t->width), "");
     for (uint32_t id = 1; id < m->bound; id++) {
         struct spv_id *v = &m->ids[id];

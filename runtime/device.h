@@ -5,6 +5,8 @@
 #include <vulkan/vulkan.h>
 
 #include "access_marks.h"
+
+struct vkmm_device_monitor;
 #include "address_space.h"
 #include "hazard_report.h"
 #include "object.h"
@@ -44,6 +46,7 @@ struct vkmm_device {
     pthread_mutex_t engine_lock;
     struct vkmm_hazard_report report;
     struct vkmm_access_marks access_marks;         /* strict mode: what dispatches touched (access_marks.h) */
+    struct vkmm_device_monitor *device_monitor;   /* strict mode: workgroups' accesses in a dispatch (device_monitor.h) */
     uint64_t memory_serial;
     uint64_t buffer_serial;                        /* strict mode: buffers bound so far */
     struct vkmm_device_memory *strict_memories;    /* strict mode: emulated memories (engine lock) */

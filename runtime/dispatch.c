@@ -70,6 +70,7 @@ static void start_workgroup(const struct dispatch_run *run, struct workgroup_slo
     slot->invocation.workgroup_id[0] = run->base[0] + (uint32_t)(index % run->count[0]);
     slot->invocation.workgroup_id[1] = run->base[1] + (uint32_t)(index / run->count[0] % run->count[1]);
     slot->invocation.workgroup_id[2] = run->base[2] + (uint32_t)(index / run->count[0] / run->count[1]);
+    slot->invocation.workgroup_tag = (uint32_t)(index + 1 <= UINT32_MAX ? index + 1 : UINT32_MAX);
     if (run->patterned)
         fill_pattern(slot->scratch, run->states_size + shader->shared_memory_size, run->seed);
     /* A fresh state only needs its header cleared: the status word, and in

@@ -16,7 +16,7 @@ static const char *const kinds[VKMM_HAZARD_KINDS] = {
     "VKMM-HAZARD-STALE-READ",       "VKMM-HAZARD-LOST-WRITE",      "VKMM-HAZARD-WRITE-AFTER-READ",
     "VKMM-HAZARD-WRITE-AFTER-WRITE", "VKMM-HAZARD-UNFLUSHED-HOST-WRITE", "VKMM-HAZARD-HOST-STALE-READ",
     "VKMM-HAZARD-SCOPE-MISMATCH",   "VKMM-HAZARD-UNINITIALIZED-READ", "VKMM-HAZARD-HOST-READ-NO-DEPENDENCY",
-    "VKMM-HAZARD-WORKGROUP-RACE",   "VKMM-HAZARD-OTHER",
+    "VKMM-HAZARD-WORKGROUP-RACE",   "VKMM-HAZARD-DISPATCH-RACE",   "VKMM-HAZARD-OTHER",
 };
 
 /* One report: the first hazard as found (its range and names) and the
@@ -295,7 +295,7 @@ static struct report_entry *create_entry(struct vkmm_device *device, uint64_t ha
     place_text(where, sizeof(where), hazard, place);
     agent_text(second, sizeof(second), &hazard->reader_or_second);
     agent_text(first, sizeof(first), &hazard->writer_or_first);
-    if (hazard->memory_id == VKMM_MM_WORKGROUP_MEMORY)
+    if (hazard->example[0])
         vkmm_print_cut(e->message, sizeof(e->message), "%s, in %s: %s; missing: %s", where, second, hazard->example,
                        hazard->missing);
     else

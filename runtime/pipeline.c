@@ -72,6 +72,7 @@ static void key_of(struct vkmm_cache_key *key, const struct vkmm_shader_module *
     vkmm_cache_key_add(key, &options->suspend_at_atomics, sizeof(options->suspend_at_atomics));
     vkmm_cache_key_add(key, &options->track_accesses, sizeof(options->track_accesses));
     vkmm_cache_key_add(key, &options->monitor_workgroup_memory, sizeof(options->monitor_workgroup_memory));
+    vkmm_cache_key_add(key, &options->monitor_device_memory, sizeof(options->monitor_device_memory));
     vkmm_cache_key_add(key, &options->spec_count, sizeof(options->spec_count));
     vkmm_cache_key_add(key, options->spec, options->spec_count * sizeof(*options->spec));
     for (uint32_t s = 0; s < options->set_count; s++) {
@@ -160,6 +161,7 @@ static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_c
         .suspend_at_atomics = vkmm_mode() == VKMM_MODE_STRICT,
         .track_accesses = vkmm_mode() == VKMM_MODE_STRICT,
         .monitor_workgroup_memory = vkmm_mode() == VKMM_MODE_STRICT,
+        .monitor_device_memory = vkmm_mode() == VKMM_MODE_STRICT,
     };
     struct vkmm_cache_key key;
     key_of(&key, module, &options);

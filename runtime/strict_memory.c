@@ -19,6 +19,7 @@
 #include "hazard_report.h"
 #include "host_trap.h"
 #include "log.h"
+#include "device_monitor.h"
 #include "workgroup_monitor.h"
 #include "memmodel/memmodel.h"
 #include "pipeline.h"
@@ -113,6 +114,9 @@ VkResult vkmm_strict_device_init(struct vkmm_device *device)
     /* VKMM_HOST_WRITE=before-signal: the common reading of host signals. */
     const char *host_write = getenv("VKMM_HOST_WRITE");
     device->host_signal_writes = host_write && strcmp(host_write, "before-signal") == 0;
+    device->device_monitor = vkmm_device_monitor_create(device->address_space.base, device->address_space.size);
+    if (!device->device_monitor)
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
     return vkmm_access_marks_init(&device->access_marks, &device->address_space);
 }
 
@@ -125,6 +129,8 @@ void vkmm_strict_device_finish(struct vkmm_device *device)
         vkmm_hazard_report_close(device);
         vkmm_free(&device->allocator, NULL, device->uninitialized);
         vkmm_access_marks_finish(&device->access_marks);
+        vkmm_device_monitor_destroy(device->device_monitor);
+        device->device_monitor = NULL;
         vkmm_mm_engine_destroy(device->engine);
         device->engine = NULL;
         vkmm_free(&device->allocator, NULL, device->accesses);
@@ -867,9 +873,34 @@ static VkAccessFlags2 read_access_of(const struct mirrored_range *r)
 }
 
 struct vkmm_dispatch_mirror {
+    struct vkmm_execution *x;
+    const struct vkmm_command *command;
+    struct vkmm_device_races races; /* the device-memory monitor's finds */
     uint32_t count;
     struct mirrored_range ranges[];
 };
+
+/* The device-memory monitor asks what bytes held before the dispatch: what
+ * the dispatch's read path gave (the engine is unchanged until finish). */
+static void peek_before_dispatch(void *user, uint64_t offset, uint64_t size, uint8_t *out)
+{
+    struct vkmm_dispatch_mirror *mirror = user;
+    struct vkmm_device *device = mirror->x->device;
+    const uint8_t *at = (const uint8_t *)device->address_space.base + offset;
+    memcpy(out, at, size); /* bytes outside every range: as they are */
+    for (uint32_t i = 0; i < mirror->count; i++) {
+        const struct mirrored_range *r = &mirror->ranges[i];
+        const uint8_t *begin = r->memory->bytes + r->offset;
+        if (at < begin || at + size > begin + r->size)
+            continue;
+        struct vkmm_mm_agent agent = agent_of(mirror->x, mirror->command);
+        lock(device);
+        command_peek(mirror->x, r->memory, r->offset + (uint64_t)(at - begin), size,
+                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access_of(r), &agent, out);
+        unlock(device);
+        return;
+    }
+}
 
 static uint32_t count_descriptors(const struct vkmm_pipeline_layout *layout)
 {
@@ -912,6 +943,11 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_prepare(struct vkmm_execution 
                                                       VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
     if (!mirror)
         return NULL;
+    mirror->x = x;
+    mirror->command = command;
+    invocation->device_monitor = device->device_monitor;
+    invocation->device_access = vkmm_device_monitor_access;
+    vkmm_device_monitor_begin(device->device_monitor, &mirror->races, peek_before_dispatch, mirror);
     invocation->read_marks_delta = vkmm_access_marks_delta(&device->access_marks, &device->address_space,
                                                            VKMM_MARK_READ);
     invocation->write_marks_delta = vkmm_access_marks_delta(&device->access_marks, &device->address_space,
@@ -1034,6 +1070,92 @@ static void take_marks(struct vkmm_execution *x, const struct mirrored_range *r,
     record_access(device, &span, NULL);
 }
 
+/* "`data` (OpLoad, line 14)" as the verb for a report. */
+static const char *device_race_verb(const struct vkmm_device_race_access *side)
+{
+    return side->write ? (side->private_ ? "write" : "coherent write") : (side->private_ ? "read" : "coherent read");
+}
+
+static void device_race_workgroup(char *out, size_t size, const struct vkmm_execution *x,
+                                  const struct vkmm_command *command, uint32_t index)
+{
+    (void)x;
+    const struct vkmm_dispatch *d = command->u.dispatch;
+    if (index == UINT32_MAX) {
+        snprintf(out, size, "several workgroups");
+        return;
+    }
+    uint32_t cx = d->indirect ? 0 : d->count[0], cy = d->indirect ? 0 : d->count[1];
+    if (!cx || !cy)
+        snprintf(out, size, "workgroup #%u", index);
+    else
+        snprintf(out, size, "workgroup (%u,%u,%u)", d->base[0] + index % cx, d->base[1] + index / cx % cy,
+                 d->base[2] + index / cx / cy);
+}
+
+/* A read of never-written bytes by a dispatch that raced on them is the
+ * race's consequence (it read before another workgroup wrote), not a second
+ * bug: its pending report goes (one report per bug). */
+static void forget_uninitialized(struct vkmm_device *device, const struct vkmm_mm_agent *reader, uint64_t memory_id)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < device->uninitialized_count; i++) {
+        const struct vkmm_mm_hazard *h = &device->uninitialized[i].hazard;
+        bool same = h->memory_id == memory_id && h->reader_or_second.queue == reader->queue &&
+                    h->reader_or_second.submission == reader->submission &&
+                    h->reader_or_second.command == reader->command;
+        if (!same)
+            device->uninitialized[kept++] = device->uninitialized[i];
+    }
+    device->uninitialized_count = kept;
+}
+
+/* Races between workgroups the device-memory monitor found: one report per
+ * pair of instructions, with the bytes named as the application knows them.
+ * The engine lock is held. */
+static void report_device_races(struct vkmm_execution *x, struct vkmm_dispatch_mirror *mirror,
+                                const struct vkmm_mm_agent *agent)
+{
+    struct vkmm_device *device = x->device;
+    for (uint32_t i = 0; i < mirror->races.count; i++) {
+        const struct vkmm_device_race *r = &mirror->races.race[i];
+        const uint8_t *at = (const uint8_t *)device->address_space.base + r->offset;
+        const struct mirrored_range *range = NULL;
+        for (uint32_t j = 0; j < mirror->count && !range; j++) {
+            const uint8_t *begin = mirror->ranges[j].memory->bytes + mirror->ranges[j].offset;
+            if (at >= begin && at < begin + mirror->ranges[j].size)
+                range = &mirror->ranges[j];
+        }
+        if (!range)
+            continue;
+        struct vkmm_mm_hazard hazard = {
+            .id = VKMM_MM_HAZARD_DISPATCH_RACE,
+            .memory_id = range->memory->id,
+            .offset = (uint64_t)(at - range->memory->bytes),
+            .size = r->bytes,
+            .reader_or_second = *agent,
+            .writer_or_first = *agent,
+        };
+        bool neither = r->earlier.private_ && r->later.private_;
+        snprintf(hazard.missing, sizeof(hazard.missing),
+                 "the %s of %s and the %s of %s by different workgroups of one dispatch cannot be synchronized: "
+                 "%s private (not coherent, no NonPrivatePointer, not atomic), and private accesses never reach "
+                 "another workgroup inside a command; declare the buffer coherent (or use atomics) and "
+                 "synchronize with release/acquire, or split the work into two dispatches with a barrier between",
+                 device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text,
+                 neither ? "both are" : r->earlier.private_ ? "the first is" : "the second is");
+        char first[64], second[64];
+        device_race_workgroup(first, sizeof(first), x, mirror->command, r->earlier.workgroup);
+        device_race_workgroup(second, sizeof(second), x, mirror->command, r->later.workgroup);
+        snprintf(hazard.example, sizeof(hazard.example), "%s (%s) and %s (%s)", first,
+                 device_race_verb(&r->earlier), second, device_race_verb(&r->later));
+        struct vkmm_hazard_place place;
+        describe(device, &hazard, &place);
+        vkmm_hazard_report_add(device, &hazard, &place);
+        forget_uninitialized(device, agent, range->memory->id);
+    }
+}
+
 /* The dispatch's exact accesses: first every read (checked against the
  * coherent view before the dispatch's own writes change it), then every
  * write; then the marks are cleared for the next dispatch. */
@@ -1054,7 +1176,9 @@ void vkmm_strict_dispatch_finish(struct vkmm_execution *x, const struct vkmm_com
     for (uint32_t i = 0; i < mirror->count; i++) {
         const struct mirrored_range *r = &mirror->ranges[i];
         vkmm_access_marks_clear(&device->access_marks, &device->address_space, r->memory->bytes + r->offset, r->size);
+        vkmm_device_monitor_clear(device->device_monitor, r->memory->bytes + r->offset, r->size);
     }
+    report_device_races(x, mirror, &agent);
     unlock(device);
     vkmm_free(&device->allocator, NULL, walk);
     vkmm_free(&device->allocator, NULL, mirror);

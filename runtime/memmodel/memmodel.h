@@ -56,6 +56,11 @@
  * write and not both atomic, with no control barrier that synchronizes
  * Workgroup memory between them (runtime/workgroup_monitor.c). */
 #define VKMM_MM_HAZARD_WORKGROUP_RACE "VKMM-HAZARD-WORKGROUP-RACE"
+/* 000 "Private": accesses of different workgroups of one dispatch to the
+ * same bytes, at least one a write and at least one private — private
+ * accesses never communicate with another invocation inside a command, so
+ * nothing the shader does can order them (runtime/device_monitor.c). */
+#define VKMM_MM_HAZARD_DISPATCH_RACE "VKMM-HAZARD-DISPATCH-RACE"
 /* A hazard's memory_id for a workgroup's shared memory (offsets are in it). */
 #define VKMM_MM_WORKGROUP_MEMORY UINT64_MAX
 

@@ -10,7 +10,7 @@ void main()
     uint prev = atomicCompSwap(slots[i % 32u], 0u, i + 1u);
     won[i] = prev == 0u ? 1u : 0u;
     // Increment by compare-and-swap until it succeeds.
-    uint seen = counter;
+    uint seen = atomicAdd(counter, 0u);   // a plain read would race with the others' atomics
     for (;;) {
         uint got = atomicCompSwap(counter, seen, seen + 1u);
         if (got == seen)

@@ -14,5 +14,6 @@ void main()
     o[gl_GlobalInvocationID.x] = v + uint(bufs[g].data.length()) * 1000000u;
     if (gl_WorkGroupID.x == 0u)
         bufs[pc.which].data[64u + i] += 1u;   // elements nobody reads
-    bufs[3].data[200] = 77u;
+    if (gl_GlobalInvocationID.x == 0u)
+        bufs[3].data[200] = 77u;   // one writer: all of them would race (strict mode reports it)
 }

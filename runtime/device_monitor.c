@@ -1,0 +1,213 @@
+#include "device_monitor.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "shader_abi.h"
+
+/* Owner word of one byte: workgroup tag (20 bits, 0: untouched in this
+ * dispatch, all ones: several), the last instruction's site index (8 bits)
+ * and the kinds of access seen (4 bits). */
+#define TAG_BITS 20u
+#define TAG_MASK ((1u << TAG_BITS) - 1u)
+#define SEVERAL TAG_MASK
+#define SITE_SHIFT TAG_BITS
+#define SITE_MASK 0xffu
+#define PRIVATE_WRITE (1u << 28)
+#define SHARED_WRITE (1u << 29)
+#define PRIVATE_READ (1u << 30)
+#define SHARED_READ (1u << 31)
+
+struct site {
+    uint32_t word;
+    const char *text;
+};
+
+struct vkmm_device_monitor {
+    uint8_t *base;
+    uint64_t size;
+    uint32_t *owner; /* size words: virtual, committed where touched */
+    struct vkmm_device_races *races;
+    vkmm_device_monitor_peek peek;
+    void *peek_user;
+    uint32_t site_count;
+    struct site sites[VKMM_DEVICE_MAX_SITES + 1]; /* index 0: unknown */
+    uint8_t view[64 * 64];                        /* what moved lanes read: W lanes of up to 64 bytes */
+};
+
+struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t size)
+{
+    struct vkmm_device_monitor *m = calloc(1, sizeof(*m));
+    if (!m)
+        return NULL;
+    void *owner = mmap(NULL, size * sizeof(uint32_t), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (owner == MAP_FAILED) {
+        free(m);
+        return NULL;
+    }
+    m->base = base;
+    m->size = size;
+    m->owner = owner;
+    return m;
+}
+
+void vkmm_device_monitor_destroy(struct vkmm_device_monitor *m)
+{
+    if (!m)
+        return;
+    munmap(m->owner, m->size * sizeof(uint32_t));
+    free(m);
+}
+
+void vkmm_device_monitor_begin(struct vkmm_device_monitor *m, struct vkmm_device_races *races,
+                               vkmm_device_monitor_peek peek, void *peek_user)
+{
+    m->races = races;
+    m->peek = peek;
+    m->peek_user = peek_user;
+    m->site_count = 0;
+}
+
+void vkmm_device_monitor_clear(struct vkmm_device_monitor *m, const uint8_t *bytes, uint64_t size)
+{
+    if (bytes < m->base || (uint64_t)(bytes - m->base) > m->size || size > m->size - (uint64_t)(bytes - m->base))
+        return;
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uintptr_t begin = (uintptr_t)(m->owner + (bytes - m->base));
+    uintptr_t end = (uintptr_t)(m->owner + (bytes - m->base) + size);
+    begin &= ~(uintptr_t)(page - 1);
+    end = (end + page - 1) & ~(uintptr_t)(page - 1);
+    /* Dropped pages read back as zero: untouched. */
+    madvise((void *)begin, end - begin, MADV_DONTNEED);
+}
+
+/* The site index of an instruction (0 when the table is full). */
+static uint32_t site_index(struct vkmm_device_monitor *m, uint32_t word, const char *text)
+{
+    for (uint32_t i = 1; i <= m->site_count; i++)
+        if (m->sites[i].word == word)
+            return i;
+    if (m->site_count == VKMM_DEVICE_MAX_SITES)
+        return 0;
+    m->sites[++m->site_count] = (struct site){ word, text };
+    return m->site_count;
+}
+
+/* Does an access (write or read, private or not) conflict with what other
+ * workgroups did to the byte?  At least one write, at least one private. */
+static bool conflicts(uint32_t seen, bool write, bool private_)
+{
+    if (write)
+        return private_ ? (seen & (PRIVATE_WRITE | SHARED_WRITE | PRIVATE_READ | SHARED_READ)) != 0
+                        : (seen & (PRIVATE_WRITE | PRIVATE_READ)) != 0;
+    return private_ ? (seen & (PRIVATE_WRITE | SHARED_WRITE)) != 0 : (seen & PRIVATE_WRITE) != 0;
+}
+
+struct access {
+    uint32_t tag, site;
+    bool write, private_;
+};
+
+static void record(struct vkmm_device_monitor *m, uint64_t offset, uint32_t owner, const struct access *a)
+{
+    struct vkmm_device_races *races = m->races;
+    uint32_t seen = owner & ~(TAG_MASK | SITE_MASK << SITE_SHIFT);
+    const struct site *earlier_site = &m->sites[owner >> SITE_SHIFT & SITE_MASK];
+    const struct site *this_site = &m->sites[a->site];
+    uint32_t low = earlier_site->word < this_site->word ? earlier_site->word : this_site->word;
+    uint32_t high = earlier_site->word < this_site->word ? this_site->word : earlier_site->word;
+    for (uint32_t i = 0; i < races->count; i++) {
+        struct vkmm_device_race *r = &races->race[i];
+        if (r->earlier.word == low && r->later.word == high) {
+            r->bytes++;
+            return;
+        }
+    }
+    if (races->count == VKMM_DEVICE_MAX_RACES) {
+        races->more++;
+        return;
+    }
+    uint32_t other_tag = owner & TAG_MASK;
+    struct vkmm_device_race_access other = {
+        .text = earlier_site->text,
+        .word = earlier_site->word,
+        .workgroup = other_tag == SEVERAL ? UINT32_MAX : other_tag - 1,
+        .write = (seen & (PRIVATE_WRITE | SHARED_WRITE)) != 0,
+        .private_ = (seen & (PRIVATE_WRITE | PRIVATE_READ)) != 0,
+    };
+    struct vkmm_device_race_access self = { .text = this_site->text, .word = this_site->word,
+                                            .workgroup = a->tag - 1, .write = a->write, .private_ = a->private_ };
+    bool in_order = other.word <= self.word;
+    races->race[races->count++] = (struct vkmm_device_race){
+        .earlier = in_order ? other : self,
+        .later = in_order ? self : other,
+        .offset = offset,
+        .bytes = 1,
+    };
+}
+
+/* Records one byte's access; returns true when it is a private read of a
+ * byte another workgroup wrote (it must read the value from before the
+ * dispatch). */
+static bool access_byte(struct vkmm_device_monitor *m, uint64_t offset, const struct access *a)
+{
+    uint32_t owner = m->owner[offset];
+    uint32_t tag = owner & TAG_MASK;
+    uint32_t seen = owner & (PRIVATE_WRITE | SHARED_WRITE | PRIVATE_READ | SHARED_READ);
+    bool stale = false;
+    if (tag && tag != a->tag && conflicts(seen, a->write, a->private_)) {
+        record(m, offset, owner, a);
+        stale = !a->write && a->private_;
+    }
+    uint32_t kind = a->write ? (a->private_ ? PRIVATE_WRITE : SHARED_WRITE)
+                             : (a->private_ ? PRIVATE_READ : SHARED_READ);
+    uint32_t new_tag = !tag || tag == a->tag ? a->tag : SEVERAL;
+    m->owner[offset] = new_tag | a->site << SITE_SHIFT | seen | kind;
+    return stale;
+}
+
+int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
+                                   uint32_t workgroup_tag, uint64_t site, const char *text)
+{
+    struct vkmm_device_monitor *m = monitor;
+    if (!m || !workgroup_tag)
+        return 0;
+    uint32_t size = size_flags & 0xffff, flags = size_flags >> 16;
+    struct access a = {
+        .tag = workgroup_tag > TAG_MASK - 1 ? (workgroup_tag - 1) % (TAG_MASK - 1) + 1 : workgroup_tag,
+        .site = site_index(m, (uint32_t)(site >> 32), text),
+        .private_ = (flags & VKMM_ACCESS_PRIVATE) != 0,
+    };
+    uintptr_t base = (uintptr_t)m->base;
+    int64_t moved = 0;
+    for (uint32_t lane = 0; lane < 64; lane++) {
+        if (!(lanes >> lane & 1))
+            continue;
+        uint64_t at = addresses[lane] - base;
+        if (addresses[lane] < base || at > m->size || size > m->size - at)
+            continue; /* outside device memory: the bounds check drops it */
+        bool stale = false;
+        for (uint32_t i = 0; i < size; i++) {
+            if (flags & VKMM_WORKGROUP_READ) {
+                a.write = false;
+                stale |= access_byte(m, at + i, &a);
+            }
+            if (flags & VKMM_WORKGROUP_WRITE) {
+                a.write = true;
+                access_byte(m, at + i, &a);
+            }
+        }
+        if (!stale || size > 64 || !m->peek)
+            continue;
+        /* This lane reads what the bytes held before the dispatch: private
+         * reads never see another workgroup's writes inside a command. */
+        uint8_t *view = m->view + lane * 64;
+        m->peek(m->peek_user, at, size, view);
+        addresses[lane] = (uintptr_t)view;
+        moved = 1;
+    }
+    return moved;
+}

@@ -1,0 +1,64 @@
+/* Strict mode inside a dispatch: accesses of different workgroups to the
+ * same bytes of device memory.  Inside one command, private accesses (000
+ * "Private": not atomic, not through a Coherent/Volatile variable, no
+ * NonPrivatePointer) never communicate with another invocation (DESIGN
+ * §3.2); so two accesses of different workgroups to one byte, at least one a
+ * write and at least one private, are a race whatever the shader does
+ * between them — found without modelling the synchronization, whatever order
+ * the workgroups ran in.  (Coherent and atomic accesses of different
+ * workgroups may be synchronized through release/acquire; those pairs are
+ * not judged here.)
+ *
+ * Per byte of device memory an owner word (a map as large as the device's
+ * address space, committed only where touched, cleared after each
+ * dispatch): the last workgroup to access it (or "several"), the last
+ * instruction, and which kinds of access it saw.  A private read of bytes
+ * another workgroup wrote is made to show: it reads the bytes as they were
+ * before the dispatch.  One record per bug: the pair of instructions.  The
+ * monitor knows no Vulkan object. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct vkmm_device_race_access {
+    const char *text; /* "`data` (OpLoad, line 14)" */
+    uint32_t word;
+    uint32_t workgroup; /* linear index */
+    bool write, private_;
+};
+
+struct vkmm_device_race {
+    struct vkmm_device_race_access earlier, later; /* in program order */
+    uint64_t offset;                               /* first byte, from the device's address-space base */
+    uint64_t bytes;
+};
+
+#define VKMM_DEVICE_MAX_RACES 32
+#define VKMM_DEVICE_MAX_SITES 255
+
+struct vkmm_device_races {
+    uint32_t count;
+    uint64_t more;
+    struct vkmm_device_race race[VKMM_DEVICE_MAX_RACES];
+};
+
+/* What the bytes [offset, offset + size) of the device address space held
+ * before the dispatch (the strict bridge reads them from the engine). */
+typedef void (*vkmm_device_monitor_peek)(void *user, uint64_t offset, uint64_t size, uint8_t *out);
+
+struct vkmm_device_monitor;
+
+/* A monitor for the device address space [base, base + size); NULL when
+ * out of memory. */
+struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t size);
+void vkmm_device_monitor_destroy(struct vkmm_device_monitor *monitor);
+/* A dispatch starts: its races go to `races`. */
+void vkmm_device_monitor_begin(struct vkmm_device_monitor *monitor, struct vkmm_device_races *races,
+                               vkmm_device_monitor_peek peek, void *peek_user);
+/* After the dispatch: forgets what it recorded over [bytes, bytes + size). */
+void vkmm_device_monitor_clear(struct vkmm_device_monitor *monitor, const uint8_t *bytes, uint64_t size);
+
+/* The hook the generated code calls (shader_abi.h, device_access). */
+int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
+                                   uint32_t workgroup_tag, uint64_t site, const char *text);

@@ -1,0 +1,121 @@
+/* Shader-side mistakes between workgroups of one dispatch: a workgroup
+ * reads what another writes in the same dispatch (nothing orders
+ * workgroups), and a flag hand-off whose data is not coherent (private
+ * writes never reach another workgroup inside a command, whatever the
+ * atomics say).  Strict mode reports VKMM-HAZARD-DISPATCH-RACE once and the
+ * answer is wrong on every seed; the correct variants (two dispatches with a
+ * barrier; coherent data) are right and report-free. */
+#include "sync_harness.h"
+
+enum { CORRECT_TWO_DISPATCHES, CORRECT_COHERENT_HANDOFF, SAME_DISPATCH, PLAIN_HANDOFF, VARIANTS };
+
+static const struct sync_variant variants[VARIANTS] = {
+    [CORRECT_TWO_DISPATCHES] = { "correct_neighbour_in_next_dispatch", NULL },
+    [CORRECT_COHERENT_HANDOFF] = { "correct_flag_handoff_with_coherent_data", NULL },
+    [SAME_DISPATCH] = { "bug_neighbour_read_in_same_dispatch", "VKMM-HAZARD-DISPATCH-RACE" },
+    [PLAIN_HANDOFF] = { "bug_flag_handoff_with_data_not_coherent", "VKMM-HAZARD-DISPATCH-RACE" },
+};
+
+static uint32_t input_word(uint32_t i)
+{
+    return i * 5u + 2u;
+}
+
+static void neighbours(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
+{
+    struct vkmm_test_buffer input = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
+    struct vkmm_test_buffer mid = vkmm_test_buffer_create(t, SYNC_WORDS * 4, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    struct vkmm_test_buffer out = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
+    for (uint32_t i = 0; i < SYNC_WORDS; i++)
+        ((uint32_t *)input.mapped)[i] = input_word(i);
+    bool split = variant == CORRECT_TWO_DISPATCHES;
+    struct vkmm_test_compute first =
+        vkmm_test_compute_create(t, split ? "sync_neighbour_write" : "sync_neighbour_same_dispatch", 3, 0, NULL);
+    struct vkmm_test_compute second = vkmm_test_compute_create(t, "sync_neighbour_gather", 3, 0, NULL);
+    struct vkmm_test_compute *shaders[2] = { &first, &second };
+    for (int s = 0; s < 2; s++) {
+        vkmm_test_compute_bind_buffer(t, shaders[s], 0, input.buffer, 0, VK_WHOLE_SIZE);
+        vkmm_test_compute_bind_buffer(t, shaders[s], 1, mid.buffer, 0, VK_WHOLE_SIZE);
+        vkmm_test_compute_bind_buffer(t, shaders[s], 2, out.buffer, 0, VK_WHOLE_SIZE);
+    }
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkmm_test_compute_dispatch(&first, cmd, NULL, 0, SYNC_WORDS / 64, 1, 1);
+    if (split) {
+        sync_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+        vkmm_test_compute_dispatch(&second, cmd, NULL, 0, SYNC_WORDS / 64, 1, 1);
+    }
+    sync_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                 VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
+    memcpy(result, out.mapped, SYNC_WORDS * 4);
+    vkmm_test_compute_destroy(t, &first);
+    vkmm_test_compute_destroy(t, &second);
+    vkmm_test_buffer_destroy(t, &input);
+    vkmm_test_buffer_destroy(t, &mid);
+    vkmm_test_buffer_destroy(t, &out);
+}
+
+static void handoff(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
+{
+    struct vkmm_test_buffer data = vkmm_test_buffer_create(t, 64 * 4, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    struct vkmm_test_buffer flag = vkmm_test_buffer_create(t, 4, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    struct vkmm_test_buffer out = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
+    memset(out.mapped, 0, SYNC_WORDS * 4);
+    const char *name = variant == PLAIN_HANDOFF ? "sync_handoff_plain" : "sync_handoff_coherent";
+    struct vkmm_test_compute shader = vkmm_test_compute_create(t, name, 3, 0, NULL);
+    vkmm_test_compute_bind_buffer(t, &shader, 0, data.buffer, 0, VK_WHOLE_SIZE);
+    vkmm_test_compute_bind_buffer(t, &shader, 1, flag.buffer, 0, VK_WHOLE_SIZE);
+    vkmm_test_compute_bind_buffer(t, &shader, 2, out.buffer, 0, VK_WHOLE_SIZE);
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkCmdFillBuffer(cmd, data.buffer, 0, VK_WHOLE_SIZE, 0);
+    vkCmdFillBuffer(cmd, flag.buffer, 0, VK_WHOLE_SIZE, 0);
+    sync_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    vkmm_test_compute_dispatch(&shader, cmd, NULL, 0, 2, 1, 1);
+    sync_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                 VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
+    memcpy(result, out.mapped, SYNC_WORDS * 4);
+    vkmm_test_compute_destroy(t, &shader);
+    vkmm_test_buffer_destroy(t, &data);
+    vkmm_test_buffer_destroy(t, &flag);
+    vkmm_test_buffer_destroy(t, &out);
+}
+
+static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
+{
+    if (variant == CORRECT_TWO_DISPATCHES || variant == SAME_DISPATCH)
+        neighbours(t, variant, result);
+    else
+        handoff(t, variant, result);
+}
+
+static void run(int variant)
+{
+    uint32_t expected[SYNC_WORDS] = { 0 };
+    for (uint32_t i = 0; i < SYNC_WORDS; i++) {
+        if (variant == CORRECT_TWO_DISPATCHES || variant == SAME_DISPATCH)
+            expected[i] = input_word((i + 64) % SYNC_WORDS) * 2u;
+        else if (i < 64)
+            expected[i] = i * 7u + 3u;
+    }
+    sync_check(program, variant, &variants[variant], expected);
+}
+
+static void correct_two_dispatches(void **state) { (void)state; run(CORRECT_TWO_DISPATCHES); }
+static void correct_coherent_handoff(void **state) { (void)state; run(CORRECT_COHERENT_HANDOFF); }
+static void bug_same_dispatch(void **state) { (void)state; run(SAME_DISPATCH); }
+static void bug_plain_handoff(void **state) { (void)state; run(PLAIN_HANDOFF); }
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(correct_two_dispatches),
+        cmocka_unit_test(correct_coherent_handoff),
+        cmocka_unit_test(bug_same_dispatch),
+        cmocka_unit_test(bug_plain_handoff),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
