@@ -212,6 +212,10 @@ static bool builtin_value(struct tr *t, uint32_t builtin, uint32_t type_id, LLVM
         n = 4;
         break;
     }
+    case SpvBuiltInDeviceIndex:
+        /* vkmm's device groups have one physical device. */
+        vec[0] = tr_splat(t, LLVMConstInt(t->i32, 0, 0));
+        break;
     default:
         return spv_fail(t->error, "builtin %u is not a compute builtin vkmm supports", builtin);
     }

@@ -476,38 +476,43 @@ static bool mark_suspension_liveness(struct tr *t)
 /* Structured order: reverse post-order of a depth-first walk that visits a
  * header's merge block first and its continue target next, so both come
  * after the construct's other blocks. */
+static void visit(struct spv_module *m, uint32_t block, bool *seen, uint32_t *postorder, uint32_t *count);
+
+static void visit_label(struct spv_module *m, uint32_t label, bool *seen, uint32_t *postorder, uint32_t *count)
+{
+    uint32_t child = m->block_of_label[label];
+    if (child && !seen[child - 1])
+        visit(m, child - 1, seen, postorder, count);
+}
+
+/* Successors in the order the structured order needs (merge, continue,
+ * then the branch targets last to first), visited directly: a switch may
+ * have any number of targets. */
 static void visit(struct spv_module *m, uint32_t block, bool *seen, uint32_t *postorder, uint32_t *count)
 {
     seen[block] = true;
     const struct spv_block *b = &m->blocks[block];
-    uint32_t children[64];
-    uint32_t n = 0;
     if (b->merge)
-        children[n++] = b->merge;
+        visit_label(m, b->merge, seen, postorder, count);
     if (b->continue_target)
-        children[n++] = b->continue_target;
+        visit_label(m, b->continue_target, seen, postorder, count);
     const struct spv_insn *term = &m->insns[b->last];
     const uint32_t *w = spv_words(m, term);
     switch (term->opcode) {
     case SpvOpBranch:
-        children[n++] = w[1];
+        visit_label(m, w[1], seen, postorder, count);
         break;
     case SpvOpBranchConditional:
-        children[n++] = w[3];
-        children[n++] = w[2];
+        visit_label(m, w[3], seen, postorder, count);
+        visit_label(m, w[2], seen, postorder, count);
         break;
     case SpvOpSwitch:
-        for (uint32_t k = term->word_count - 1u; k >= 4 && n < 63; k -= 2)
-            children[n++] = w[k];
-        children[n++] = w[2];
+        for (uint32_t k = term->word_count - 1u; k >= 4; k -= 2)
+            visit_label(m, w[k], seen, postorder, count);
+        visit_label(m, w[2], seen, postorder, count);
         break;
     default:
         break;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t child = m->block_of_label[children[i]];
-        if (child && !seen[child - 1])
-            visit(m, child - 1, seen, postorder, count);
     }
     postorder[(*count)++] = block;
 }

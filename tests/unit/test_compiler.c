@@ -112,6 +112,44 @@ static void test_compiler_divergent_loops_switch_and_return(void **state)
     }
 }
 
+static void test_compiler_switch_with_many_cases(void **state)
+{
+    (void)state;
+    enum { N = 96 };
+    int32_t result[N];
+    for (unsigned w = 0; w < 4; w++) {
+        struct vkmm_compiled_shader shader;
+        char error[512];
+        if (compile_named("switch_many_cases", widths[w], 1, &shader, error, sizeof(error)) != 0)
+            fail_msg("compile failed: %s", error);
+        memset(result, 0, sizeof(result));
+        struct vkmm_descriptor set[1] = { buffer_descriptor(result, sizeof(result)) };
+        run_workgroups(&shader, set, NULL, N / 32, 1, 1);
+        for (int i = 0; i < N; i++) {
+            int expected = i % 80 < 70 ? i % 80 * 3 + 1 : 999;
+            if (result[i] != expected)
+                fail_msg("width %u: result[%d] = %d, expected %d", widths[w], i, result[i], expected);
+        }
+        vkmm_compiled_shader_free(&shader);
+    }
+}
+
+static void test_compiler_device_index_is_zero(void **state)
+{
+    (void)state;
+    int32_t result[32];
+    struct vkmm_compiled_shader shader;
+    char error[512];
+    if (compile_named("device_index", 8, 1, &shader, error, sizeof(error)) != 0)
+        fail_msg("compile failed: %s", error);
+    memset(result, 0, sizeof(result));
+    struct vkmm_descriptor set[1] = { buffer_descriptor(result, sizeof(result)) };
+    run_workgroups(&shader, set, NULL, 1, 1, 1);
+    for (int i = 0; i < 32; i++)
+        assert_int_equal(result[i], 5);
+    vkmm_compiled_shader_free(&shader);
+}
+
 static void test_compiler_rejects_malformed_spirv(void **state)
 {
     (void)state;
@@ -198,6 +236,8 @@ int main(void)
         cmocka_unit_test(test_compiler_add_arrays_all_widths),
         cmocka_unit_test(test_compiler_shared_memory_reduction_with_barriers),
         cmocka_unit_test(test_compiler_divergent_loops_switch_and_return),
+        cmocka_unit_test(test_compiler_switch_with_many_cases),
+        cmocka_unit_test(test_compiler_device_index_is_zero),
         cmocka_unit_test(test_compiler_rejects_malformed_spirv),
         cmocka_unit_test(test_compiler_survives_fuzzer_finds),
         cmocka_unit_test(test_compiler_yield_at_atomics_lets_a_spinning_subgroup_finish),

@@ -1,0 +1,83 @@
+#version 450
+/* A switch with more targets than the structured order once collected
+ * (70 cases and a default): every case must run. */
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer Out { int result[]; };
+void main() {
+    int i = int(gl_GlobalInvocationID.x);
+    int r;
+    switch (i % 80) {
+    case 0: r = 1; break;
+    case 1: r = 4; break;
+    case 2: r = 7; break;
+    case 3: r = 10; break;
+    case 4: r = 13; break;
+    case 5: r = 16; break;
+    case 6: r = 19; break;
+    case 7: r = 22; break;
+    case 8: r = 25; break;
+    case 9: r = 28; break;
+    case 10: r = 31; break;
+    case 11: r = 34; break;
+    case 12: r = 37; break;
+    case 13: r = 40; break;
+    case 14: r = 43; break;
+    case 15: r = 46; break;
+    case 16: r = 49; break;
+    case 17: r = 52; break;
+    case 18: r = 55; break;
+    case 19: r = 58; break;
+    case 20: r = 61; break;
+    case 21: r = 64; break;
+    case 22: r = 67; break;
+    case 23: r = 70; break;
+    case 24: r = 73; break;
+    case 25: r = 76; break;
+    case 26: r = 79; break;
+    case 27: r = 82; break;
+    case 28: r = 85; break;
+    case 29: r = 88; break;
+    case 30: r = 91; break;
+    case 31: r = 94; break;
+    case 32: r = 97; break;
+    case 33: r = 100; break;
+    case 34: r = 103; break;
+    case 35: r = 106; break;
+    case 36: r = 109; break;
+    case 37: r = 112; break;
+    case 38: r = 115; break;
+    case 39: r = 118; break;
+    case 40: r = 121; break;
+    case 41: r = 124; break;
+    case 42: r = 127; break;
+    case 43: r = 130; break;
+    case 44: r = 133; break;
+    case 45: r = 136; break;
+    case 46: r = 139; break;
+    case 47: r = 142; break;
+    case 48: r = 145; break;
+    case 49: r = 148; break;
+    case 50: r = 151; break;
+    case 51: r = 154; break;
+    case 52: r = 157; break;
+    case 53: r = 160; break;
+    case 54: r = 163; break;
+    case 55: r = 166; break;
+    case 56: r = 169; break;
+    case 57: r = 172; break;
+    case 58: r = 175; break;
+    case 59: r = 178; break;
+    case 60: r = 181; break;
+    case 61: r = 184; break;
+    case 62: r = 187; break;
+    case 63: r = 190; break;
+    case 64: r = 193; break;
+    case 65: r = 196; break;
+    case 66: r = 199; break;
+    case 67: r = 202; break;
+    case 68: r = 205; break;
+    case 69: r = 208; break;
+    default: r = 999; break;
+    }
+    result[i] = r;
+}
