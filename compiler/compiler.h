@@ -44,6 +44,9 @@ struct vkmm_compile_options {
      * device-memory monitor (shader_abi.h), which finds accesses of
      * different workgroups that cannot be synchronized inside a dispatch. */
     int monitor_device_memory;
+    /* Every loop polls the dispatch's watchdog now and then (shader_abi.h),
+     * so a runaway dispatch can end. */
+    int poll_loops;
 };
 
 struct vkmm_compiled_shader {

@@ -394,6 +394,18 @@ static LLVMValueRef monitor_device(struct tr *t, uint32_t pointer_id, LLVMValueR
     return LLVMBuildSelect(t->builder, any, reloaded, addresses, "");
 }
 
+/* A coherent access (not private, not atomic) to device memory must not
+ * be merged with others or moved out of a loop: a spin on a coherent flag
+ * must see another invocation's write.  A fence before it (acquire for a
+ * load, release for a store) keeps LLVM from doing either; on x86 it emits
+ * no instruction. */
+static void fence_coherent(struct tr *t, const struct place *at, bool store)
+{
+    if (at->kind != SPV_STORAGE_EXPLICIT || !at->pointer_id || access_is_private(t, at->pointer_id))
+        return;
+    LLVMBuildFence(t->builder, store ? LLVMAtomicOrderingRelease : LLVMAtomicOrderingAcquire, 0, "");
+}
+
 /* A control barrier tells the monitor what it synchronizes (before the
  * subgroup suspends at it).  Vulkan memory model: Workgroup memory is
  * synchronized only with WorkgroupMemory in the semantics and an acquire or
@@ -437,6 +449,7 @@ static LLVMValueRef load_leaf(struct tr *t, const struct place *at, LLVMValueRef
     LLVMTypeRef vector = LLVMVectorType(scalar, t->width);
     LLVMValueRef addresses = leaf_addresses(t, p, extra, size, kind);
     LLVMValueRef mask = in_bounds(t, p, addresses, size);
+    fence_coherent(t, at, false);
     if (kind == SPV_STORAGE_EXPLICIT) {
         mark_accesses(t, addresses, mask, size, false);
         addresses = monitor_device(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_READ);
@@ -491,6 +504,7 @@ static void store_leaf(struct tr *t, const struct place *at, LLVMValueRef extra,
     LLVMTypeRef vector = LLVMTypeOf(value);
     LLVMValueRef addresses = leaf_addresses(t, p, extra, size, kind);
     LLVMValueRef mask = in_bounds(t, p, addresses, size);
+    fence_coherent(t, at, true);
     if (kind == SPV_STORAGE_EXPLICIT) {
         mark_accesses(t, addresses, mask, size, true);
         addresses = monitor_device(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_WRITE);
@@ -551,6 +565,7 @@ static LLVMValueRef load_uniform_leaf(struct tr *t, const struct place *at, LLVM
     LLVMBasicBlockRef from = LLVMGetInsertBlock(t->builder);
     LLVMBuildCondBr(t->builder, ok, load, join);
     LLVMPositionBuilderAtEnd(t->builder, load);
+    fence_coherent(t, at, false);
     if (at->kind == SPV_STORAGE_EXPLICIT) {
         mark_accesses(t, tr_splat(t, address), t->exec, size, false);
         address = first_lane(t, monitor_device(t, at->pointer_id, tr_splat(t, address), t->exec, size,
@@ -715,6 +730,7 @@ static LLVMValueRef load_vector(struct tr *t, const struct place *at, LLVMValueR
     LLVMBuildCondBr(t->builder, fast, block, each);
 
     LLVMPositionBuilderAtEnd(t->builder, block);
+    fence_coherent(t, at, false);
     if (at->kind == SPV_STORAGE_EXPLICIT) {
         mark_accesses(t, addresses, t->exec, size, false);
         addresses = monitor_device(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_READ);
@@ -763,6 +779,7 @@ static void store_vector(struct tr *t, const struct place *at, LLVMValueRef extr
     LLVMBuildCondBr(t->builder, fast, block, each);
 
     LLVMPositionBuilderAtEnd(t->builder, block);
+    fence_coherent(t, at, true);
     if (at->kind == SPV_STORAGE_EXPLICIT) {
         mark_accesses(t, addresses, t->exec, size, true);
         addresses = monitor_device(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_WRITE);

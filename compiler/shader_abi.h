@@ -53,7 +53,16 @@ struct vkmm_shader_invocation {
     void *device_monitor;
     int64_t (*device_access)(void *monitor, uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
                              uint32_t workgroup_tag, uint64_t site, const char *text);
+    /* The watchdog (poll_loops): every VKMM_POLL_ITERATIONS passes through
+     * a loop header a subgroup calls poll with the loop's text ("the loop at
+     * line 12"); a nonzero result means the dispatch is over (its time ran
+     * out, or another workgroup's did): the subgroup returns
+     * VKMM_SHADER_ABORTED at once and is never resumed. */
+    void *poll_context;
+    int32_t (*poll)(void *context, const struct vkmm_shader_invocation *invocation, const char *loop);
 };
+
+#define VKMM_POLL_ITERATIONS 4096 /* a power of two */
 
 enum vkmm_workgroup_access_flag {
     VKMM_WORKGROUP_READ = 1,
@@ -85,6 +94,8 @@ enum vkmm_shader_invocation_field {
     VKMM_INVOCATION_DEVICE_MONITOR = 168,
     VKMM_INVOCATION_DEVICE_ACCESS = 176,
     VKMM_INVOCATION_WORKGROUP_TAG = 108,
+    VKMM_INVOCATION_POLL_CONTEXT = 184,
+    VKMM_INVOCATION_POLL = 192,
 };
 _Static_assert(offsetof(struct vkmm_shader_invocation, push_constants) == VKMM_INVOCATION_PUSH_CONSTANTS, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, shared_memory) == VKMM_INVOCATION_SHARED_MEMORY, "abi");
@@ -101,6 +112,8 @@ _Static_assert(offsetof(struct vkmm_shader_invocation, workgroup_barrier) == VKM
 _Static_assert(offsetof(struct vkmm_shader_invocation, device_monitor) == VKMM_INVOCATION_DEVICE_MONITOR, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, device_access) == VKMM_INVOCATION_DEVICE_ACCESS, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, workgroup_tag) == VKMM_INVOCATION_WORKGROUP_TAG, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, poll_context) == VKMM_INVOCATION_POLL_CONTEXT, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, poll) == VKMM_INVOCATION_POLL, "abi");
 
 /* Descriptor as the generated code reads it: base pointer then range. */
 enum { VKMM_DESCRIPTOR_SIZE = 40, VKMM_DESCRIPTOR_BASE = 0, VKMM_DESCRIPTOR_RANGE = 8 };
@@ -113,6 +126,7 @@ enum vkmm_shader_status {
     VKMM_SHADER_DONE = 0,
     VKMM_SHADER_AT_BARRIER = 1,
     VKMM_SHADER_YIELDED = 2, /* at a suspension point other than a barrier (see suspend_at_atomics) */
+    VKMM_SHADER_ABORTED = 3, /* the watchdog ended the dispatch (poll) */
 };
 
 /* `state` is compiled_shader.state_size bytes, zeroed before the first

@@ -15,6 +15,7 @@
 
 #include <spirv-tools/libspirv.h>
 #include <spirv-tools/optimizer.hpp>
+#include <spirv/unified1/spirv.h>
 
 namespace {
 
@@ -127,7 +128,32 @@ bool specialize_and_inline(const std::vector<uint32_t> &in, std::vector<uint32_t
     return run_passes(optimizer, in, out, messages, error, error_size);
 }
 
-// Function variables to SSA values where possible, dead code removed.
+// Does the module read memory that other invocations may write while it
+// runs (Coherent or Volatile decorations, NonPrivatePointer or Volatile
+// loads)?  Aggressive dead-code elimination deletes loops without side
+// effects, so it would turn a spin on such a flag into no wait at all.
+bool reads_coherent_memory(const std::vector<uint32_t> &words)
+{
+    for (size_t at = 5; at < words.size();) {
+        uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
+        if (count == 0 || at + count > words.size())
+            break;
+        if (opcode == SpvOpDecorate && count > 2 &&
+            (words[at + 2] == SpvDecorationCoherent || words[at + 2] == SpvDecorationVolatile))
+            return true;
+        if (opcode == SpvOpMemberDecorate && count > 3 &&
+            (words[at + 3] == SpvDecorationCoherent || words[at + 3] == SpvDecorationVolatile))
+            return true;
+        if (opcode == SpvOpLoad && count > 4 &&
+            (words[at + 4] & (SpvMemoryAccessNonPrivatePointerMask | SpvMemoryAccessVolatileMask)))
+            return true;
+        at += count;
+    }
+    return false;
+}
+
+// Function variables to SSA values where possible, dead code removed (not
+// loops that may wait for another invocation).
 bool to_ssa(const std::vector<uint32_t> &in, std::vector<uint32_t> *out, char *error, size_t error_size)
 {
     std::string messages;
@@ -137,9 +163,10 @@ bool to_ssa(const std::vector<uint32_t> &in, std::vector<uint32_t> *out, char *e
         .RegisterPass(spvtools::CreateLocalSingleBlockLoadStoreElimPass())
         .RegisterPass(spvtools::CreateLocalSingleStoreElimPass())
         .RegisterPass(spvtools::CreateScalarReplacementPass())
-        .RegisterPass(spvtools::CreateSSARewritePass())
-        .RegisterPass(spvtools::CreateAggressiveDCEPass())
-        .RegisterPass(spvtools::CreateDeadBranchElimPass());
+        .RegisterPass(spvtools::CreateSSARewritePass());
+    if (!reads_coherent_memory(in))
+        optimizer.RegisterPass(spvtools::CreateAggressiveDCEPass());
+    optimizer.RegisterPass(spvtools::CreateDeadBranchElimPass());
     return run_passes(optimizer, in, out, messages, error, error_size);
 }
 

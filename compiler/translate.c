@@ -33,6 +33,7 @@ enum {
     STATE_STATUS = 0,     /* i32: 0 fresh, 1 suspended */
     STATE_PENDING = 4,    /* i32: resume point number */
     STATE_SPIN = 8,       /* i32: the lanes (bits) of an atomic that changed nothing: a spin-wait step */
+    STATE_LOOP_PASSES = 12, /* i32: loop-header passes, for the watchdog's poll (kept across suspensions) */
     STATE_LANES = 64,     /* next: <W x i32>, then alive: <W x i8> */
 };
 
@@ -232,7 +233,32 @@ static bool is_atomic(uint16_t opcode)
  * so a workgroup spinning on a flag set by another still progresses). */
 static bool is_suspension_point(const struct tr *t, const struct spv_insn *insn)
 {
-    return insn->opcode == SpvOpControlBarrier || (t->options->suspend_at_atomics && is_atomic(insn->opcode));
+    return insn->opcode == SpvOpControlBarrier || (t->options->suspend_at_atomics && is_atomic(insn->opcode)) ||
+           (t->yield_at_loops && insn->opcode == SpvOpLoopMerge);
+}
+
+/* Does the module read memory another invocation may write while it runs
+ * — a Coherent or Volatile variable or block member, or a NonPrivatePointer
+ * access?  Then a loop may be waiting for such a write (a spin on a
+ * coherent flag), and strict mode yields at every loop header so that the
+ * writer gets to run (DESIGN §3.3). */
+static bool reads_coherent_memory(const struct spv_module *m)
+{
+    for (uint32_t id = 1; id < m->bound; id++) {
+        if (m->ids[id].coherent || m->ids[id].volatile_)
+            return true;
+        const struct spv_type *type = m->ids[id].kind == SPV_ID_TYPE ? m->ids[id].type_info : NULL;
+        for (uint32_t i = 0; type && type->kind == SPV_TYPE_STRUCT && i < type->member_count; i++)
+            if (type->members[i].coherent)
+                return true;
+    }
+    for (uint32_t i = 0; i < m->insn_count; i++) {
+        const struct spv_insn *insn = &m->insns[i];
+        const uint32_t *w = spv_words(m, insn);
+        if (insn->opcode == SpvOpLoad && insn->word_count > 4 && (w[4] & SpvMemoryAccessNonPrivatePointerMask))
+            return true;
+    }
+    return false;
 }
 
 /* Segment number of every instruction of the function: blocks and control
@@ -796,10 +822,15 @@ static bool translate_instruction(struct tr *t, const struct spv_insn *insn)
     bool handled = false;
     switch (insn->opcode) {
     case SpvOpNop:
+    case SpvOpLoopMerge:
+        /* The end of a loop header: strict mode lets other work run here
+         * when the module reads coherent memory. */
+        if (t->yield_at_loops)
+            emit_suspension(t, VKMM_SHADER_YIELDED, false);
+        return true;
     case SpvOpLine:
     case SpvOpNoLine:
     case SpvOpSelectionMerge:
-    case SpvOpLoopMerge:
     case SpvOpPhi:
     case SpvOpName:
     case SpvOpUndef:
@@ -843,6 +874,46 @@ static bool translate_instruction(struct tr *t, const struct spv_insn *insn)
                     insn->offset);
 }
 
+/* A loop header counts down to the next watchdog poll (shader_abi.h): a
+ * dispatch that never ends — a spin on a value it can never see — ends when
+ * its time is up, and the report names the loop. */
+static void emit_loop_poll(struct tr *t, const struct spv_block *b)
+{
+    const struct spv_insn *merge = NULL;
+    for (uint32_t i = b->first; i < b->last && !merge; i++)
+        if (t->m->insns[i].opcode == SpvOpLoopMerge)
+            merge = &t->m->insns[i];
+    if (!t->options->poll_loops || !merge)
+        return;
+    LLVMValueRef passes_ptr = tr_state_field_ptr(t, STATE_LOOP_PASSES);
+    LLVMValueRef passes = LLVMBuildAdd(t->builder, LLVMBuildLoad2(t->builder, t->i32, passes_ptr, ""),
+                                       LLVMConstInt(t->i32, 1, 0), "");
+    LLVMBuildStore(t->builder, passes, passes_ptr);
+    LLVMBasicBlockRef poll = append_block(t, "poll");
+    LLVMBasicBlockRef abort = append_block(t, "poll.abort");
+    LLVMBasicBlockRef go_on = append_block(t, "poll.go_on");
+    LLVMValueRef due = LLVMBuildAnd(t->builder, passes, LLVMConstInt(t->i32, VKMM_POLL_ITERATIONS - 1, 0), "");
+    LLVMBuildCondBr(t->builder, LLVMBuildICmp(t->builder, LLVMIntEQ, due, LLVMConstInt(t->i32, 0, 0), ""), poll,
+                    go_on);
+    LLVMPositionBuilderAtEnd(t->builder, poll);
+    char text[96];
+    if (merge->line)
+        snprintf(text, sizeof(text), "the loop at line %u (OpLoopMerge at word %u)", merge->line, merge->offset);
+    else
+        snprintf(text, sizeof(text), "the loop at word %u (OpLoopMerge)", merge->offset);
+    LLVMTypeRef params[3] = { t->ptr, t->ptr, t->ptr };
+    LLVMTypeRef type = LLVMFunctionType(t->i32, params, 3, 0);
+    LLVMValueRef args[3] = { tr_invocation_field(t, VKMM_INVOCATION_POLL_CONTEXT, t->ptr), t->invocation,
+                             LLVMBuildGlobalStringPtr(t->builder, text, "loop") };
+    LLVMValueRef over = LLVMBuildCall2(t->builder, type, tr_invocation_field(t, VKMM_INVOCATION_POLL, t->ptr), args,
+                                       3, "");
+    LLVMBuildCondBr(t->builder, LLVMBuildICmp(t->builder, LLVMIntNE, over, LLVMConstInt(t->i32, 0, 0), ""), abort,
+                    go_on);
+    LLVMPositionBuilderAtEnd(t->builder, abort);
+    LLVMBuildRet(t->builder, LLVMConstInt(t->i32, VKMM_SHADER_ABORTED, 0));
+    LLVMPositionBuilderAtEnd(t->builder, go_on);
+}
+
 static bool translate_block(struct tr *t, uint32_t index)
 {
     struct spv_module *m = t->m;
@@ -850,6 +921,7 @@ static bool translate_block(struct tr *t, uint32_t index)
     t->current_block = index;
     LLVMPositionBuilderAtEnd(t->builder, b->llvm);
     t->exec = load_mask(t, t->exec_slot);
+    emit_loop_poll(t, b);
     new_segment(t);
     for (uint32_t i = b->first; i < b->last; i++) {
         t->current_line = m->insns[i].line;
@@ -1050,6 +1122,7 @@ static bool build_function(struct tr *t)
 bool spv_translate(struct tr *t)
 {
     struct spv_module *m = t->m;
+    t->yield_at_loops = t->options->suspend_at_atomics && reads_coherent_memory(m);
     for (uint32_t i = 0; i < m->insn_count; i++) {
         m->has_barrier |= is_suspension_point(t, &m->insns[i]);
         t->spin_rotation |= is_atomic(m->insns[i].opcode);

@@ -186,5 +186,10 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_DeviceWaitIdle(VkDevice _device)
     vkmm_scheduler_unlock(device->scheduler);
     if (result == VK_SUCCESS)
         vkmm_strict_wait_idle(device, NULL);
-    return result;
+    return vkmm_device_check_lost(device, result);
+}
+
+VkResult vkmm_device_check_lost(struct vkmm_device *device, VkResult result)
+{
+    return atomic_load(&device->lost) ? VK_ERROR_DEVICE_LOST : result;
 }

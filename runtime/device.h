@@ -40,6 +40,11 @@ struct vkmm_device {
 
     struct vkmm_private_data_store private_data;
 
+    /* Device loss (a dispatch the watchdog ended): from then on commands do
+     * nothing and waits, submits and status queries return
+     * VK_ERROR_DEVICE_LOST. */
+    atomic_bool lost;
+
     /* Strict mode's memory engine (NULL in fast mode) and its reports;
      * engine_lock serialises every call into it. */
     struct vkmm_mm_engine *engine;
@@ -69,3 +74,5 @@ VKMM_DEFINE_HANDLE_CASTS(vkmm_device, VkDevice, VK_OBJECT_TYPE_DEVICE)
 /* The device's thread pool, created on first use; NULL if it cannot be
  * (dispatches then run on the queue's thread). */
 struct vkmm_thread_pool *vkmm_device_thread_pool(struct vkmm_device *device);
+/* VK_ERROR_DEVICE_LOST once the device is lost, else `result`. */
+VkResult vkmm_device_check_lost(struct vkmm_device *device, VkResult result);

@@ -1,7 +1,10 @@
 #include "dispatch.h"
 
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "alloc.h"
 #include "buffer.h"
@@ -23,7 +26,18 @@
  * invocation each. */
 #define MAX_SUBGROUPS 1024
 
+/* The dispatch's watchdog (shader_abi.h, poll): its time limit, and once
+ * over, where it was found looping. */
+struct watchdog {
+    uint64_t deadline_ns; /* 0: none */
+    atomic_bool over;
+    atomic_flag claimed;
+    const char *loop;
+    uint32_t workgroup[3];
+};
+
 struct dispatch_run {
+    struct watchdog *watchdog;
     const struct vkmm_compiled_shader *shader;
     struct vkmm_shader_invocation invocation; /* sets and push constants; ids filled per workgroup */
     uint32_t count[3];
@@ -52,6 +66,40 @@ static void fill_pattern(uint8_t *bytes, size_t size, uint64_t seed)
     }
 }
 
+static uint64_t monotonic_ns(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+/* Called by every subgroup every VKMM_POLL_ITERATIONS loop iterations: a
+ * clock read, so a runaway dispatch costs its loops nothing noticeable. */
+static int32_t poll_watchdog(void *context, const struct vkmm_shader_invocation *invocation, const char *loop)
+{
+    struct watchdog *w = context;
+    if (atomic_load_explicit(&w->over, memory_order_relaxed))
+        return 1;
+    if (!w->deadline_ns || monotonic_ns() < w->deadline_ns)
+        return 0;
+    if (!atomic_flag_test_and_set(&w->claimed)) {
+        w->loop = loop;
+        memcpy(w->workgroup, invocation->workgroup_id, sizeof(w->workgroup));
+        atomic_store(&w->over, true);
+    }
+    return 1;
+}
+
+/* VKMM_DISPATCH_TIMEOUT_MS: how long one dispatch may run before the
+ * device is lost (default 20 s, as GPU drivers end runaway work; 0: no
+ * limit). */
+static uint64_t dispatch_deadline(void)
+{
+    const char *text = getenv("VKMM_DISPATCH_TIMEOUT_MS");
+    uint64_t ms = text && *text ? strtoull(text, NULL, 10) : 20000;
+    return ms ? monotonic_ns() + ms * 1000000ull : 0;
+}
+
 /* Where one workgroup is: its scratch (subgroup states, then shared
  * memory), each subgroup's status, and its invocation block. */
 struct workgroup_slot {
@@ -73,8 +121,8 @@ static void start_workgroup(const struct dispatch_run *run, struct workgroup_slo
     slot->invocation.workgroup_tag = (uint32_t)(index + 1 <= UINT32_MAX ? index + 1 : UINT32_MAX);
     if (run->patterned)
         fill_pattern(slot->scratch, run->states_size + shader->shared_memory_size, run->seed);
-    /* A fresh state only needs its header cleared: the status word, and in
-     * strict mode the dispatcher's spin flag and last choice (translate.c). */
+    /* A fresh state only needs its header cleared: the status word, the
+     * dispatcher's spin lanes and the loop passes (translate.c). */
     for (uint32_t g = 0; g < shader->subgroup_count; g++)
         memset(slot->scratch + (size_t)g * shader->state_size, 0, 16);
     memset(slot->status, VKMM_SHADER_YIELDED, shader->subgroup_count);
@@ -103,6 +151,10 @@ static bool step_workgroup(const struct dispatch_run *run, struct workgroup_slot
             continue;
         slot->invocation.subgroup_id = g;
         slot->status[g] = (uint8_t)shader->function(slot->scratch + (size_t)g * shader->state_size, &slot->invocation);
+        if (slot->status[g] == VKMM_SHADER_ABORTED) {
+            slot->unfinished = 0; /* the dispatch is over: nothing of it runs again */
+            return false;
+        }
         slot->unfinished -= slot->status[g] == VKMM_SHADER_DONE;
         ran = true;
     }
@@ -120,6 +172,8 @@ static bool step_workgroup(const struct dispatch_run *run, struct workgroup_slot
 static void run_workgroup(void *context, unsigned thread, uint64_t index)
 {
     struct dispatch_run *run = context;
+    if (atomic_load_explicit(&run->watchdog->over, memory_order_relaxed))
+        return;
     struct workgroup_slot slot = { .scratch = run->scratch + thread * run->scratch_stride };
     start_workgroup(run, &slot, index);
     while (step_workgroup(run, &slot))
@@ -166,7 +220,7 @@ static void run_resident(struct dispatch_run *run, struct workgroup_slot *slots,
         start_workgroup(run, &slots[r], workgroup_order(next, groups, run->seed));
         busy[r] = true;
     }
-    while (active) {
+    while (active && !atomic_load(&run->watchdog->over)) {
         for (unsigned r = 0; r < resident; r++) {
             if (!busy[r] || step_workgroup(run, &slots[r]))
                 continue;
@@ -235,6 +289,26 @@ static void read_indirect(struct vkmm_execution *x, const struct vkmm_command *c
         memcpy(count, vkmm_buffer_device_bytes(d->indirect, d->indirect_offset, 12), 12);
 }
 
+/* The watchdog ended the dispatch: the device is lost (DESIGN §3.3 "no
+ * hangs"; a runaway dispatch ends in device loss as on a GPU), with a
+ * message naming the loop. */
+static void lose_device(struct vkmm_execution *x, const struct vkmm_command *command, const struct watchdog *w)
+{
+    struct vkmm_device *device = x->device;
+    char text[768];
+    snprintf(text, sizeof(text),
+             "vkCmdDispatch did not finish within VKMM_DISPATCH_TIMEOUT_MS: workgroup (%u,%u,%u) was still in %s. "
+             "The device is lost. A loop that waits for a value another invocation writes sees it only through an "
+             "atomic or a coherent (NonPrivatePointer, MakePointerVisible) load at a scope that holds both "
+             "invocations; a private load never sees another invocation's write inside a dispatch",
+             w->workgroup[0], w->workgroup[1], w->workgroup[2], w->loop ? w->loop : "a loop");
+    vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT,
+             "VKMM-DEVICE-LOST", "%s", text);
+    atomic_store(&device->lost, true);
+    if (device->engine)
+        vkmm_strict_report_lost_dispatch(x, command, text);
+}
+
 /* Strict mode: the resident workgroups, each with a workgroup-memory
  * monitor when the shader has Workgroup storage; its races become reports. */
 static void run_strict(struct vkmm_device *device, struct vkmm_execution *x, const struct vkmm_command *command,
@@ -273,7 +347,8 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
     const struct vkmm_dispatch *d = command->u.dispatch;
     struct vkmm_device *device = x->device;
     const struct vkmm_pipeline *pipeline = d->bindings.pipeline;
-    struct dispatch_run run = { .shader = &pipeline->shader };
+    struct watchdog watchdog = { .claimed = ATOMIC_FLAG_INIT };
+    struct dispatch_run run = { .shader = &pipeline->shader, .watchdog = &watchdog };
     read_indirect(x, command, run.count);
     if (run.count[0] > VKMM_MAX_WORKGROUP_COUNT || run.count[1] > VKMM_MAX_WORKGROUP_COUNT ||
         run.count[2] > VKMM_MAX_WORKGROUP_COUNT) {
@@ -310,6 +385,9 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
     struct vkmm_descriptor *copies[VKMM_SHADER_MAX_SETS] = { 0 };
     run.scratch = aligned_alloc(64, run.scratch_stride * threads);
     run.invocation.push_constants = d->bindings.push_constants;
+    watchdog.deadline_ns = dispatch_deadline();
+    run.invocation.poll_context = &watchdog;
+    run.invocation.poll = poll_watchdog;
     run.invocation.device_memory_base = (uint64_t)(uintptr_t)device->address_space.base;
     run.invocation.device_memory_end = run.invocation.device_memory_base + device->address_space.size;
     for (int i = 0; i < 3; i++)
@@ -331,6 +409,8 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
         if (mirror)
             vkmm_strict_dispatch_finish(x, command, mirror);
     }
+    if (atomic_load(&watchdog.over))
+        lose_device(x, command, &watchdog);
     for (int s = 0; s < VKMM_SHADER_MAX_SETS; s++)
         vkmm_free(&device->allocator, NULL, copies[s]);
     free(run.scratch);

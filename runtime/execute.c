@@ -217,6 +217,9 @@ static void execute_nested(struct vkmm_execution *x, const struct vkmm_command_b
 /* Runs one command; false if it is a wait that cannot complete now. */
 static bool handle_command(struct vkmm_execution *x, const struct vkmm_command *c)
 {
+    /* A lost device runs nothing more; its queues drain so that waits end. */
+    if (atomic_load(&x->device->lost))
+        return true;
     switch (c->type) {
     case VKMM_COMMAND_COPY_BUFFER:
         handle_copy_buffer(x, c);

@@ -73,7 +73,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_GetFenceStatus(VkDevice _device, VkFence _fe
     vkmm_scheduler_unlock(device->scheduler);
     if (result == VK_SUCCESS)
         vkmm_strict_host_wait(device);
-    return result == VK_SUCCESS ? VK_SUCCESS : VK_NOT_READY;
+    return vkmm_device_check_lost(device, result == VK_SUCCESS ? VK_SUCCESS : VK_NOT_READY);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_WaitForFences(VkDevice _device, uint32_t fenceCount, const VkFence *pFences,
@@ -86,5 +86,5 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_WaitForFences(VkDevice _device, uint32_t fen
     vkmm_scheduler_unlock(device->scheduler);
     if (result == VK_SUCCESS)
         vkmm_strict_host_wait(device);
-    return result;
+    return vkmm_device_check_lost(device, result);
 }

@@ -16,7 +16,8 @@ static const char *const kinds[VKMM_HAZARD_KINDS] = {
     "VKMM-HAZARD-STALE-READ",       "VKMM-HAZARD-LOST-WRITE",      "VKMM-HAZARD-WRITE-AFTER-READ",
     "VKMM-HAZARD-WRITE-AFTER-WRITE", "VKMM-HAZARD-UNFLUSHED-HOST-WRITE", "VKMM-HAZARD-HOST-STALE-READ",
     "VKMM-HAZARD-SCOPE-MISMATCH",   "VKMM-HAZARD-UNINITIALIZED-READ", "VKMM-HAZARD-HOST-READ-NO-DEPENDENCY",
-    "VKMM-HAZARD-WORKGROUP-RACE",   "VKMM-HAZARD-DISPATCH-RACE",   "VKMM-HAZARD-OTHER",
+    "VKMM-HAZARD-WORKGROUP-RACE",   "VKMM-HAZARD-DISPATCH-RACE",
+    "VKMM-HAZARD-DISPATCH-TIMEOUT", "VKMM-HAZARD-OTHER",
 };
 
 /* One report: the first hazard as found (its range and names) and the
@@ -200,6 +201,8 @@ static cJSON *report_json(const struct report_entry *e, const struct vkmm_hazard
     cJSON_AddNumberToObject(line, "report", (double)e->number);
     if (h->memory_id == VKMM_MM_WORKGROUP_MEMORY)
         cJSON_AddStringToObject(line, "memory", "Workgroup");
+    else if (h->memory_id == VKMM_MM_NO_MEMORY)
+        cJSON_AddStringToObject(line, "memory", "none");
     else
         cJSON_AddNumberToObject(line, "memory", (double)h->memory_id);
     cJSON_AddNumberToObject(line, "offset", (double)h->offset);
@@ -219,6 +222,10 @@ static cJSON *report_json(const struct report_entry *e, const struct vkmm_hazard
 static void place_text(char *out, size_t size, const struct vkmm_mm_hazard *hazard,
                        const struct vkmm_hazard_place *place)
 {
+    if (hazard->memory_id == VKMM_MM_NO_MEMORY) {
+        snprintf(out, size, "the dispatch");
+        return;
+    }
     if (hazard->memory_id == VKMM_MM_WORKGROUP_MEMORY) {
         snprintf(out, size, "Workgroup memory bytes [%llu, +%llu)", (unsigned long long)hazard->offset,
                  (unsigned long long)hazard->size);

@@ -19,7 +19,7 @@ struct vkmm_mm_hazard;
 struct report_entry;
 struct report_suppression;
 
-#define VKMM_HAZARD_KINDS 12
+#define VKMM_HAZARD_KINDS 13
 #define VKMM_REPORT_BUCKETS 256
 
 struct vkmm_hazard_report {

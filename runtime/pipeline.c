@@ -73,6 +73,7 @@ static void key_of(struct vkmm_cache_key *key, const struct vkmm_shader_module *
     vkmm_cache_key_add(key, &options->track_accesses, sizeof(options->track_accesses));
     vkmm_cache_key_add(key, &options->monitor_workgroup_memory, sizeof(options->monitor_workgroup_memory));
     vkmm_cache_key_add(key, &options->monitor_device_memory, sizeof(options->monitor_device_memory));
+    vkmm_cache_key_add(key, &options->poll_loops, sizeof(options->poll_loops));
     vkmm_cache_key_add(key, &options->spec_count, sizeof(options->spec_count));
     vkmm_cache_key_add(key, options->spec, options->spec_count * sizeof(*options->spec));
     for (uint32_t s = 0; s < options->set_count; s++) {
@@ -162,6 +163,7 @@ static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_c
         .track_accesses = vkmm_mode() == VKMM_MODE_STRICT,
         .monitor_workgroup_memory = vkmm_mode() == VKMM_MODE_STRICT,
         .monitor_device_memory = vkmm_mode() == VKMM_MODE_STRICT,
+        .poll_loops = 1,
     };
     struct vkmm_cache_key key;
     key_of(&key, module, &options);

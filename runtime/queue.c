@@ -190,7 +190,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueSubmit(VkQueue _queue, uint32_t submitC
     VkResult result = build_list(queue, submitCount, pSubmits, sizeof(*pSubmits), convert_submit, &list);
     if (result != VK_SUCCESS)
         return result;
-    return submit_list(queue, list, vkmm_fence_from_handle(fence));
+    return vkmm_device_check_lost(queue->base.device, submit_list(queue, list, vkmm_fence_from_handle(fence)));
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueSubmit2(VkQueue _queue, uint32_t submitCount,
@@ -201,7 +201,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueSubmit2(VkQueue _queue, uint32_t submit
     VkResult result = build_list(queue, submitCount, pSubmits, sizeof(*pSubmits), convert_submit2, &list);
     if (result != VK_SUCCESS)
         return result;
-    return submit_list(queue, list, vkmm_fence_from_handle(fence));
+    return vkmm_device_check_lost(queue->base.device, submit_list(queue, list, vkmm_fence_from_handle(fence)));
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueWaitIdle(VkQueue _queue)
@@ -213,5 +213,5 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueWaitIdle(VkQueue _queue)
     vkmm_scheduler_unlock(scheduler);
     if (result == VK_SUCCESS)
         vkmm_strict_wait_idle(queue->base.device, queue);
-    return result;
+    return vkmm_device_check_lost(queue->base.device, result);
 }

@@ -114,7 +114,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_WaitSemaphores(VkDevice _device, const VkSem
     vkmm_scheduler_unlock(device->scheduler);
     if (result == VK_SUCCESS)
         vkmm_strict_host_wait(device);
-    return result;
+    return vkmm_device_check_lost(device, result);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_SignalSemaphore(VkDevice _device, const VkSemaphoreSignalInfo *pSignalInfo)

@@ -1234,3 +1234,19 @@ void vkmm_strict_report_workgroup_races(struct vkmm_execution *x, const struct v
     }
     unlock(x->device);
 }
+
+void vkmm_strict_report_lost_dispatch(struct vkmm_execution *x, const struct vkmm_command *command, const char *text)
+{
+    struct vkmm_mm_agent agent = agent_of(x, command);
+    struct vkmm_mm_hazard hazard = {
+        .id = VKMM_MM_HAZARD_DISPATCH_TIMEOUT,
+        .memory_id = VKMM_MM_NO_MEMORY,
+        .reader_or_second = agent,
+        .writer_or_first = agent,
+    };
+    snprintf(hazard.missing, sizeof(hazard.missing), "%s", text);
+    snprintf(hazard.example, sizeof(hazard.example), "the device is lost");
+    lock(x->device);
+    vkmm_hazard_report_add(x->device, &hazard, NULL);
+    unlock(x->device);
+}

@@ -116,3 +116,6 @@ void vkmm_strict_dispatch_finish(struct vkmm_execution *x, const struct vkmm_com
 struct vkmm_workgroup_races;
 void vkmm_strict_report_workgroup_races(struct vkmm_execution *x, const struct vkmm_command *command,
                                         const struct vkmm_workgroup_races *races);
+/* A dispatch the watchdog ended (the device is lost): one report, `text`
+ * naming the loop. */
+void vkmm_strict_report_lost_dispatch(struct vkmm_execution *x, const struct vkmm_command *command, const char *text);

@@ -61,8 +61,13 @@
  * accesses never communicate with another invocation inside a command, so
  * nothing the shader does can order them (runtime/device_monitor.c). */
 #define VKMM_MM_HAZARD_DISPATCH_RACE "VKMM-HAZARD-DISPATCH-RACE"
+/* DESIGN §3.3 "no hangs": a dispatch still running when its time was up
+ * (typically a spin on a value it can never see); the device is lost. */
+#define VKMM_MM_HAZARD_DISPATCH_TIMEOUT "VKMM-HAZARD-DISPATCH-TIMEOUT"
 /* A hazard's memory_id for a workgroup's shared memory (offsets are in it). */
 #define VKMM_MM_WORKGROUP_MEMORY UINT64_MAX
+/* ... for a hazard about no memory in particular (a dispatch timeout). */
+#define VKMM_MM_NO_MEMORY (UINT64_MAX - 1)
 
 /* The agent of host accesses the engine discovers by itself (bytes changed
  * through the mapped pointer) has this queue. */

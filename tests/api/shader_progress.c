@@ -103,12 +103,23 @@ static void test_workgroups_hand_off_backwards(void **state)
     }
 }
 
+static void test_spin_on_coherent_flag_sees_the_other_workgroup(void **state)
+{
+    (void)state;
+    static uint32_t words[3];
+    run("progress_coherent_flag", 2, words, 3);
+    assert_int_equal(words[0], 1);
+    assert_int_equal(words[1], 42);
+    assert_int_equal(words[2], 42);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spin_lock_within_and_across_subgroups),
         cmocka_unit_test(test_ticket_lock),
         cmocka_unit_test(test_workgroups_hand_off_backwards),
+        cmocka_unit_test(test_spin_on_coherent_flag_sees_the_other_workgroup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,64 @@
+/* A dispatch that never ends — a spin on a coherent flag for a value
+ * nobody stores — ends in device loss when VKMM_DISPATCH_TIMEOUT_MS runs out (DESIGN §3.3
+ * "no hangs"; a runaway dispatch ends as on a GPU): the wait returns
+ * VK_ERROR_DEVICE_LOST, the message names the loop's source line, and later
+ * submissions and waits say the device is lost. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "vkmm_test.h"
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void test_spin_on_private_flag_loses_the_device(void **state)
+{
+    (void)state;
+    setenv("VKMM_DISPATCH_TIMEOUT_MS", "500", 1);
+    struct vkmm_test *t = vkmm_test_create(&(struct vkmm_test_options){ .no_validation = true });
+    t->expected_errors = UINT32_MAX; /* the device-lost message is expected */
+    const VkMemoryPropertyFlags coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    struct vkmm_test_buffer b = vkmm_test_buffer_create(t, 8, coherent);
+    memset(b.mapped, 0, 8);
+    struct vkmm_test_compute k = vkmm_test_compute_create(t, "spin_never_satisfied", 1, 0, NULL);
+    vkmm_test_compute_bind_buffer(t, &k, 0, b.buffer, 0, VK_WHOLE_SIZE);
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkmm_test_compute_dispatch(&k, cmd, NULL, 0, 2, 1, 1);
+    assert_int_equal(vkEndCommandBuffer(cmd), VK_SUCCESS);
+    VkFence fence;
+    VkFenceCreateInfo fence_info = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+    assert_int_equal(vkCreateFence(t->device, &fence_info, NULL, &fence), VK_SUCCESS);
+    VkSubmitInfo submit = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd };
+    assert_int_equal(vkQueueSubmit(t->compute_queues[0], 1, &submit, fence), VK_SUCCESS);
+    double start = now_seconds();
+    VkResult waited = vkWaitForFences(t->device, 1, &fence, VK_TRUE, 30ull * 1000 * 1000 * 1000);
+    double took = now_seconds() - start;
+    assert_int_equal(waited, VK_ERROR_DEVICE_LOST);
+    assert_true(took < 20.0);
+    /* The message names the loop (glslc -g keeps OpLine). */
+    assert_string_equal(t->first_message_id, "VKMM-DEVICE-LOST");
+    if (!strstr(t->first_message, "the loop at line 11"))
+        fail_msg("the device-lost message does not name the loop at line 11: %s", t->first_message);
+    assert_int_equal(vkQueueSubmit(t->compute_queues[0], 1, &submit, VK_NULL_HANDLE), VK_ERROR_DEVICE_LOST);
+    assert_int_equal(vkQueueWaitIdle(t->compute_queues[0]), VK_ERROR_DEVICE_LOST);
+    assert_int_equal(vkGetFenceStatus(t->device, fence), VK_ERROR_DEVICE_LOST);
+    vkDestroyFence(t->device, fence, NULL);
+    vkmm_test_compute_destroy(t, &k);
+    vkmm_test_buffer_destroy(t, &b);
+    vkmm_test_destroy(t);
+    unsetenv("VKMM_DISPATCH_TIMEOUT_MS");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spin_on_private_flag_loses_the_device),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
