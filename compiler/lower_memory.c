@@ -286,10 +286,12 @@ static LLVMValueRef monitor_site_text(struct tr *t, uint32_t pointer_id)
 /* GLSL's `coherent buffer B { ... }` decorates the block's members: the
  * variable's block (through arrays of blocks) with a Coherent member counts
  * as coherent. */
-static bool block_has_coherent_member(struct tr *t, uint32_t variable_id)
+static bool block_has_coherent_member(struct tr *t, uint32_t pointer_id)
 {
     struct spv_module *m = t->m;
-    const struct spv_type *pointer = spv_type(m, m->ids[variable_id].type);
+    const struct spv_type *pointer = spv_type(m, m->ids[pointer_id].type);
+    if (!pointer || pointer->kind != SPV_TYPE_POINTER)
+        return false;
     const struct spv_type *type = pointer ? spv_type(m, pointer->element) : NULL;
     while (type && (type->kind == SPV_TYPE_ARRAY || type->kind == SPV_TYPE_RUNTIME_ARRAY))
         type = spv_type(m, type->element);
@@ -328,7 +330,7 @@ static bool access_is_private(struct tr *t, uint32_t pointer_id)
         const struct spv_insn *def = &m->insns[m->ids[id].insn];
         if (def->opcode != SpvOpAccessChain && def->opcode != SpvOpInBoundsAccessChain &&
             def->opcode != SpvOpPtrAccessChain && def->opcode != SpvOpCopyObject)
-            break;
+            return !block_has_coherent_member(t, id); /* a buffer reference: its pointee's members */
         id = spv_words(m, def)[3];
     }
     return true;
@@ -366,7 +368,7 @@ static LLVMValueRef call_monitor(struct tr *t, unsigned monitor_field, unsigned 
 static LLVMValueRef monitor_access(struct tr *t, uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef mask,
                                    unsigned size, unsigned flags)
 {
-    if (!t->options->monitor_workgroup_memory || !t->monitor_addresses || !pointer_id)
+    if (!t->options->monitor_workgroup_memory || !t->monitor_addresses || !pointer_id || t->has_atomics)
         return addresses;
     LLVMValueRef delta = call_monitor(t, VKMM_INVOCATION_WORKGROUP_MONITOR, VKMM_INVOCATION_WORKGROUP_ACCESS,
                                       tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32), pointer_id,
@@ -413,12 +415,15 @@ static void fence_coherent(struct tr *t, const struct place *at, bool store)
  * docs/memory-model.md "Inside a dispatch"). */
 void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_t semantics)
 {
-    if (!t->options->monitor_workgroup_memory)
+    if (!t->options->monitor_workgroup_memory || t->has_atomics)
         return;
     bool ordering = (semantics & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsReleaseMask |
                                   SpvMemorySemanticsAcquireReleaseMask |
                                   SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
-    bool synchronizes = !t->m->uses_vulkan_memory_model ||
+    /* A release fence, a control barrier and an acquire fence synchronize
+     * too (000 "Synchronizes-With"): with such fences in the module every
+     * workgroup barrier counts. */
+    bool synchronizes = !t->m->uses_vulkan_memory_model || t->workgroup_fences ||
                         (ordering && (semantics & SpvMemorySemanticsWorkgroupMemoryMask));
     unsigned kind;
     if (execution_scope == SpvScopeWorkgroup)

@@ -241,6 +241,8 @@ struct tr {
     const struct spv_insn *current_insn;
     bool spin_rotation;             /* the module has atomics: the dispatcher rotates after spin-wait steps */
     bool yield_at_loops;            /* strict mode, coherent reads: every loop header is a suspension point */
+    bool has_atomics;               /* the module has atomics: it may synchronize through release/acquire */
+    bool workgroup_fences;          /* an OpMemoryBarrier acquires or releases Workgroup memory */
     LLVMValueRef monitor_addresses; /* [W x i64] alloca: the lanes' addresses for the workgroup monitor */
     /* Handy types. */
     LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, ptr, void_type;

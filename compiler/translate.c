@@ -237,6 +237,20 @@ static bool is_suspension_point(const struct tr *t, const struct spv_insn *insn)
            (t->yield_at_loops && insn->opcode == SpvOpLoopMerge);
 }
 
+/* An OpMemoryBarrier that acquires or releases Workgroup memory: with a
+ * control barrier between two such fences, invocations synchronize. */
+static bool fences_workgroup_memory(const struct spv_module *m, const struct spv_insn *insn)
+{
+    if (insn->opcode != SpvOpMemoryBarrier)
+        return false;
+    const uint32_t *w = spv_words(m, insn);
+    const struct spv_insn *constant = &m->insns[m->ids[w[2]].insn];
+    uint32_t semantics = constant->word_count > 3 ? spv_words(m, constant)[3] : 0;
+    return (semantics & SpvMemorySemanticsWorkgroupMemoryMask) &&
+           (semantics & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsReleaseMask |
+                         SpvMemorySemanticsAcquireReleaseMask | SpvMemorySemanticsSequentiallyConsistentMask));
+}
+
 /* Does the module read memory another invocation may write while it runs
  * — a Coherent or Volatile variable or block member, or a NonPrivatePointer
  * access?  Then a loop may be waiting for such a write (a spin on a
@@ -1126,7 +1140,9 @@ bool spv_translate(struct tr *t)
     for (uint32_t i = 0; i < m->insn_count; i++) {
         m->has_barrier |= is_suspension_point(t, &m->insns[i]);
         t->spin_rotation |= is_atomic(m->insns[i].opcode);
+        t->workgroup_fences |= fences_workgroup_memory(m, &m->insns[i]);
     }
+    t->has_atomics = t->spin_rotation;
     t->values = calloc(m->bound, sizeof(LLVMValueRef));
     t->value_generation = calloc(m->bound, sizeof(uint32_t));
     t->generation = 1;

@@ -265,6 +265,13 @@ static void agent_text(char *out, size_t size, const struct vkmm_mm_agent *agent
 static void key_of(const struct vkmm_mm_hazard *h, char *key, size_t size)
 {
     const struct vkmm_mm_agent *a = &h->writer_or_first, *b = &h->reader_or_second;
+    /* Inside a dispatch the program points are shader instructions, named
+     * in the missing text: the same pipeline dispatched by many commands
+     * has one bug. */
+    if (h->example[0]) {
+        snprintf(key, size, "%s|%s|%s", h->id, a->kind ? a->kind : "", h->missing);
+        return;
+    }
     snprintf(key, size, "%s|%s|%u|%u|%s|%s|%u|%u|%s|%s", h->id, a->kind ? a->kind : "", a->command,
              a->queue == VKMM_MM_HOST_QUEUE, a->where ? a->where : "", b->kind ? b->kind : "", b->command,
              b->queue == VKMM_MM_HOST_QUEUE, b->where ? b->where : "", h->missing);

@@ -1132,7 +1132,7 @@ static void report_device_races(struct vkmm_execution *x, struct vkmm_dispatch_m
             .id = VKMM_MM_HAZARD_DISPATCH_RACE,
             .memory_id = range->memory->id,
             .offset = (uint64_t)(at - range->memory->bytes),
-            .size = r->bytes,
+            .size = 1, /* the first byte; r->bytes counts byte accesses, in the example */
             .reader_or_second = *agent,
             .writer_or_first = *agent,
         };
@@ -1147,8 +1147,9 @@ static void report_device_races(struct vkmm_execution *x, struct vkmm_dispatch_m
         char first[64], second[64];
         device_race_workgroup(first, sizeof(first), x, mirror->command, r->earlier.workgroup);
         device_race_workgroup(second, sizeof(second), x, mirror->command, r->later.workgroup);
-        snprintf(hazard.example, sizeof(hazard.example), "%s (%s) and %s (%s)", first,
-                 device_race_verb(&r->earlier), second, device_race_verb(&r->later));
+        snprintf(hazard.example, sizeof(hazard.example), "%s (%s) and %s (%s) first; %llu byte accesses raced",
+                 first, device_race_verb(&r->earlier), second, device_race_verb(&r->later),
+                 (unsigned long long)r->bytes);
         struct vkmm_hazard_place place;
         describe(device, &hazard, &place);
         vkmm_hazard_report_add(device, &hazard, &place);
@@ -1220,16 +1221,17 @@ void vkmm_strict_report_workgroup_races(struct vkmm_execution *x, const struct v
             .id = VKMM_MM_HAZARD_WORKGROUP_RACE,
             .memory_id = VKMM_MM_WORKGROUP_MEMORY,
             .offset = r->offset,
-            .size = r->bytes,
+            .size = 1, /* the first byte; r->bytes counts byte accesses, in the example */
             .reader_or_second = agent,
             .writer_or_first = agent,
         };
         workgroup_race_missing(r, hazard.missing, sizeof(hazard.missing));
         const uint32_t *a = r->earlier.invocation, *b = r->later.invocation;
         snprintf(hazard.example, sizeof(hazard.example),
-                 "invocation (%u,%u,%u) (%s) and invocation (%u,%u,%u) (%s) of workgroup (%u,%u,%u), byte %u",
+                 "invocation (%u,%u,%u) (%s) and invocation (%u,%u,%u) (%s) of workgroup (%u,%u,%u) first; %llu "
+                 "byte accesses raced",
                  a[0], a[1], a[2], race_verb(&r->earlier), b[0], b[1], b[2], race_verb(&r->later), r->workgroup[0],
-                 r->workgroup[1], r->workgroup[2], r->offset);
+                 r->workgroup[1], r->workgroup[2], (unsigned long long)r->bytes);
         vkmm_hazard_report_add(x->device, &hazard, NULL);
     }
     unlock(x->device);

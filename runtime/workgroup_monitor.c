@@ -22,6 +22,7 @@ struct byte_state {
     uint8_t kept;             /* of two racing writes, the first's value */
     bool writer_atomic, plain_read, lost;
     uint32_t writer_word, reader_word;
+    uint32_t writer_call; /* the monitor call of the last write (lanes of one store share it) */
     const char *writer_text, *reader_text;
 };
 
@@ -36,6 +37,7 @@ struct vkmm_workgroup_monitor {
     bool arrivals_synchronize;     /* every subgroup at the pending barrier synchronizes memory */
     bool execution_barrier_passed; /* in this interval, a barrier without memory semantics */
     uint32_t *lost, lost_count;    /* bytes with a lost write, restored when the interval ends */
+    uint32_t call;                 /* monitor calls so far: one per access instruction of a subgroup */
     uint32_t workgroup[3];
     struct vkmm_workgroup_races *races;
 };
@@ -273,7 +275,9 @@ static void write_byte(struct vkmm_workgroup_monitor *m, uint32_t offset, const 
     if (!write_ordered(m, b, a->invocation, a->subgroup) && !(a->atomic && b->writer_atomic)) {
         struct access writer = last_writer(m, b);
         record(m, offset, &writer, a);
-        if (!b->lost) {
+        /* The earlier write must have landed to be kept: lanes of one
+         * store (this very call) have not stored anything yet. */
+        if (!b->lost && b->writer_call != m->call) {
             b->lost = true;
             b->kept = m->shared[offset];
             m->lost[m->lost_count++] = offset;
@@ -284,6 +288,7 @@ static void write_byte(struct vkmm_workgroup_monitor *m, uint32_t offset, const 
         record(m, offset, &reader, a);
     }
     b->writer = (uint16_t)(a->invocation + 1);
+    b->writer_call = m->call;
     b->writer_epoch = m->epoch[a->subgroup];
     b->writer_atomic = a->atomic;
     b->writer_word = a->word;
@@ -298,6 +303,7 @@ int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, 
         return 0;
     uint32_t size = size_flags & 0xffff, flags = size_flags >> 16;
     uintptr_t base = (uintptr_t)m->shared;
+    m->call++;
     bool any_stale = false;
     uint64_t stale_lanes = 0;
     for (uint32_t lane = 0; lane < m->width && lane < 64; lane++) {

@@ -56,9 +56,13 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
     vkmm_test_compute_bind_buffer(t, &shader, 0, input.buffer, 0, VK_WHOLE_SIZE);
     vkmm_test_compute_bind_buffer(t, &shader, 1, out.buffer, 0, VK_WHOLE_SIZE);
     VkCommandBuffer cmd = vkmm_test_begin(t);
-    vkmm_test_compute_dispatch(&shader, cmd, NULL, 0, SYNC_WORDS / 64, 1, 1);
-    sync_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                 VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    /* Twice, as a frame loop would: one bug, one report. */
+    for (int i = 0; i < 2; i++) {
+        vkmm_test_compute_dispatch(&shader, cmd, NULL, 0, SYNC_WORDS / 64, 1, 1);
+        sync_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_HOST_BIT,
+                     VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_HOST_READ_BIT);
+    }
     vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
     memcpy(result, out.mapped, SYNC_WORDS * 4);
     vkmm_test_compute_destroy(t, &shader);
