@@ -899,7 +899,7 @@ static void emit_loop_poll(struct tr *t, const struct spv_block *b)
             merge = &t->m->insns[i];
     if (!t->options->poll_loops || !merge)
         return;
-    LLVMValueRef passes_ptr = tr_state_field_ptr(t, STATE_LOOP_PASSES);
+    LLVMValueRef passes_ptr = t->loop_passes;
     LLVMValueRef passes = LLVMBuildAdd(t->builder, LLVMBuildLoad2(t->builder, t->i32, passes_ptr, ""),
                                        LLVMConstInt(t->i32, 1, 0), "");
     LLVMBuildStore(t->builder, passes, passes_ptr);
@@ -1067,6 +1067,14 @@ static bool build_function(struct tr *t)
     t->exec_slot = make_slot(t, mask_bytes, suspends, &state_offset);
     if (t->options->monitor_workgroup_memory || t->options->monitor_device_memory)
         t->monitor_addresses = LLVMBuildAlloca(t->builder, LLVMArrayType(t->i64, t->width), "");
+    /* Loop passes for the watchdog: a register unless the subgroup can
+     * suspend (then in the state header, which a fresh state has cleared). */
+    if (suspends) {
+        t->loop_passes = tr_state_field_ptr(t, STATE_LOOP_PASSES);
+    } else {
+        t->loop_passes = LLVMBuildAlloca(t->builder, t->i32, "");
+        LLVMBuildStore(t->builder, LLVMConstInt(t->i32, 0, 0), t->loop_passes);
+    }
     for (uint32_t id = 1; id < m->bound; id++) {
         struct spv_id *v = &m->ids[id];
         if (v->kind == SPV_ID_VALUE && v->needs_slot && v->type && spv_type(m, v->type)->value_type)
