@@ -67,6 +67,12 @@ static void init_features(struct vkmm_core_features *f)
     f->v12.bufferDeviceAddress = VK_TRUE;
     f->v13.synchronization2 = VK_TRUE;
     f->v13.privateData = VK_TRUE;
+    /* A pipeline may ask for any subgroup width the compiler has
+     * (vkmm_pipeline_stage_subgroup_width); subgroups are always full when
+     * the workgroup's X size is a multiple of the width, which is what
+     * REQUIRE_FULL_SUBGROUPS requires of the application. */
+    f->v13.subgroupSizeControl = VK_TRUE;
+    f->v13.computeFullSubgroups = VK_TRUE;
 }
 
 static void init_limits(VkPhysicalDeviceLimits *l, uint64_t heap_size)
@@ -190,8 +196,9 @@ static void init_properties(struct vkmm_core_properties *p, uint64_t heap_size)
 
     VkPhysicalDeviceVulkan13Properties *v13 = &p->v13;
     v13->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES;
-    v13->minSubgroupSize = width;
-    v13->maxSubgroupSize = width;
+    vkmm_pipeline_subgroup_width_range(&v13->minSubgroupSize, &v13->maxSubgroupSize);
+    v13->maxComputeWorkgroupSubgroups = v10->limits.maxComputeWorkGroupInvocations / v13->minSubgroupSize;
+    v13->requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
     v13->maxBufferSize = heap_size;
     v13->storageTexelBufferOffsetAlignmentBytes = 16;
     v13->uniformTexelBufferOffsetAlignmentBytes = 16;

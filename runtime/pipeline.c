@@ -27,6 +27,38 @@ unsigned vkmm_pipeline_subgroup_width(void)
     return VKMM_DEFAULT_SUBGROUP_WIDTH;
 }
 
+/* The widths a pipeline may require (subgroupSizeControl): the compiler's
+ * 4, 8 and 16 — powers of two from min to max, as the spec requires of the
+ * range — or only 1 when VKMM_SUBGROUP_SIZE=1 chose scalar subgroups. */
+void vkmm_pipeline_subgroup_width_range(uint32_t *min, uint32_t *max)
+{
+    unsigned width = vkmm_pipeline_subgroup_width();
+    *min = width == 1 ? 1 : 4;
+    *max = width == 1 ? 1 : 16;
+}
+
+/* The stage's subgroup width: VkPipelineShaderStageRequiredSubgroupSizeCreateInfo's
+ * if given (VUID-VkPipelineShaderStageRequiredSubgroupSizeCreateInfo-requiredSubgroupSize-02760/02761/02762:
+ * a power of two in [min, max]), else the default. */
+static VkResult stage_subgroup_width(struct vkmm_device *device, const VkPipelineShaderStageCreateInfo *stage,
+                                     unsigned *width)
+{
+    *width = vkmm_pipeline_subgroup_width();
+    for (const VkBaseInStructure *s = stage->pNext; s; s = s->pNext) {
+        if (s->sType != VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO)
+            continue;
+        uint32_t required = ((const VkPipelineShaderStageRequiredSubgroupSizeCreateInfo *)s)->requiredSubgroupSize;
+        uint32_t min, max;
+        vkmm_pipeline_subgroup_width_range(&min, &max);
+        if (required < min || required > max || (required & (required - 1)))
+            return vkmm_errorf(device, VK_ERROR_UNKNOWN,
+                               "VUID-VkPipelineShaderStageRequiredSubgroupSizeCreateInfo-requiredSubgroupSize-02760: "
+                               "requiredSubgroupSize %u is not a power of two in [%u, %u]", required, min, max);
+        *width = required;
+    }
+    return VK_SUCCESS;
+}
+
 /* The compile-time view of a pipeline layout: where each binding's
  * descriptors are in its set. */
 struct layout_view {
@@ -144,14 +176,18 @@ static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_c
     const struct vkmm_shader_module *module = vkmm_shader_module_from_handle(stage->module);
     if (!module)
         return vkmm_errorf(device, VK_ERROR_UNKNOWN, "compute stage has no shader module");
+    unsigned width;
+    VkResult result = stage_subgroup_width(device, stage, &width);
+    if (result != VK_SUCCESS)
+        return result;
     struct layout_view view;
-    VkResult result = view_layout(device, pipeline->layout, &view);
+    result = view_layout(device, pipeline->layout, &view);
     if (result != VK_SUCCESS)
         return vkmm_errorf(device, result, "no memory to compile a pipeline");
     struct vkmm_spec_constant spec[64];
     struct vkmm_compile_options options = {
         .entry_point = stage->pName,
-        .subgroup_width = vkmm_pipeline_subgroup_width(),
+        .subgroup_width = width,
         .spec = spec,
         .spec_count = convert_specialization(device, stage->pSpecializationInfo, spec, 64),
         .set_count = pipeline->layout->set_count,

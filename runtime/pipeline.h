@@ -18,3 +18,5 @@ VKMM_DEFINE_HANDLE_CASTS(vkmm_pipeline, VkPipeline, VK_OBJECT_TYPE_PIPELINE)
 /* The subgroup width shaders are compiled for: VKMM_SUBGROUP_SIZE (1, 4, 8
  * or 16), else the default measured best on this CPU. */
 unsigned vkmm_pipeline_subgroup_width(void);
+/* The subgroup widths a pipeline may require (subgroupSizeControl). */
+void vkmm_pipeline_subgroup_width_range(uint32_t *min, uint32_t *max);
