@@ -372,8 +372,13 @@ static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
     }
     vkmm_mm_host_absorb(e, m, begin, end);
     uint64_t *vis = vkmm_mm_calloc(e, end - begin, sizeof *vis);
-    if (!vis)
+    if (!vis) {
+        /* Out of host memory (e->status says so): the coherent bytes, fresher
+         * than strict as the engine promises, rather than whatever `out`
+         * held — a dispatch would run on garbage. */
+        memcpy(out, m->coh + begin, end - begin);
         return;
+    }
     visible_seqs(e, m, stage, access, begin, end, vis);
     uint8_t *o = out;
     struct vkmm_mm_agent reader = agent ? *agent : (struct vkmm_mm_agent){ .kind = NULL };
