@@ -302,6 +302,34 @@ bool spv_memory_init_function(struct tr *t)
     return true;
 }
 
+/* shaderZeroInitializeWorkgroupMemory: a Workgroup variable with an
+ * initializer (OpConstantNull, VUID-StandaloneSpirv-OpVariable-04734)
+ * holds zeros before any invocation runs.  Subgroup 0 starts first in
+ * every workgroup (runtime/dispatch.c), so it clears the variable on its
+ * fresh start — directly, not as a store of its invocations (no invocation
+ * wrote it: nothing to race with). */
+static void zero_workgroup_variable(struct tr *t, const struct spv_variable *v)
+{
+    struct spv_module *m = t->m;
+    const struct spv_type *pointer = spv_type(m, m->ids[v->id].type);
+    uint32_t size = spv_type_size(t, pointer->element, false);
+    if (!size)
+        return;
+    LLVMValueRef addresses = LLVMBuildExtractValue(t->builder, m->ids[v->id].constant, 0, "");
+    LLVMValueRef base = LLVMBuildExtractElement(t->builder, addresses, LLVMConstInt(t->i32, 0, 0), "");
+    LLVMValueRef first = LLVMBuildICmp(t->builder, LLVMIntEQ,
+                                       tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32),
+                                       LLVMConstInt(t->i32, 0, 0), "");
+    LLVMBasicBlockRef clear = LLVMAppendBasicBlockInContext(t->context, t->function, "zero_init");
+    LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(t->context, t->function, "zero_init.done");
+    LLVMBuildCondBr(t->builder, first, clear, after);
+    LLVMPositionBuilderAtEnd(t->builder, clear);
+    LLVMBuildMemSet(t->builder, LLVMBuildIntToPtr(t->builder, base, t->ptr, ""), LLVMConstInt(t->i8, 0, 0),
+                    LLVMConstInt(t->i64, size, 0), 1);
+    LLVMBuildBr(t->builder, after);
+    LLVMPositionBuilderAtEnd(t->builder, after);
+}
+
 bool spv_memory_init_variables(struct tr *t)
 {
     struct spv_module *m = t->m;
@@ -312,9 +340,10 @@ bool spv_memory_init_variables(struct tr *t)
         const struct spv_insn *insn = &m->insns[m->ids[v->id].insn];
         if (insn->opcode != SpvOpVariable || insn->word_count < 5)
             continue;
-        /* Workgroup variables are shared: one subgroup initialising them
-         * would overwrite another's stores (and initialisers there need
-         * shaderZeroInitializeWorkgroupMemory, which vkmm does not offer). */
+        if (v->storage_class == SpvStorageClassWorkgroup) {
+            zero_workgroup_variable(t, v);
+            continue;
+        }
         if (spv_storage_kind(v->storage_class) != SPV_STORAGE_LANE_SCALED)
             continue;
         spv_store_pointer(t, v->id, tr_get(t, spv_words(m, insn)[4]));

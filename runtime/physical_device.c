@@ -73,6 +73,9 @@ static void init_features(struct vkmm_core_features *f)
      * REQUIRE_FULL_SUBGROUPS requires of the application. */
     f->v13.subgroupSizeControl = VK_TRUE;
     f->v13.computeFullSubgroups = VK_TRUE;
+    /* Workgroup variables with an OpConstantNull initializer start zeroed
+     * (compiler/lower_variables.c, zero_workgroup_variable). */
+    f->v13.shaderZeroInitializeWorkgroupMemory = VK_TRUE;
 }
 
 static void init_limits(VkPhysicalDeviceLimits *l, uint64_t heap_size)

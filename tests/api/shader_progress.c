@@ -113,6 +113,26 @@ static void test_spin_on_coherent_flag_sees_the_other_workgroup(void **state)
     assert_int_equal(words[2], 42);
 }
 
+static void test_atomics_in_divergent_loop_run_once(void **state)
+{
+    (void)state;
+    static uint32_t words[256];
+    run("divergent_atomic_loop", 1, words, 256);
+    for (uint32_t i = 0; i < 256; i++)
+        if (words[i] != 1)
+            fail_msg("a[%u] = %u, expected 1", i, words[i]);
+}
+
+static void test_atomics_in_long_divergent_loop_run_once(void **state)
+{
+    (void)state;
+    static uint32_t words[8192];
+    run("divergent_atomic_loop_big", 1, words, 8192);
+    for (uint32_t i = 0; i < 8192; i++)
+        if (words[i] != 1)
+            fail_msg("a[%u] = %u, expected 1", i, words[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -120,6 +140,8 @@ int main(void)
         cmocka_unit_test(test_ticket_lock),
         cmocka_unit_test(test_workgroups_hand_off_backwards),
         cmocka_unit_test(test_spin_on_coherent_flag_sees_the_other_workgroup),
+        cmocka_unit_test(test_atomics_in_divergent_loop_run_once),
+        cmocka_unit_test(test_atomics_in_long_divergent_loop_run_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
