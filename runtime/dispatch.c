@@ -309,6 +309,18 @@ static void lose_device(struct vkmm_execution *x, const struct vkmm_command *com
         vkmm_strict_report_lost_dispatch(x, command, text);
 }
 
+/* A dispatch that cannot get the memory to run is not skipped silently:
+ * its results would be wrong while the wait reports success.  The device is
+ * lost instead (the spec lets out-of-memory during execution end in device
+ * loss), and the message says why. */
+static void lose_for_memory(struct vkmm_device *device, uint64_t groups)
+{
+    vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT,
+             "VKMM-DEVICE-LOST", "no host memory to run a dispatch of %llu workgroups: the device is lost",
+             (unsigned long long)groups);
+    atomic_store(&device->lost, true);
+}
+
 /* Strict mode: the resident workgroups, each with a workgroup-memory
  * monitor when the shader has Workgroup storage; its races become reports. */
 static void run_strict(struct vkmm_device *device, struct vkmm_execution *x, const struct vkmm_command *command,
@@ -330,10 +342,7 @@ static void run_strict(struct vkmm_device *device, struct vkmm_execution *x, con
     if (ok)
         run_resident(run, slots, resident, groups);
     else
-        vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-                 VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "VK_ERROR_OUT_OF_HOST_MEMORY",
-                 "no memory to run a dispatch of %llu workgroups in strict mode; it was skipped",
-                 (unsigned long long)groups);
+        lose_for_memory(device, groups);
     if (ok && monitored && races->count)
         vkmm_strict_report_workgroup_races(x, command, races);
     for (unsigned r = 0; slots && r < resident; r++)
@@ -393,9 +402,7 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
     for (int i = 0; i < 3; i++)
         run.invocation.num_workgroups[i] = run.count[i];
     if (!run.scratch || !build_tables(device, d, &run, copies)) {
-        vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-                 VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "VK_ERROR_OUT_OF_HOST_MEMORY",
-                 "no memory to run a dispatch of %llu workgroups; it was skipped", (unsigned long long)groups);
+        lose_for_memory(device, groups);
     } else if (pool) {
         vkmm_thread_pool_run(pool, groups, run_workgroup, &run);
     } else {
@@ -405,9 +412,13 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
             device->engine ? vkmm_strict_dispatch_prepare(x, command, &run.invocation, pipeline->layout,
                                                           pipeline->shader.uses_buffer_references)
                            : NULL;
-        run_strict(device, x, command, &run, threads, groups);
-        if (mirror)
-            vkmm_strict_dispatch_finish(x, command, mirror);
+        if (device->engine && !mirror) {
+            lose_for_memory(device, groups); /* without it the shader's hooks are not set */
+        } else {
+            run_strict(device, x, command, &run, threads, groups);
+            if (mirror)
+                vkmm_strict_dispatch_finish(x, command, mirror);
+        }
     }
     if (atomic_load(&watchdog.over))
         lose_device(x, command, &watchdog);

@@ -182,6 +182,17 @@ static VkResult build_list(struct vkmm_queue *queue, uint32_t count, const void 
     return VK_SUCCESS;
 }
 
+/* A lost device takes no more work: the submission is not made, so
+ * nothing it names changes (the spec's rule for a failed vkQueueSubmit). */
+static VkResult submit_or_lost(struct vkmm_queue *queue, struct vkmm_submission *list, VkFence fence)
+{
+    if (atomic_load(&queue->base.device->lost)) {
+        free_list(queue->base.device, list);
+        return VK_ERROR_DEVICE_LOST;
+    }
+    return submit_list(queue, list, vkmm_fence_from_handle(fence));
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueSubmit(VkQueue _queue, uint32_t submitCount, const VkSubmitInfo *pSubmits,
                                                  VkFence fence)
 {
@@ -190,7 +201,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueSubmit(VkQueue _queue, uint32_t submitC
     VkResult result = build_list(queue, submitCount, pSubmits, sizeof(*pSubmits), convert_submit, &list);
     if (result != VK_SUCCESS)
         return result;
-    return vkmm_device_check_lost(queue->base.device, submit_list(queue, list, vkmm_fence_from_handle(fence)));
+    return submit_or_lost(queue, list, fence);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueSubmit2(VkQueue _queue, uint32_t submitCount,
@@ -201,7 +212,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueSubmit2(VkQueue _queue, uint32_t submit
     VkResult result = build_list(queue, submitCount, pSubmits, sizeof(*pSubmits), convert_submit2, &list);
     if (result != VK_SUCCESS)
         return result;
-    return vkmm_device_check_lost(queue->base.device, submit_list(queue, list, vkmm_fence_from_handle(fence)));
+    return submit_or_lost(queue, list, fence);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueWaitIdle(VkQueue _queue)

@@ -1166,6 +1166,14 @@ void vkmm_strict_dispatch_finish(struct vkmm_execution *x, const struct vkmm_com
     struct vkmm_device *device = x->device;
     struct vkmm_mm_agent agent = agent_of(x, command);
     struct marked_runs *walk = vkmm_zalloc(&device->allocator, NULL, sizeof(*walk), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    if (!walk) {
+        /* The dispatch's writes cannot be taken: its results would be lost
+         * while waits report success.  The device is lost instead. */
+        vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                 VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "VKMM-DEVICE-LOST",
+                 "no host memory to record a dispatch's accesses: the device is lost");
+        atomic_store(&device->lost, true);
+    }
     lock(device);
     for (int write = 0; walk && write < 2; write++) {
         for (uint32_t i = 0; i < mirror->count; i++) {

@@ -76,16 +76,13 @@ static bool called_from_vkmm(const void *return_address)
 /* Allocations made while device work executes — inside vkWaitForFences and
  * vkDeviceWaitIdle (strict mode runs the work there) and on vkmm's queue
  * threads (fast mode) — are not failed unless VKMM_SWEEP_EXECUTION=1, for
- * three known defects outside this change (issue #11):
- * - vkmm_strict_dispatch_prepare (strict_memory.c) failing its allocation
- *   returns NULL before it sets the invocation's device-monitor hook, and
- *   vkmm_dispatch_execute (dispatch.c) still runs the shader, which calls
- *   the NULL hook: a crash;
- * - vkmm_strict_dispatch_finish failing its allocation drops the
- *   dispatch's writes: wrong results, and the wait returns VK_SUCCESS;
- * - a memory-model write path that cannot be allocated (vkmm_mm_write)
- *   drops the write the same way; the engine's sticky status
- *   (vkmm_mm_engine_status) is never read, so no message says so.
+ * a known defect (issue #11): a memory-model write path that cannot be
+ * allocated (vkmm_mm_write) drops the write, so the dispatch's results are
+ * wrong while the wait returns VK_SUCCESS, and the engine's sticky status
+ * (vkmm_mm_engine_status) cannot tell such a failure from the ones it
+ * absorbs (N=76 with VKMM_SWEEP_EXECUTION=1).  Two others found by this
+ * sweep now end in device loss with a message: a dispatch whose strict-mode
+ * set-up or access recording cannot allocate (dispatch.c, strict_memory.c).
  * Strict mode's execution-time failures that vkmm absorbs (the command
  * graph falls back to submission order with a warning; memory-model
  * bookkeeping) do pass with VKMM_SWEEP_EXECUTION=1, as does fast mode. */
