@@ -484,6 +484,18 @@ static bool mark_suspension_liveness(struct tr *t)
     struct spv_module *m = t->m;
     if (!m->has_barrier)
         return true;
+    /* Suspensions in divergent code (strict mode's atomics and loop
+     * headers): after one, the dispatcher may run a sibling block whose
+     * lanes wait there — a block the CFG does not reach from the suspension
+     * point — so a value such a block uses must survive too.  Control
+     * barriers are in uniform control flow (the spec requires it): the CFG
+     * liveness below is exact for them. */
+    if (t->options->suspend_at_atomics || t->yield_at_loops) {
+        for (uint32_t id = 1; id < m->bound; id++)
+            if (m->ids[id].kind == SPV_ID_VALUE && m->ids[id].needs_slot)
+                m->ids[id].crosses_suspension = true;
+        return true;
+    }
     struct liveness l = { 0 };
     l.index_of = calloc(m->bound, sizeof(uint32_t));
     uint32_t count = 0;

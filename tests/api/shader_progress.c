@@ -133,6 +133,34 @@ static void test_atomics_in_long_divergent_loop_run_once(void **state)
             fail_msg("a[%u] = %u, expected 1", i, words[i]);
 }
 
+static void test_atomics_in_spec_sized_divergent_loop_run_once(void **state)
+{
+    (void)state;
+    struct vkmm_test *t = vkmm_test_create(&(struct vkmm_test_options){ 0 });
+    const VkMemoryPropertyFlags coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    struct vkmm_test_buffer b = vkmm_test_buffer_create(t, 8192 * 4, coherent);
+    memset(b.mapped, 0, 8192 * 4);
+    const uint32_t values[4] = { 1014, 1, 1, 2048 };
+    const VkSpecializationMapEntry entries[4] = { { 0, 0, 4 }, { 1, 4, 4 }, { 2, 8, 4 }, { 3, 12, 4 } };
+    const VkSpecializationInfo spec = { 4, entries, sizeof(values), values };
+    struct vkmm_test_compute k = vkmm_test_compute_create(t, "divergent_atomic_loop_spec", 1, 0, &spec);
+    vkmm_test_compute_bind_buffer(t, &k, 0, b.buffer, 0, VK_WHOLE_SIZE);
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkmm_test_compute_dispatch(&k, cmd, NULL, 0, 1, 1, 1);
+    vkmm_test_full_barrier(cmd);
+    vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
+    const uint32_t *out = b.mapped;
+    uint32_t wrong = 0;
+    for (uint32_t i = 0; i < 8192; i++)
+        if (out[i] != 1 && wrong++ < 8)
+            printf("a[%u] = %u\n", i, out[i]);
+    if (wrong)
+        fail_msg("%u words are not 1", wrong);
+    vkmm_test_compute_destroy(t, &k);
+    vkmm_test_buffer_destroy(t, &b);
+    vkmm_test_destroy(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -142,6 +170,7 @@ int main(void)
         cmocka_unit_test(test_spin_on_coherent_flag_sees_the_other_workgroup),
         cmocka_unit_test(test_atomics_in_divergent_loop_run_once),
         cmocka_unit_test(test_atomics_in_long_divergent_loop_run_once),
+        cmocka_unit_test(test_atomics_in_spec_sized_divergent_loop_run_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
