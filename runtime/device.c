@@ -4,6 +4,7 @@
 
 #include "alloc.h"
 #include "device_memory.h"
+#include "dispatch.h"
 #include "instance.h"
 #include "log.h"
 #include "queue.h"
@@ -126,6 +127,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDevice(VkPhysicalDevice physicalDevice
     device->allocator = *allocator;
     vkmm_object_init(&device->base, VK_OBJECT_TYPE_DEVICE, instance, device);
     device->physical_device = pd;
+    device->dispatch_timeout_ns = vkmm_dispatch_timeout_ns();
     pthread_mutex_init(&device->memory_lock, NULL);
     pthread_mutex_init(&device->thread_pool_lock, NULL);
     vkmm_private_data_store_init(&device->private_data);

@@ -44,6 +44,8 @@ struct vkmm_device {
      * nothing and waits, submits and status queries return
      * VK_ERROR_DEVICE_LOST. */
     atomic_bool lost;
+    /* VKMM_DISPATCH_TIMEOUT_MS, read when the device is created (dispatch.c). */
+    uint64_t dispatch_timeout_ns;
 
     /* Strict mode's memory engine (NULL in fast mode) and its reports;
      * engine_lock serialises every call into it. */

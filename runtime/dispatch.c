@@ -92,12 +92,17 @@ static int32_t poll_watchdog(void *context, const struct vkmm_shader_invocation 
 
 /* VKMM_DISPATCH_TIMEOUT_MS: how long one dispatch may run before the
  * device is lost (default 20 s, as GPU drivers end runaway work; 0: no
- * limit). */
-static uint64_t dispatch_deadline(void)
+ * limit).  Read once per device: a dispatch costs no environment lookup. */
+uint64_t vkmm_dispatch_timeout_ns(void)
 {
     const char *text = getenv("VKMM_DISPATCH_TIMEOUT_MS");
     uint64_t ms = text && *text ? strtoull(text, NULL, 10) : 20000;
-    return ms ? monotonic_ns() + ms * 1000000ull : 0;
+    return ms * 1000000ull;
+}
+
+static uint64_t dispatch_deadline(const struct vkmm_device *device)
+{
+    return device->dispatch_timeout_ns ? monotonic_ns() + device->dispatch_timeout_ns : 0;
 }
 
 /* Where one workgroup is: its scratch (subgroup states, then shared
@@ -394,7 +399,7 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
     struct vkmm_descriptor *copies[VKMM_SHADER_MAX_SETS] = { 0 };
     run.scratch = aligned_alloc(64, run.scratch_stride * threads);
     run.invocation.push_constants = d->bindings.push_constants;
-    watchdog.deadline_ns = dispatch_deadline();
+    watchdog.deadline_ns = dispatch_deadline(device);
     run.invocation.poll_context = &watchdog;
     run.invocation.poll = poll_watchdog;
     run.invocation.device_memory_base = (uint64_t)(uintptr_t)device->address_space.base;
