@@ -1,5 +1,7 @@
 #include "device.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -194,4 +196,16 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_DeviceWaitIdle(VkDevice _device)
 VkResult vkmm_device_check_lost(struct vkmm_device *device, VkResult result)
 {
     return atomic_load(&device->lost) ? VK_ERROR_DEVICE_LOST : result;
+}
+
+void vkmm_device_lose(struct vkmm_device *device, const char *format, ...)
+{
+    char text[1024];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof(text), format, args);
+    va_end(args);
+    vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT,
+             "VKMM-DEVICE-LOST", "%s", text);
+    atomic_store(&device->lost, true);
 }

@@ -307,9 +307,7 @@ static void lose_device(struct vkmm_execution *x, const struct vkmm_command *com
              "atomic or a coherent (NonPrivatePointer, MakePointerVisible) load at a scope that holds both "
              "invocations; a private load never sees another invocation's write inside a dispatch",
              w->workgroup[0], w->workgroup[1], w->workgroup[2], w->loop ? w->loop : "a loop");
-    vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT,
-             "VKMM-DEVICE-LOST", "%s", text);
-    atomic_store(&device->lost, true);
+    vkmm_device_lose(device, "%s", text);
     if (device->engine)
         vkmm_strict_report_lost_dispatch(x, command, text);
 }
@@ -320,10 +318,8 @@ static void lose_device(struct vkmm_execution *x, const struct vkmm_command *com
  * loss), and the message says why. */
 static void lose_for_memory(struct vkmm_device *device, uint64_t groups)
 {
-    vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT,
-             "VKMM-DEVICE-LOST", "no host memory to run a dispatch of %llu workgroups: the device is lost",
-             (unsigned long long)groups);
-    atomic_store(&device->lost, true);
+    vkmm_device_lose(device, "no host memory to run a dispatch of %llu workgroups: the device is lost",
+                     (unsigned long long)groups);
 }
 
 /* Strict mode: the resident workgroups, each with a workgroup-memory

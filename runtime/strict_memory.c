@@ -1169,10 +1169,7 @@ void vkmm_strict_dispatch_finish(struct vkmm_execution *x, const struct vkmm_com
     if (!walk) {
         /* The dispatch's writes cannot be taken: its results would be lost
          * while waits report success.  The device is lost instead. */
-        vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-                 VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "VKMM-DEVICE-LOST",
-                 "no host memory to record a dispatch's accesses: the device is lost");
-        atomic_store(&device->lost, true);
+        vkmm_device_lose(device, "no host memory to record a dispatch's accesses: the device is lost");
     }
     lock(device);
     for (int write = 0; walk && write < 2; write++) {
