@@ -3,6 +3,7 @@
  * change both sides (the _Static_asserts pin the layout). */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,6 +64,15 @@ struct vkmm_shader_invocation {
 };
 
 #define VKMM_POLL_ITERATIONS 4096 /* a power of two */
+
+/* For a monitor hook: the offset of a lane's `size` bytes at `address` in
+ * the memory [base, base + limit), or false when they are not all in it
+ * (the generated code's bounds check drops such a lane's access). */
+static inline bool vkmm_lane_offset(uint64_t address, uint64_t base, uint64_t limit, uint32_t size, uint64_t *offset)
+{
+    *offset = address - base;
+    return address >= base && *offset <= limit && size <= limit - *offset;
+}
 
 enum vkmm_workgroup_access_flag {
     VKMM_WORKGROUP_READ = 1,

@@ -239,9 +239,8 @@ struct tr {
     uint32_t current_block;
     uint32_t current_line;
     const struct spv_insn *current_insn;
-    bool spin_rotation;             /* the module has atomics: the dispatcher rotates after spin-wait steps */
     bool yield_at_loops;            /* strict mode, coherent reads: every loop header is a suspension point */
-    bool has_atomics;               /* the module has atomics: it may synchronize through release/acquire */
+    bool has_atomics;               /* the dispatcher rotates after spin-wait steps; no workgroup monitor (lower_memory.c) */
     LLVMValueRef loop_passes;       /* ptr to i32: loop-header passes, for the watchdog's poll */
     bool workgroup_fences;          /* an OpMemoryBarrier acquires or releases Workgroup memory */
     LLVMValueRef monitor_addresses; /* [W x i64] alloca: the lanes' addresses for the workgroup monitor */

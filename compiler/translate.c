@@ -1036,7 +1036,7 @@ static void emit_dispatcher(struct tr *t)
                                               tr_splat(t, LLVMConstInt(t->i32, EXIT_BLOCK, 0)), "");
     LLVMTypeRef lane_i32 = t->lane_i32;
     LLVMValueRef lowest = tr_call_intrinsic(t, "llvm.vector.reduce.umin", &lane_i32, 1, &candidates, 1);
-    if (t->spin_rotation)
+    if (t->has_atomics)
         lowest = rotate_after_spin(t, alive, next, lowest);
     LLVMValueRef exec = LLVMBuildAnd(t->builder, alive,
                                      LLVMBuildICmp(t->builder, LLVMIntEQ, next, tr_splat(t, lowest), ""), "");
@@ -1159,10 +1159,9 @@ bool spv_translate(struct tr *t)
     t->yield_at_loops = t->options->suspend_at_atomics && reads_coherent_memory(m);
     for (uint32_t i = 0; i < m->insn_count; i++) {
         m->has_barrier |= is_suspension_point(t, &m->insns[i]);
-        t->spin_rotation |= is_atomic(m->insns[i].opcode);
+        t->has_atomics |= is_atomic(m->insns[i].opcode);
         t->workgroup_fences |= fences_workgroup_memory(m, &m->insns[i]);
     }
-    t->has_atomics = t->spin_rotation;
     t->values = calloc(m->bound, sizeof(LLVMValueRef));
     t->value_generation = calloc(m->bound, sizeof(uint32_t));
     t->generation = 1;

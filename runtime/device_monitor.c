@@ -184,11 +184,9 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
     uintptr_t base = (uintptr_t)m->base;
     int64_t moved = 0;
     for (uint32_t lane = 0; lane < 64; lane++) {
-        if (!(lanes >> lane & 1))
-            continue;
-        uint64_t at = addresses[lane] - base;
-        if (addresses[lane] < base || at > m->size || size > m->size - at)
-            continue; /* outside device memory: the bounds check drops it */
+        uint64_t at;
+        if (!(lanes >> lane & 1) || !vkmm_lane_offset(addresses[lane], base, m->size, size, &at))
+            continue; /* inactive, or outside device memory */
         bool stale = false;
         for (uint32_t i = 0; i < size; i++) {
             if (flags & VKMM_WORKGROUP_READ) {

@@ -304,14 +304,11 @@ int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, 
     uint32_t size = size_flags & 0xffff, flags = size_flags >> 16;
     uintptr_t base = (uintptr_t)m->shared;
     m->call++;
-    bool any_stale = false;
     uint64_t stale_lanes = 0;
     for (uint32_t lane = 0; lane < m->width && lane < 64; lane++) {
-        if (!(lanes >> lane & 1))
-            continue;
-        uint64_t at = addresses[lane] - base;
-        if (addresses[lane] < base || at > m->size || size > m->size - at)
-            continue; /* not this workgroup's memory: the bounds check drops it */
+        uint64_t at;
+        if (!(lanes >> lane & 1) || !vkmm_lane_offset(addresses[lane], base, m->size, size, &at))
+            continue; /* inactive, or not this workgroup's memory */
         struct access a = {
             .invocation = subgroup * m->width + lane,
             .subgroup = subgroup,
@@ -330,20 +327,16 @@ int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, 
         }
         if (stale)
             stale_lanes |= 1ull << lane;
-        any_stale |= stale;
     }
-    if (!any_stale || (flags & VKMM_WORKGROUP_WRITE))
+    if (!stale_lanes || (flags & VKMM_WORKGROUP_WRITE))
         return 0;
     /* The read goes to the view: the bytes every lane reads as they are,
      * except that racing bytes of stale lanes hold their interval-start
      * value. */
     for (uint32_t lane = 0; lane < m->width && lane < 64; lane++) {
-        if (!(lanes >> lane & 1))
-            continue;
-        uint64_t at = addresses[lane] - base;
-        if (addresses[lane] < base || at > m->size || size > m->size - at)
-            continue;
-        memcpy(m->view + at, m->shared + at, size);
+        uint64_t at;
+        if (lanes >> lane & 1 && vkmm_lane_offset(addresses[lane], base, m->size, size, &at))
+            memcpy(m->view + at, m->shared + at, size);
     }
     for (uint32_t lane = 0; lane < m->width && lane < 64; lane++) {
         if (!(stale_lanes >> lane & 1))
