@@ -65,6 +65,8 @@ struct vkmm_device {
     uint32_t uninitialized_count;
     struct vkmm_device_memory *addressable; /* strict mode: memories a buffer reference may reach */
     uint32_t access_count, access_capacity;
+    uint64_t access_latest_submission, access_latest_position; /* the latest recorded, in submission order */
+    uint32_t access_overtaken;                                  /* recorded writes of overtaken commands */
 
     /* Workers for dispatches, created by the first dispatch. */
     pthread_mutex_t thread_pool_lock;

@@ -21,6 +21,9 @@
  * largest the spec allows ("nonCoherentAtomSize ... 256 max"). */
 #define VKMM_NON_COHERENT_ATOM_SIZE 256
 
+/* Bytes of host memory strict mode may use per byte of device memory. */
+#define STRICT_SHADOW_FACTOR 6
+
 static uint64_t system_memory_bytes(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES);
@@ -249,8 +252,12 @@ static void init_queue_families(VkQueueFamilyProperties *families)
 
 void vkmm_physical_device_init(struct vkmm_physical_device *pd, struct vkmm_instance *instance)
 {
-    /* A quarter of the machine stays for the host side of the program. */
-    uint64_t heap_size = system_memory_bytes() / 4 * 3;
+    /* A quarter of the machine stays for the host side of the program.
+     * Strict mode shadows every byte (docs/memory-model-engine.md, "Memory
+     * and time": 2 to 6 bytes of values per byte, metadata, a write path,
+     * history): its heaps are what it can shadow, so an allocation that
+     * succeeds is emulated whole. */
+    uint64_t heap_size = system_memory_bytes() / 4 * 3 / (vkmm_mode() == VKMM_MODE_STRICT ? STRICT_SHADOW_FACTOR : 1);
     vkmm_object_init(&pd->base, VK_OBJECT_TYPE_PHYSICAL_DEVICE, instance, NULL);
     init_features(&pd->features);
     init_properties(&pd->properties, heap_size);

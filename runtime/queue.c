@@ -81,6 +81,11 @@ static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *li
     /* Strict mode: the host->device domain operation of vkQueueSubmit
      * happens now, at the call, whenever the work itself runs. */
     vkmm_strict_submit(device);
+    if (atomic_load(&device->lost)) {
+        /* Strict mode could not keep its state (out of host memory). */
+        free_list(device, list);
+        return VK_ERROR_DEVICE_LOST;
+    }
     uint64_t written = vkmm_strict_mark_written(device, list);
     /* Queue labels are externally synchronized with the queue: read now,
      * kept for reports however late the work runs. */

@@ -386,14 +386,49 @@ static bool may_be_overtaken(struct queue_state *state, uint32_t node)
     return false;
 }
 
+/* Whether a node later in submission order that may touch what `node`
+ * touches has already run: `node` was overtaken. */
+static bool overtaken(struct queue_state *state, uint32_t node)
+{
+    const struct vkmm_command_graph *g = state->graph;
+    const struct vkmm_footprint *mine = footprint_of(state, node);
+    if (!mine->everything && !mine->count)
+        return false;
+    for (uint32_t later = node + 1; later < g->node_count; later++)
+        if (g->nodes[later].done && vkmm_footprints_conflict(mine, footprint_of(state, later)))
+            return true;
+    return false;
+}
+
+/* A command that touches no memory: a barrier, an event operation. */
+static bool is_synchronization(struct queue_state *state, uint32_t node)
+{
+    const struct vkmm_footprint *f = footprint_of(state, node);
+    return state->graph->nodes[node].kind == VKMM_NODE_COMMAND && !f->everything && !f->count;
+}
+
 /* The node to run among the graph's runnable ones (DESIGN §3 "Manifest").
- * Seed 0: the latest.  Other seeds: any runnable node that no later node may
- * overtake — two commands that may conflict always run latest first, so a
- * missing dependency between them is a wrong answer on every seed, and the
- * seed only reorders commands that cannot race. */
+ * First a node that a conflicting later one overtook: its effect then
+ * lands after the later one's and before whatever waits for the later one
+ * (a fill overtaken by the dispatch that writes over it lands before the
+ * copy that reads the dispatch's result, not after).  Otherwise seed 0: the
+ * latest.  Other seeds: any runnable node that no later node may overtake —
+ * two commands that may conflict always run latest first, so a missing
+ * dependency between them is a wrong answer on every seed, and the seed
+ * only reorders commands that cannot race. */
 static uint32_t choose_node_locked(struct vkmm_scheduler *scheduler, struct queue_state *state, uint32_t count)
 {
     struct vkmm_command_graph *g = state->graph;
+    for (uint32_t i = 0; state->footprints && i < count; i++) {
+        if (!overtaken(state, g->runnable[i]))
+            continue;
+        /* Barriers and events first: the overtaking command's writes become
+         * available before the overtaken one's land over them. */
+        for (uint32_t k = 0; k < count; k++)
+            if (is_synchronization(state, g->runnable[k]))
+                return g->runnable[k];
+        return g->runnable[i];
+    }
     if (scheduler->seed == 0 || !state->footprints)
         return g->runnable[vkmm_scheduler_choose(scheduler, count)];
     uint32_t safe = 0;
@@ -422,6 +457,10 @@ static void run_node_locked(struct vkmm_scheduler *scheduler, struct queue_state
     struct vkmm_submission *s = n->submission;
     /* A signal's first synchronization scope: the node's ancestors. */
     struct vkmm_strict_scope scope = { state->graph, index, vkmm_queue_id(state->queue) };
+    /* An overtaken command's writes are evicted as soon as it ends: they
+     * land over the overtaking command's, as a cache writing back early
+     * may make them (a missing write-after-write dependency shows). */
+    bool evict = n->kind == VKMM_NODE_COMMAND && state->footprints && overtaken(state, index);
     vkmm_scheduler_unlock(scheduler);
     switch (n->kind) {
     case VKMM_NODE_COMMAND: {
@@ -435,6 +474,8 @@ static void run_node_locked(struct vkmm_scheduler *scheduler, struct queue_state
             .where = vkmm_strict_place(device, n->command_buffer->base.debug_name, n->label, s->queue_label),
         };
         vkmm_execute_command(&x, n->command);
+        if (evict && device->engine)
+            vkmm_strict_evict(device, &scope);
         break;
     }
     case VKMM_NODE_INDIRECT_ARGS:
@@ -535,8 +576,9 @@ static void build_graph_locked(struct vkmm_scheduler *scheduler, struct queue_st
     state->graph = vkmm_command_graph_create(&scheduler->device->allocator, state->head, count);
     state->graph_submissions = state->graph ? count : 0;
     /* Without room for footprints the graph runs latest first: still
-     * adversarial, only less varied across seeds. */
-    if (state->graph && scheduler->seed != 0 && state->graph->node_count <= MAX_REORDERED_NODES)
+     * adversarial, only less varied across seeds, and an overtaken command
+     * may land after the readers of the one that overtook it. */
+    if (state->graph && state->graph->node_count <= MAX_REORDERED_NODES)
         state->footprints = vkmm_zalloc(&scheduler->device->allocator, NULL,
                                         state->graph->node_count * sizeof(*state->footprints),
                                         VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);

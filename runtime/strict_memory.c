@@ -149,19 +149,60 @@ static void lock(struct vkmm_device *device)
         disarm_host_trap_locked(device);
 }
 
+/* The engine ran out of host memory inside a call that returns nothing:
+ * its state may no longer be the strict machine's, so results could be
+ * wrong without a report.  A GPU driver that cannot go on loses the device;
+ * so does vkmm (waits and submits return VK_ERROR_DEVICE_LOST). */
+static void lose_device_if_engine_failed(struct vkmm_device *device)
+{
+    if (vkmm_mm_engine_take_status(device->engine) == VK_SUCCESS || atomic_load(&device->lost))
+        return;
+    vkmm_device_lose(device, "strict mode ran out of host memory for its shadow state: the device is lost");
+}
+
 static void unlock(struct vkmm_device *device)
 {
+    lose_device_if_engine_failed(device);
     vkmm_hazard_report_flush(device);
     pthread_mutex_unlock(&device->engine_lock);
 }
 
-/* The engine keeps about 40 bytes of state per byte; larger allocations
- * are not emulated (VKMM_STRICT_MAX_BYTES, default 64 MiB) and behave as in
- * fast mode, with a warning. */
+/* VKMM_STRICT_MAX_BYTES: an opt-out for programs with allocations too
+ * large to shadow on this machine: larger ones are not emulated and
+ * behave as in fast mode, with a warning.  Unset: every allocation is
+ * emulated. */
 static uint64_t strict_limit(void)
 {
     const char *text = getenv("VKMM_STRICT_MAX_BYTES");
-    return text ? strtoull(text, NULL, 0) : 64ull << 20;
+    return text ? strtoull(text, NULL, 0) : UINT64_MAX;
+}
+
+/* What the engine commits when it creates a memory: the allocation
+ * pattern in the value arrays of each level (device memory and the
+ * coherent view; the host domain, the view and its two change-detection
+ * copies for host-visible memory).  The rest — metadata, write paths,
+ * history — is committed where commands write, within the heap's shadow
+ * factor (physical_device.c). */
+static uint64_t shadow_bytes(uint64_t size, bool host_visible)
+{
+    uint64_t per_byte = host_visible ? 6 : 2;
+    return size > UINT64_MAX / per_byte ? UINT64_MAX : size * per_byte;
+}
+
+/* Host memory the system can still give (MemAvailable), or UINT64_MAX
+ * when unknown. */
+static uint64_t available_host_bytes(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return UINT64_MAX;
+    char line[256];
+    unsigned long long kib = 0;
+    bool found = false;
+    while (!found && fgets(line, sizeof(line), f))
+        found = sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+    fclose(f);
+    return found ? (uint64_t)kib * 1024 : UINT64_MAX;
 }
 
 VkResult vkmm_strict_memory_init(struct vkmm_device *device, struct vkmm_device_memory *memory)
@@ -177,10 +218,24 @@ VkResult vkmm_strict_memory_init(struct vkmm_device *device, struct vkmm_device_
     }
     bool visible = memory->properties & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
     bool coherent = memory->properties & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    /* Refused up front rather than met by the kernel's OOM killer halfway
+     * through a dispatch: the shadow pages are committed as they are used. */
+    uint64_t need = shadow_bytes(memory->size, visible), available = available_host_bytes();
+    if (need > available) {
+        vkmm_log(&memory->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                 VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "VK_ERROR_OUT_OF_HOST_MEMORY",
+                 "strict mode needs %llu bytes of host memory to shadow these %llu bytes, and %llu are "
+                 "available (VKMM_STRICT_MAX_BYTES leaves larger allocations unemulated)",
+                 (unsigned long long)need, (unsigned long long)memory->size, (unsigned long long)available);
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    }
     lock(device);
     /* Ids count allocations, so reports do not depend on addresses. */
     memory->id = ++device->memory_serial;
     memory->mm = vkmm_mm_memory_create(device->engine, memory->id, memory->size, visible, coherent);
+    /* A failed creation is vkAllocateMemory's VK_ERROR_OUT_OF_HOST_MEMORY,
+     * not a loss of the device. */
+    vkmm_mm_engine_take_status(device->engine);
     if (memory->mm) {
         memory->strict_next = device->strict_memories;
         if (device->strict_memories)
@@ -371,6 +426,9 @@ struct vkmm_strict_access {
     /* agent.submission is the device-wide sequence, agent.position the
      * command's node in its queue's graph (submission order). */
     struct vkmm_mm_agent agent;
+    /* A command later in submission order that touches these bytes ran
+     * first (reported with it). */
+    bool overtaken;
 };
 
 static bool later_in_submission_order(const struct vkmm_strict_access *a, const struct vkmm_strict_access *b)
@@ -472,19 +530,69 @@ static uint32_t add_race(struct race *races, uint32_t count, uint64_t begin, uin
 /* Engine lock held.  Reports the accesses `now` was overtaken by and
  * records it (unless `record` is false: then it only finds races); for a
  * read, returns in `races` (sorted by begin) the bytes it races with. */
+/* A write of a command that a conflicting later one overtook, and that
+ * nothing orders before `reader` (of the same queue's graph): a read of its
+ * bytes races with it.  The program expected the overtaking command's
+ * bytes; strict mode shows the overtaken one's (DESIGN §3 "Manifest"),
+ * without a second report — the overtaking is the mistake, reported once. */
+static bool racing_overtaken_write(const struct vkmm_strict_access *w, const struct vkmm_strict_access *reader,
+                                   struct vkmm_command_graph *graph)
+{
+    if (!w->overtaken || !w->write || !graph || w->agent.queue != reader->agent.queue ||
+        w->agent.submission < graph->first_sequence || reader->agent.submission < graph->first_sequence)
+        return false;
+    return !vkmm_command_graph_reaches(graph, w->agent.position, reader->agent.position);
+}
+
+/* Whether a command between `earlier` and the overtaking access `r` in
+ * submission order, ordered after `earlier` and not run yet, may write
+ * r's memory: then r overtakes that command too, and its report — naming
+ * the dependency that orders both before r — is the one for this
+ * mistake (one report per bug). */
+static bool overtaken_again_later(struct vkmm_command_graph *graph, const struct vkmm_strict_access *earlier,
+                                  const struct vkmm_strict_access *r, const struct vkmm_device_memory *memory)
+{
+    if (!graph || earlier->agent.submission < graph->first_sequence || r->agent.submission < graph->first_sequence ||
+        r->agent.queue != earlier->agent.queue || !memory)
+        return false;
+    for (uint32_t d = earlier->agent.position + 1; d < r->agent.position && d < graph->node_count; d++) {
+        const struct vkmm_command_graph_node *n = &graph->nodes[d];
+        if (n->done || n->kind != VKMM_NODE_COMMAND || !vkmm_command_graph_reaches(graph, earlier->agent.position, d))
+            continue;
+        struct vkmm_footprint f;
+        vkmm_command_footprint(n->command, false, &f);
+        if (f.everything)
+            return true;
+        for (uint32_t i = 0; i < f.count; i++)
+            if (f.memories[i] == memory && f.writes[i])
+                return true;
+    }
+    return false;
+}
+
 static uint32_t check_access(struct vkmm_device *device, const struct vkmm_strict_access *access, struct race *races,
-                             bool record)
+                             bool record, struct vkmm_command_graph *graph)
 {
     struct vkmm_strict_access now = *access;
     uint64_t offset = now.offset, size = now.size;
     uint32_t race_count = 0;
-    for (uint32_t i = 0; i < device->access_count; i++) {
+    /* In-order execution, the common case: no recorded access comes later
+     * in submission order than this one, so none was overtaken. */
+    struct vkmm_strict_access latest = { .agent = { .submission = device->access_latest_submission,
+                                                    .position = (uint32_t)device->access_latest_position } };
+    bool any_overtaken = device->access_overtaken && !now.write && races;
+    uint32_t scan = later_in_submission_order(&latest, &now) || any_overtaken ? device->access_count : 0;
+    for (uint32_t i = 0; i < scan; i++) {
         const struct vkmm_strict_access *r = &device->accesses[i];
-        if (!later_in_submission_order(r, &now) || r->memory_id != now.memory_id || (!r->write && !now.write))
+        if (r->memory_id != now.memory_id || (!r->write && !now.write))
             continue;
         if (r->offset >= offset + size || offset >= r->offset + r->size)
             continue;
-        if (record)
+        bool overtook = later_in_submission_order(r, &now);
+        if (!overtook && !(any_overtaken && racing_overtaken_write(r, &now, graph)))
+            continue;
+        now.overtaken |= overtook;
+        if (record && overtook && !overtaken_again_later(graph, &now, r, memory_with_id(device, now.memory_id)))
             report_overtaken(device, r, &now);
         if (!now.write && races) {
             uint64_t begin = r->offset > offset ? r->offset : offset;
@@ -514,13 +622,18 @@ static uint32_t check_access(struct vkmm_device *device, const struct vkmm_stric
         device->access_capacity = capacity;
     }
     device->accesses[device->access_count++] = now;
+    device->access_overtaken += now.overtaken && now.write;
+    if (device->access_count == 1 || later_in_submission_order(&now, &latest)) {
+        device->access_latest_submission = now.agent.submission;
+        device->access_latest_position = now.agent.position;
+    }
     return race_count;
 }
 
 static uint32_t record_access(struct vkmm_device *device, const struct vkmm_strict_access *access,
-                              struct race *races)
+                              struct race *races, struct vkmm_command_graph *graph)
 {
-    return check_access(device, access, races, true);
+    return check_access(device, access, races, true, graph);
 }
 
 /* Engine lock held.  A command's read of [offset, offset + size) into
@@ -532,8 +645,8 @@ static void read_or_peek(struct vkmm_execution *x, struct vkmm_device_memory *me
                          uint8_t *out, bool checked)
 {
     struct race races[MAX_RACES];
-    struct vkmm_strict_access read = { memory->id, offset, size, false, stage, access, *agent };
-    uint32_t count = check_access(x->device, &read, races, checked);
+    struct vkmm_strict_access read = { memory->id, offset, size, false, stage, access, *agent, false };
+    uint32_t count = check_access(x->device, &read, races, checked, x->graph);
     uint64_t at = offset, end = offset + size;
     for (uint32_t i = 0; i <= count && at < end; i++) {
         uint64_t gap_end = i < count ? races[i].begin : end;
@@ -601,6 +714,7 @@ void vkmm_strict_idle(struct vkmm_device *device)
     lock(device);
     report_uninitialized(device);
     device->access_count = 0;
+    device->access_overtaken = 0;
     unlock(device);
 }
 
@@ -620,7 +734,7 @@ static void record_host_run(void *user, uint64_t offset, uint64_t length)
     struct host_record *r = user;
     r->access.offset = offset;
     r->access.size = length;
-    record_access(r->device, &r->access, NULL);
+    record_access(r->device, &r->access, NULL, NULL);
 }
 
 static void disarm_host_trap_locked(struct vkmm_device *device)
@@ -756,8 +870,8 @@ void vkmm_strict_write(struct vkmm_execution *x, const struct vkmm_command *comm
     struct vkmm_mm_agent agent = agent_of(x, command);
     lock(x->device);
     struct vkmm_strict_access write = { buffer->memory->id, buffer->memory_offset + offset, size, true, stage, access,
-                                        agent };
-    record_access(x->device, &write, NULL);
+                                        agent, false };
+    record_access(x->device, &write, NULL, x->graph);
     vkmm_mm_write(x->device->engine, buffer->memory->mm, buffer->memory_offset + offset, size, stage, access, &agent,
                   data);
     unlock(x->device);
@@ -786,6 +900,25 @@ static void scoped_dependency(struct vkmm_device *device, const struct vkmm_stri
         d->writers_user = (void *)scope;
     }
     vkmm_mm_dependency(device->engine, d);
+}
+
+/* Only the writes of the scope's own command. */
+static bool writer_is_command(void *user, const struct vkmm_mm_agent *writer)
+{
+    const struct vkmm_strict_scope *scope = user;
+    return writer->queue == scope->queue && scope->graph && writer->submission >= scope->graph->first_sequence &&
+           writer->position == scope->node;
+}
+
+void vkmm_strict_evict(struct vkmm_device *device, const struct vkmm_strict_scope *scope)
+{
+    struct vkmm_mm_dependency d = { .src_stages = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                    .src_access = VK_ACCESS_2_MEMORY_WRITE_BIT,
+                                    .writers = writer_is_command,
+                                    .writers_user = (void *)scope };
+    lock(device);
+    vkmm_mm_dependency(device->engine, &d);
+    unlock(device);
 }
 
 void vkmm_strict_dependency(struct vkmm_device *device, const struct vkmm_strict_scope *scope,
@@ -1057,8 +1190,8 @@ static void take_marks(struct vkmm_execution *x, const struct mirrored_range *r,
     VkAccessFlags2 read_access = read_access_of(r);
     if (!write) {
         struct vkmm_strict_access whole = { r->memory->id, r->offset, r->size, false,
-                                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access, *agent };
-        w->race_count = check_access(device, &whole, w->races, false);
+                                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access, *agent, false };
+        w->race_count = check_access(device, &whole, w->races, false, x->graph);
     }
     vkmm_access_marks_scan(&device->access_marks, &device->address_space, write ? VKMM_MARK_WRITE : VKMM_MARK_READ,
                            r->memory->bytes + r->offset, r->size, take_run, w);
@@ -1066,8 +1199,8 @@ static void take_marks(struct vkmm_execution *x, const struct mirrored_range *r,
         return;
     VkAccessFlags2 access = write ? VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT : read_access;
     struct vkmm_strict_access span = { r->memory->id, w->first, w->end - w->first, write,
-                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access, *agent };
-    record_access(device, &span, NULL);
+                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access, *agent, false };
+    record_access(device, &span, NULL, x->graph);
 }
 
 /* "`data` (OpLoad, line 14)" as the verb for a report. */

@@ -87,6 +87,11 @@ struct vkmm_strict_scope {
 };
 #define VKMM_STRICT_ANY_QUEUE UINT32_MAX
 
+/* The writes of the scope's command become available now, as a cache may
+ * write back at any time (the scheduler's adversarial eviction of a
+ * command that a conflicting later one overtook). */
+void vkmm_strict_evict(struct vkmm_device *device, const struct vkmm_strict_scope *scope);
+
 /* A recorded dependency (barrier, the halves of an event). */
 void vkmm_strict_dependency(struct vkmm_device *device, const struct vkmm_strict_scope *scope,
                             const struct vkmm_dependency *dependency);

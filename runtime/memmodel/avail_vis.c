@@ -31,12 +31,6 @@ static uint32_t range_find(const struct vkmm_mm_vis_record *r, uint64_t b)
     return lo;
 }
 
-static uint64_t record_seq_at(const struct vkmm_mm_vis_record *r, uint64_t b)
-{
-    uint32_t i = range_find(r, b);
-    return i < r->count && r->ranges[i].begin <= b ? r->ranges[i].seq : 0;
-}
-
 static uint32_t ranges_merge(struct vkmm_mm_range *out, uint32_t n)
 {
     uint32_t k = 0;
@@ -140,22 +134,24 @@ void vkmm_mm_visibility_clear(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m
     m->vis_count = 0;
 }
 
-/* Every visible seq any read path may have at byte b (a superset), into
- * e->scratch. */
-bool vkmm_mm_visible_set(struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, uint64_t b, uint32_t *count)
+/* Every visible seq any read path may have at a byte of [begin, end) (a
+ * superset), into e->scratch. */
+bool vkmm_mm_visible_set(struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
+                         uint32_t *count)
 {
-    uint64_t need = 1 + (uint64_t)e->gvis_count + m->vis_count;
+    uint64_t need = 1 + (uint64_t)e->gvis_count;
+    for (uint32_t i = 0; i < m->vis_count; i++)
+        for (uint32_t k = range_find(&m->vis[i], begin); k < m->vis[i].count && m->vis[i].ranges[k].begin < end; k++)
+            need++;
     if (!vkmm_mm_reserve(e, (void **)&e->scratch, &e->scratch_capacity, need, sizeof *e->scratch))
         return false;
     uint32_t n = 0;
     e->scratch[n++] = e->submit_vis;
     for (uint32_t i = 0; i < e->gvis_count; i++)
         e->scratch[n++] = e->gvis[i].seq;
-    for (uint32_t i = 0; i < m->vis_count; i++) {
-        uint64_t seq = record_seq_at(&m->vis[i], b);
-        if (seq)
-            e->scratch[n++] = seq;
-    }
+    for (uint32_t i = 0; i < m->vis_count; i++)
+        for (uint32_t k = range_find(&m->vis[i], begin); k < m->vis[i].count && m->vis[i].ranges[k].begin < end; k++)
+            e->scratch[n++] = m->vis[i].ranges[k].seq;
     *count = n;
     return true;
 }
@@ -191,7 +187,6 @@ static void visible_seqs(const struct vkmm_mm_engine *e, const struct vkmm_mm_me
 struct pending {
     uint32_t wts;
     uint32_t path;
-    uint8_t value;
 };
 
 /* Oldest write last, under every seed: when two paths hold unordered
@@ -212,10 +207,11 @@ static void order_pending(struct pending *p, uint32_t n)
     }
 }
 
-static void path_clean(struct vkmm_mm_write_path *p, uint64_t b)
+static void path_clean(struct vkmm_mm_engine *e, struct vkmm_mm_write_path *p, uint64_t begin, uint64_t end)
 {
-    p->wts[b] = 0;
-    if (--p->dirty == 0) {
+    vkmm_mm_meta_fill(e, &p->wts, begin, end, 0);
+    p->dirty -= end - begin;
+    if (p->dirty == 0) {
         p->lo = UINT64_MAX;
         p->hi = 0;
     }
@@ -245,6 +241,19 @@ static bool writer_in_scope(const struct vkmm_mm_engine *e, struct writer_scope 
     return w->last_in;
 }
 
+/* The end of the segment from b on which every path in `in_scope` holds
+ * one write event (or none). */
+static uint64_t segment_end(const struct vkmm_mm_memory *m, const uint32_t *in_scope, uint32_t n, uint64_t b,
+                            uint64_t hi)
+{
+    uint64_t end = hi;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t e = vkmm_mm_meta_run_end(&m->paths[in_scope[i]].wts, b, end);
+        end = e < end ? e : end;
+    }
+    return end;
+}
+
 void vkmm_mm_availability(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, VkPipelineStageFlags2 stages,
                           VkAccessFlags2 access, uint64_t begin, uint64_t end, const struct vkmm_mm_dependency *dep)
 {
@@ -268,18 +277,20 @@ void vkmm_mm_availability(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, Vk
     }
     struct vkmm_mm_run waw;
     vkmm_mm_run_init(e, &waw, VKMM_MM_HAZARD_WRITE_AFTER_WRITE, m, NULL, 0, 0);
-    for (uint64_t b = lo; n && b < hi; b++) {
+    for (uint64_t b = lo; n && b < hi;) {
+        uint64_t stop = segment_end(m, in_scope, n, b, hi);
         uint32_t k = 0;
         for (uint32_t i = 0; i < n; i++) {
-            const struct vkmm_mm_write_path *w = &m->paths[in_scope[i]];
-            if (w->wts[b] && writer_in_scope(e, &writers, w->wts[b]))
-                p[k++] = (struct pending){ .wts = w->wts[b], .path = in_scope[i], .value = w->value[b] };
+            uint32_t wts = (uint32_t)vkmm_mm_meta_get(&m->paths[in_scope[i]].wts, b);
+            if (wts && writer_in_scope(e, &writers, wts))
+                p[k++] = (struct pending){ .wts = wts, .path = in_scope[i] };
         }
         order_pending(p, k);
         for (uint32_t i = 0; i < k; i++) {
-            vkmm_mm_device_land(e, m, b, p[i].value, p[i].wts, e->seq, &waw);
-            path_clean(&m->paths[p[i].path], b);
+            vkmm_mm_device_land(e, m, b, stop, m->paths[p[i].path].value + b, p[i].wts, e->seq, &waw);
+            path_clean(e, &m->paths[p[i].path], b, stop);
         }
+        b = stop;
     }
     vkmm_mm_run_end(e, &waw);
     vkmm_mm_free(e, in_scope);
@@ -309,14 +320,15 @@ void vkmm_mm_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t 
     uint32_t wts = vkmm_mm_event_add(e, agent, stage, access);
     if (!w || !wts)
         return;
-    const uint8_t *d = data;
-    for (uint64_t b = begin; b < end; b++) {
-        if (!w->wts[b])
-            w->dirty++;
-        w->wts[b] = wts;
-        w->value[b] = d[b - begin];
-        vkmm_mm_coherent_write(m, b, d[b - begin], wts);
+    for (uint64_t b = begin; b < end;) {
+        uint64_t stop = vkmm_mm_meta_run_end(&w->wts, b, end);
+        if (!vkmm_mm_meta_get(&w->wts, b))
+            w->dirty += stop - b;
+        b = stop;
     }
+    vkmm_mm_meta_fill(e, &w->wts, begin, end, wts);
+    memcpy(w->value + begin, data, end - begin);
+    vkmm_mm_coherent_write(m, begin, end, data, wts);
     w->lo = begin < w->lo ? begin : w->lo;
     w->hi = end > w->hi ? end : w->hi;
 }
@@ -325,15 +337,16 @@ void vkmm_mm_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t 
 static enum vkmm_mm_missing classify_device_read(const struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m,
                                                  uint64_t b)
 {
-    uint32_t w = m->coh_wts[b];
+    uint64_t w = vkmm_mm_meta_get(&m->coh_wts, b);
+    uint64_t dev_wts = vkmm_mm_meta_get(&m->dev_wts, b);
     if (e->events[w].stage == VK_PIPELINE_STAGE_2_HOST_BIT) {
-        if (m->host_visible && m->host_wts[b] != w && m->dev_wts[b] != w && !m->host_coherent)
+        if (m->host_visible && vkmm_mm_meta_get(&m->host_wts, b) != w && dev_wts != w && !m->host_coherent)
             return VKMM_MM_MISSING_HOST_FLUSH;
-        return m->dev_wts[b] == w ? VKMM_MM_MISSING_VISIBILITY : VKMM_MM_MISSING_HOST_TO_DEVICE;
+        return dev_wts == w ? VKMM_MM_MISSING_VISIBILITY : VKMM_MM_MISSING_HOST_TO_DEVICE;
     }
-    if (vkmm_mm_pending_in_path(m, b, w))
+    if (vkmm_mm_pending_in_path(m, b, (uint32_t)w))
         return VKMM_MM_MISSING_BARRIER;
-    return m->dev_wts[b] == w ? VKMM_MM_MISSING_VISIBILITY : VKMM_MM_MISSING_OVERWRITTEN;
+    return dev_wts == w ? VKMM_MM_MISSING_VISIBILITY : VKMM_MM_MISSING_OVERWRITTEN;
 }
 
 /* 002: "making it 'visible' means invalidating a cache so that subsequent
@@ -359,6 +372,72 @@ void vkmm_mm_peek(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t o
     device_read(e, m, offset, size, stage, access, NULL, out, false);
 }
 
+struct device_read {
+    struct vkmm_mm_run stale, uninitialized;
+    bool report;
+};
+
+/* A stale granule read with one visible seq V for all its bytes, from a
+ * history of whole-granule versions: the newest version older than V, at
+ * once.  False when a version has per-byte seqs (the caller goes byte by
+ * byte). */
+static bool read_older_version(const struct vkmm_mm_memory *m, uint64_t g, uint64_t b, uint64_t n,
+                               const uint64_t *vis, uint64_t least, uint8_t *out)
+{
+    for (uint64_t i = 1; i < n; i++)
+        if (vis[i] != least)
+            return false;
+    for (uint32_t i = m->dev_hist[g]; i; i = m->versions[i].next) {
+        const struct vkmm_mm_version *v = &m->versions[i];
+        if (v->seqs)
+            return false;
+        if (v->seq <= least) {
+            memcpy(out, v->value + b % VKMM_MM_GRANULE, n);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Bytes [b, stop) of one granule, each with its visible seq vis[i]. */
+static void read_granule(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t b, uint64_t stop,
+                         const uint64_t *vis, uint8_t *out, struct device_read *r)
+{
+    uint64_t g = b / VKMM_MM_GRANULE, n = stop - b;
+    uint64_t least = vis[0];
+    for (uint64_t i = 1; i < n; i++)
+        least = vis[i] < least ? vis[i] : least;
+    /* The common granule: its newest version is visible to the path, equal
+     * to the coherent view, and written since the allocation. */
+    if (vkmm_mm_meta_granule_max(&m->dev_seq, g) <= least) {
+        memcpy(out, m->dev + b, n);
+        if (!r->report || (!memcmp(out, m->coh + b, n) &&
+                           (m->host_visible || vkmm_mm_meta_granule_min(&m->coh_wts, g) != 0)))
+            return;
+    } else if (!r->report && read_older_version(m, g, b, n, vis, least, out)) {
+        return;
+    }
+    for (uint64_t i = 0; i < n; i++, b++) {
+        out[i] = vkmm_mm_device_value_at(m, b, vis[i]);
+        if (!r->report)
+            continue;
+        /* DESIGN §3.4: "Whenever a read returns something else [than the
+         * coherent view] ... it records a hazard". */
+        uint32_t coh_wts = (uint32_t)vkmm_mm_meta_get(&m->coh_wts, b);
+        if (out[i] != m->coh[b])
+            vkmm_mm_run_add(e, &r->stale, b, coh_wts, 0, classify_device_read(e, m, b));
+        /* Event 0 is the allocation pattern: no write at all reached b.
+         * Not for host-visible memory: the engine finds host writes by the
+         * bytes they changed, and a host write of the pattern's own value
+         * changes none. */
+        else if (coh_wts == 0 && !m->host_visible)
+            vkmm_mm_run_add(e, &r->uninitialized, b, 0, 0, VKMM_MM_MISSING_INITIALIZATION);
+    }
+}
+
+/* Reads go a chunk at a time: the visible seqs of one chunk at once. */
+#define READ_CHUNK 16384u
+
 static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
                         VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
                         void *out, bool report)
@@ -371,7 +450,8 @@ static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
         return;
     }
     vkmm_mm_host_absorb(e, m, begin, end);
-    uint64_t *vis = vkmm_mm_calloc(e, end - begin, sizeof *vis);
+    uint64_t chunk = end - begin < READ_CHUNK ? end - begin : READ_CHUNK;
+    uint64_t *vis = vkmm_mm_calloc(e, chunk, sizeof *vis);
     if (!vis) {
         /* Out of host memory (e->status says so): the coherent bytes, fresher
          * than strict as the engine promises, rather than whatever `out`
@@ -379,29 +459,23 @@ static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
         memcpy(out, m->coh + begin, end - begin);
         return;
     }
-    visible_seqs(e, m, stage, access, begin, end, vis);
     uint8_t *o = out;
     struct vkmm_mm_agent reader = agent ? *agent : (struct vkmm_mm_agent){ .kind = NULL };
-    struct vkmm_mm_run run, uninitialized;
-    vkmm_mm_run_init(e, &run, VKMM_MM_HAZARD_STALE_READ, m, &reader, stage, access);
-    vkmm_mm_run_init(e, &uninitialized, VKMM_MM_HAZARD_UNINITIALIZED_READ, m, &reader, stage, access);
-    for (uint64_t b = begin; b < end; b++) {
-        o[b - begin] = vkmm_mm_device_value_at(m, b, vis[b - begin]);
-        if (!report)
-            continue;
-        /* DESIGN §3.4: "Whenever a read returns something else [than the
-         * coherent view] ... it records a hazard". */
-        if (o[b - begin] != m->coh[b])
-            vkmm_mm_run_add(e, &run, b, m->coh_wts[b], 0, classify_device_read(e, m, b));
-        /* Event 0 is the allocation pattern: no write at all reached b.
-         * Not for host-visible memory: the engine finds host writes by the
-         * bytes they changed, and a host write of the pattern's own value
-         * changes none. */
-        else if (m->coh_wts[b] == 0 && !m->host_visible)
-            vkmm_mm_run_add(e, &uninitialized, b, 0, 0, VKMM_MM_MISSING_INITIALIZATION);
+    struct device_read r = { .report = report };
+    vkmm_mm_run_init(e, &r.stale, VKMM_MM_HAZARD_STALE_READ, m, &reader, stage, access);
+    vkmm_mm_run_init(e, &r.uninitialized, VKMM_MM_HAZARD_UNINITIALIZED_READ, m, &reader, stage, access);
+    for (uint64_t at = begin; at < end; at += chunk) {
+        uint64_t chunk_end = end - at < chunk ? end : at + chunk;
+        visible_seqs(e, m, stage, access, at, chunk_end, vis);
+        for (uint64_t b = at; b < chunk_end;) {
+            uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
+            uint64_t stop = g_end < chunk_end ? g_end : chunk_end;
+            read_granule(e, m, b, stop, vis + (b - at), o + (b - begin), &r);
+            b = stop;
+        }
     }
-    vkmm_mm_run_end(e, &run);
-    vkmm_mm_run_end(e, &uninitialized);
+    vkmm_mm_run_end(e, &r.stale);
+    vkmm_mm_run_end(e, &r.uninitialized);
     vkmm_mm_free(e, vis);
 }
 

@@ -16,23 +16,50 @@ struct vkmm_mm_agent vkmm_mm_host_agent(const struct vkmm_mm_engine *e, const ch
     return (struct vkmm_mm_agent){ .queue = VKMM_MM_HOST_QUEUE, .submission = e->submits, .kind = kind };
 }
 
+/* The first byte at or after b (before end) where a and b differ; whole
+ * granules compare with memcmp, since most bytes of a large memory never
+ * change. */
+static uint64_t next_difference(const uint8_t *x, const uint8_t *y, uint64_t b, uint64_t end)
+{
+    while (b < end) {
+        uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
+        uint64_t stop = g_end < end ? g_end : end;
+        if (memcmp(x + b, y + b, stop - b)) {
+            for (; b < stop; b++)
+                if (x[b] != y[b])
+                    return b;
+        }
+        b = stop;
+    }
+    return end;
+}
+
+/* The first byte at or after b (before end) where x and y agree. */
+static uint64_t next_agreement(const uint8_t *x, const uint8_t *y, uint64_t b, uint64_t end)
+{
+    while (b < end && x[b] != y[b])
+        b++;
+    return b;
+}
+
 void vkmm_mm_host_absorb(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
 {
     if (!m->host_visible)
         return;
     uint32_t wts = 0;
-    for (uint64_t b = begin; b < end; b++) {
-        if (m->view[b] == m->view_seen[b])
-            continue;
+    for (uint64_t b = next_difference(m->view, m->view_seen, begin, end); b < end;
+         b = next_difference(m->view, m->view_seen, b, end)) {
+        uint64_t stop = next_agreement(m->view, m->view_seen, b, end);
         if (!wts) {
             struct vkmm_mm_agent host = vkmm_mm_host_agent(e, "host");
             wts = vkmm_mm_event_add(e, &host, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_WRITE_BIT);
             if (!wts)
                 return;
         }
-        m->view_seen[b] = m->view[b];
-        m->view_wts[b] = wts;
-        vkmm_mm_coherent_write(m, b, m->view[b], wts);
+        memcpy(m->view_seen + b, m->view + b, stop - b);
+        vkmm_mm_meta_fill(e, &m->view_wts, b, stop, wts);
+        vkmm_mm_coherent_write(m, b, stop, m->view + b, wts);
+        b = stop;
     }
 }
 
@@ -42,18 +69,12 @@ void vkmm_mm_host_changed_runs(const struct vkmm_mm_memory *m, uint64_t offset, 
     uint64_t begin, end;
     if (!m->host_visible || !vkmm_mm_clamp(m, offset, size, &begin, &end))
         return;
-    uint64_t open = UINT64_MAX;
-    for (uint64_t b = begin; b < end; b++) {
-        bool changed = m->view[b] != m->view_seen[b];
-        if (changed && open == UINT64_MAX)
-            open = b;
-        else if (!changed && open != UINT64_MAX) {
-            run(user, open, b - open);
-            open = UINT64_MAX;
-        }
+    for (uint64_t b = next_difference(m->view, m->view_seen, begin, end); b < end;
+         b = next_difference(m->view, m->view_seen, b, end)) {
+        uint64_t stop = next_agreement(m->view, m->view_seen, b, end);
+        run(user, b, stop - b);
+        b = stop;
     }
-    if (open != UINT64_MAX)
-        run(user, open, end - open);
 }
 
 /* A host write the caller describes (vkmm_mm_write with the HOST stage):
@@ -67,12 +88,10 @@ void vkmm_mm_host_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
     uint32_t wts = vkmm_mm_event_add(e, agent, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_WRITE_BIT);
     if (!wts)
         return;
-    for (uint64_t b = begin; b < end; b++) {
-        m->view[b] = data[b - begin];
-        m->view_seen[b] = data[b - begin];
-        m->view_wts[b] = wts;
-        vkmm_mm_coherent_write(m, b, data[b - begin], wts);
-    }
+    memcpy(m->view + begin, data, end - begin);
+    memcpy(m->view_seen + begin, data, end - begin);
+    vkmm_mm_meta_fill(e, &m->view_wts, begin, end, wts);
+    vkmm_mm_coherent_write(m, begin, end, data, wts);
 }
 
 /* 000: "vkFlushMappedMemoryRanges performs an availability operation, with a
@@ -82,22 +101,35 @@ void vkmm_mm_host_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
 static void flush_range(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
 {
     vkmm_mm_host_absorb(e, m, begin, end);
-    for (uint64_t b = begin; b < end; b++) {
-        if (m->view[b] == m->view_base[b])
-            continue;
-        m->host[b] = m->view[b];
-        m->host_seq[b] = e->seq;
-        m->host_wts[b] = m->view_wts[b];
-        m->view_base[b] = m->view[b];
+    for (uint64_t b = next_difference(m->view, m->view_base, begin, end); b < end;
+         b = next_difference(m->view, m->view_base, b, end)) {
+        uint64_t stop = next_agreement(m->view, m->view_base, b, end);
+        memcpy(m->host + b, m->view + b, stop - b);
+        memcpy(m->view_base + b, m->view + b, stop - b);
+        vkmm_mm_meta_fill(e, &m->host_seq, b, stop, e->seq);
+        while (b < stop) {
+            uint64_t run_end = vkmm_mm_meta_run_end(&m->view_wts, b, stop);
+            vkmm_mm_meta_fill(e, &m->host_wts, b, run_end, vkmm_mm_meta_get(&m->view_wts, b));
+            b = run_end;
+        }
     }
 }
 
-/* The view shows the host domain at byte b. */
-static void view_place(struct vkmm_mm_memory *m, uint64_t b)
+/* The view shows the host domain over [begin, end): granules where every
+ * level already agrees are left alone (their pages stay untouched). */
+static void view_place(struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
 {
-    m->view[b] = m->host[b];
-    m->view_base[b] = m->host[b];
-    m->view_seen[b] = m->host[b];
+    for (uint64_t b = begin; b < end;) {
+        uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
+        uint64_t stop = g_end < end ? g_end : end, n = stop - b;
+        if (memcmp(m->view + b, m->host + b, n) || memcmp(m->view_base + b, m->host + b, n) ||
+            memcmp(m->view_seen + b, m->host + b, n)) {
+            memcpy(m->view + b, m->host + b, n);
+            memcpy(m->view_base + b, m->host + b, n);
+            memcpy(m->view_seen + b, m->host + b, n);
+        }
+        b = stop;
+    }
 }
 
 void vkmm_mm_flush(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size)
@@ -130,11 +162,11 @@ void vkmm_mm_invalidate(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
     struct vkmm_mm_run run;
     vkmm_mm_run_init(e, &run, VKMM_MM_HAZARD_UNFLUSHED_HOST_WRITE, m, &host, VK_PIPELINE_STAGE_2_HOST_BIT,
                      VK_ACCESS_2_HOST_READ_BIT);
-    for (uint64_t b = begin; b < end; b++) {
-        if (m->view[b] != m->view_base[b])
-            vkmm_mm_run_add(e, &run, b, m->view_wts[b], 0, VKMM_MM_MISSING_FLUSH_BEFORE_INVALIDATE);
-        view_place(m, b);
-    }
+    for (uint64_t b = next_difference(m->view, m->view_base, begin, end); b < end;
+         b = next_difference(m->view, m->view_base, b + 1, end))
+        vkmm_mm_run_add(e, &run, b, (uint32_t)vkmm_mm_meta_get(&m->view_wts, b), 0,
+                        VKMM_MM_MISSING_FLUSH_BEFORE_INVALIDATE);
+    view_place(m, begin, end);
     vkmm_mm_run_end(e, &run);
 }
 
@@ -150,9 +182,25 @@ void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
         flush_range(e, m, begin, end);
     struct vkmm_mm_run waw;
     vkmm_mm_run_init(e, &waw, VKMM_MM_HAZARD_WRITE_AFTER_WRITE, m, NULL, 0, 0);
-    for (uint64_t b = begin; b < end; b++)
-        if (m->host_seq[b] > m->dev_seq[b])
-            vkmm_mm_device_land(e, m, b, m->host[b], m->host_wts[b], e->seq, &waw);
+    for (uint64_t b = begin; b < end;) {
+        uint64_t g = b / VKMM_MM_GRANULE;
+        uint64_t g_end = (g + 1) * VKMM_MM_GRANULE < end ? (g + 1) * VKMM_MM_GRANULE : end;
+        if (vkmm_mm_meta_granule_max(&m->host_seq, g) <= vkmm_mm_meta_granule_min(&m->dev_seq, g)) {
+            b = g_end;
+            continue;
+        }
+        /* A run of newer host bytes of one host write lands at once. */
+        for (; b < g_end; b++) {
+            if (vkmm_mm_meta_get(&m->host_seq, b) <= vkmm_mm_meta_get(&m->dev_seq, b))
+                continue;
+            uint64_t wts = vkmm_mm_meta_get(&m->host_wts, b), stop = b + 1;
+            while (stop < g_end && vkmm_mm_meta_get(&m->host_wts, stop) == wts &&
+                   vkmm_mm_meta_get(&m->host_seq, stop) > vkmm_mm_meta_get(&m->dev_seq, stop))
+                stop++;
+            vkmm_mm_device_land(e, m, b, stop, m->host + b, (uint32_t)wts, e->seq, &waw);
+            b = stop - 1;
+        }
+    }
     vkmm_mm_run_end(e, &waw);
 }
 
@@ -161,15 +209,29 @@ void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
  * domain holds a newer version (a flushed host write not yet moved). */
 void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
 {
-    (void)e;
     if (!m->host_visible)
         return;
-    for (uint64_t b = begin; b < end; b++) {
-        if (m->dev_seq[b] <= m->host_seq[b])
+    for (uint64_t b = begin; b < end;) {
+        uint64_t g = b / VKMM_MM_GRANULE;
+        uint64_t g_end = (g + 1) * VKMM_MM_GRANULE < end ? (g + 1) * VKMM_MM_GRANULE : end;
+        if (vkmm_mm_meta_granule_max(&m->dev_seq, g) <= vkmm_mm_meta_granule_min(&m->host_seq, g)) {
+            b = g_end;
             continue;
-        m->host[b] = m->dev[b];
-        m->host_seq[b] = m->dev_seq[b];
-        m->host_wts[b] = m->dev_wts[b];
+        }
+        /* Runs over which the device seq, its writer and the host seq are
+         * each one value. */
+        while (b < g_end) {
+            uint64_t seq = vkmm_mm_meta_get(&m->dev_seq, b), host_seq = vkmm_mm_meta_get(&m->host_seq, b);
+            uint64_t stop = vkmm_mm_meta_run_end(&m->dev_seq, b, g_end);
+            stop = vkmm_mm_meta_run_end(&m->dev_wts, b, stop);
+            stop = vkmm_mm_meta_run_end(&m->host_seq, b, stop);
+            if (seq > host_seq) {
+                memcpy(m->host + b, m->dev + b, stop - b);
+                vkmm_mm_meta_fill(e, &m->host_seq, b, stop, seq);
+                vkmm_mm_meta_fill(e, &m->host_wts, b, stop, vkmm_mm_meta_get(&m->dev_wts, b));
+            }
+            b = stop;
+        }
     }
 }
 
@@ -217,8 +279,7 @@ void vkmm_mm_host_wait(struct vkmm_mm_engine *e)
         if (!m->host_coherent)
             continue;
         flush_range(e, m, 0, m->size);
-        for (uint64_t b = 0; b < m->size; b++)
-            view_place(m, b);
+        view_place(m, 0, m->size);
     }
 }
 
@@ -226,14 +287,15 @@ void vkmm_mm_host_wait(struct vkmm_mm_engine *e)
 static enum vkmm_mm_missing classify_host_read(const struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m,
                                                uint64_t b)
 {
-    uint32_t w = m->coh_wts[b];
+    uint64_t w = vkmm_mm_meta_get(&m->coh_wts, b);
+    uint64_t host_wts = vkmm_mm_meta_get(&m->host_wts, b);
     if (e->events[w].stage == VK_PIPELINE_STAGE_2_HOST_BIT)
-        return m->host_wts[b] == w ? VKMM_MM_MISSING_HOST_VISIBILITY : VKMM_MM_MISSING_FLUSH_BEFORE_INVALIDATE;
-    if (vkmm_mm_pending_in_path(m, b, w))
+        return host_wts == w ? VKMM_MM_MISSING_HOST_VISIBILITY : VKMM_MM_MISSING_FLUSH_BEFORE_INVALIDATE;
+    if (vkmm_mm_pending_in_path(m, b, (uint32_t)w))
         return VKMM_MM_MISSING_BARRIER;
-    if (m->host_wts[b] == w)
+    if (host_wts == w)
         return VKMM_MM_MISSING_HOST_VISIBILITY;
-    return m->dev_wts[b] == w ? VKMM_MM_MISSING_DEVICE_TO_HOST : VKMM_MM_MISSING_OVERWRITTEN;
+    return vkmm_mm_meta_get(&m->dev_wts, b) == w ? VKMM_MM_MISSING_DEVICE_TO_HOST : VKMM_MM_MISSING_OVERWRITTEN;
 }
 
 /* 000 Location-Ordered, last bullet, write->read: a device write X reaches a
@@ -248,13 +310,12 @@ static bool check_view(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint6
     vkmm_mm_run_init(e, &no_dependency, VKMM_MM_HAZARD_HOST_READ_NO_DEPENDENCY, m, reader,
                      VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
     bool ok = true;
-    for (uint64_t b = begin; b < end; b++) {
-        if (m->view[b] == m->coh[b])
-            continue;
+    for (uint64_t b = next_difference(m->view, m->coh, begin, end); b < end;
+         b = next_difference(m->view, m->coh, b + 1, end)) {
         ok = false;
         enum vkmm_mm_missing missing = classify_host_read(e, m, b);
-        vkmm_mm_run_add(e, missing == VKMM_MM_MISSING_DEVICE_TO_HOST ? &no_dependency : &run, b, m->coh_wts[b], 0,
-                        missing);
+        vkmm_mm_run_add(e, missing == VKMM_MM_MISSING_DEVICE_TO_HOST ? &no_dependency : &run, b,
+                        (uint32_t)vkmm_mm_meta_get(&m->coh_wts, b), 0, missing);
     }
     vkmm_mm_run_end(e, &run);
     vkmm_mm_run_end(e, &no_dependency);

@@ -117,12 +117,17 @@ uint64_t vkmm_mm_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
  * every limit, a stale index out of range), as a float it is negative — so
  * a stale read of never-written bytes is a wrong answer on every seed, not
  * on most. */
-static uint8_t pattern(uint64_t seed, uint64_t id, uint64_t offset)
+static void pattern(uint64_t seed, uint64_t id, uint8_t *out, uint64_t size)
 {
-    uint8_t v = (uint8_t)(vkmm_mm_hash(seed, id, offset >> 3, 0x5041545445524eull) >> ((offset & 7) * 8));
-    if ((offset & 3) == 3)
-        v |= 0x80;
-    return v ? v : 0xa5;
+    for (uint64_t word = 0; word < size; word += 8) {
+        uint64_t h = vkmm_mm_hash(seed, id, word >> 3, 0x5041545445524eull);
+        for (uint64_t b = word; b < word + 8 && b < size; b++) {
+            uint8_t v = (uint8_t)(h >> ((b & 7) * 8));
+            if ((b & 3) == 3)
+                v |= 0x80;
+            out[b] = v ? v : 0xa5;
+        }
+    }
 }
 
 const char *vkmm_mm_intern(struct vkmm_mm_engine *e, const char *kind)
@@ -132,12 +137,17 @@ const char *vkmm_mm_intern(struct vkmm_mm_engine *e, const char *kind)
     for (uint32_t i = 0; i < e->kind_count; i++)
         if (!strcmp(e->kinds[i], kind))
             return e->kinds[i];
-    if (!vkmm_mm_reserve(e, (void **)&e->kinds, &e->kind_capacity, e->kind_count + 1, sizeof *e->kinds))
-        return "unknown";
+    /* A name that cannot be kept is "unknown" in reports: nothing else
+     * depends on it, so the failure leaves the engine's status alone. */
+    VkResult status = e->status;
     size_t n = strlen(kind) + 1;
-    char *copy = vkmm_mm_alloc(e, n);
-    if (!copy)
+    char *copy = NULL;
+    if (vkmm_mm_reserve(e, (void **)&e->kinds, &e->kind_capacity, e->kind_count + 1, sizeof *e->kinds))
+        copy = vkmm_mm_alloc(e, n);
+    if (!copy) {
+        e->status = status;
         return "unknown";
+    }
     memcpy(copy, kind, n);
     e->kinds[e->kind_count++] = copy;
     return copy;
@@ -227,6 +237,13 @@ VkResult vkmm_mm_engine_status(const struct vkmm_mm_engine *e)
     return e->status;
 }
 
+VkResult vkmm_mm_engine_take_status(struct vkmm_mm_engine *e)
+{
+    VkResult status = e->status;
+    e->status = VK_SUCCESS;
+    return status;
+}
+
 uint64_t vkmm_mm_hazard_count(const struct vkmm_mm_engine *e)
 {
     return e->hazards;
@@ -234,12 +251,18 @@ uint64_t vkmm_mm_hazard_count(const struct vkmm_mm_engine *e)
 
 /* ---- memories --------------------------------------------------------- */
 
+static struct vkmm_mm_meta *memory_metas(struct vkmm_mm_memory *m, unsigned i)
+{
+    struct vkmm_mm_meta *metas[] = { &m->dev_seq, &m->dev_wts, &m->coh_wts, &m->host_seq, &m->host_wts, &m->view_wts };
+    return i < sizeof metas / sizeof metas[0] ? metas[i] : NULL;
+}
+
 static void memory_finish(struct vkmm_mm_memory *m)
 {
     struct vkmm_mm_engine *e = m->engine;
     for (uint32_t i = 0; i < m->path_count; i++) {
         vkmm_mm_free(e, m->paths[i].value);
-        vkmm_mm_free(e, m->paths[i].wts);
+        vkmm_mm_meta_finish(e, &m->paths[i].wts);
     }
     vkmm_mm_free(e, m->paths);
     vkmm_mm_visibility_clear(e, m);
@@ -248,8 +271,10 @@ static void memory_finish(struct vkmm_mm_memory *m)
         munmap(m->view, m->view_span);
     else
         vkmm_mm_free(e, m->view);
-    void *arrays[] = { m->dev,  m->dev_seq,  m->dev_wts, m->dev_hist, m->undo,      m->coh,       m->coh_wts,
-                       m->host, m->host_seq, m->host_wts, m->view_base, m->view_seen, m->view_wts };
+    for (unsigned i = 0; memory_metas(m, i); i++)
+        vkmm_mm_meta_finish(e, memory_metas(m, i));
+    void *arrays[] = { m->dev,  m->dev_hist,  m->versions,  m->version_seqs, m->hist_granules,
+                       m->coh,  m->host,      m->view_base, m->view_seen };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         vkmm_mm_free(e, arrays[i]);
     vkmm_mm_free(e, m);
@@ -279,42 +304,37 @@ static uint8_t *view_alloc(struct vkmm_mm_engine *e, uint64_t n, size_t *span)
     return p;
 }
 
+/* Values: one byte per byte and level.  Metadata: per granule (shadow.c). */
 static bool memory_alloc_levels(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
 {
     uint64_t n = m->size;
+    uint64_t granules = (n + VKMM_MM_GRANULE - 1) / VKMM_MM_GRANULE;
     m->dev = vkmm_mm_calloc(e, n, 1);
-    m->dev_seq = vkmm_mm_calloc(e, n, sizeof *m->dev_seq);
-    m->dev_wts = vkmm_mm_calloc(e, n, sizeof *m->dev_wts);
-    m->dev_hist = vkmm_mm_calloc(e, n, sizeof *m->dev_hist);
+    m->dev_hist = vkmm_mm_calloc(e, granules, sizeof *m->dev_hist);
     m->coh = vkmm_mm_calloc(e, n, 1);
-    m->coh_wts = vkmm_mm_calloc(e, n, sizeof *m->coh_wts);
-    bool ok = m->dev && m->dev_seq && m->dev_wts && m->dev_hist && m->coh && m->coh_wts;
-    if (!m->host_visible)
+    bool ok = m->dev && m->dev_hist && m->coh;
+    for (unsigned i = 0; ok && i < (m->host_visible ? 6u : 3u); i++)
+        ok = vkmm_mm_meta_init(e, memory_metas(m, i), n);
+    if (!ok || !m->host_visible)
         return ok;
     m->host = vkmm_mm_calloc(e, n, 1);
-    m->host_seq = vkmm_mm_calloc(e, n, sizeof *m->host_seq);
-    m->host_wts = vkmm_mm_calloc(e, n, sizeof *m->host_wts);
     m->view = view_alloc(e, n, &m->view_span);
     m->view_base = vkmm_mm_calloc(e, n, 1);
     m->view_seen = vkmm_mm_calloc(e, n, 1);
-    m->view_wts = vkmm_mm_calloc(e, n, sizeof *m->view_wts);
-    return ok && m->host && m->host_seq && m->host_wts && m->view && m->view_base && m->view_seen && m->view_wts;
+    return m->host && m->view && m->view_base && m->view_seen;
 }
 
-/* Every level starts with the pattern, as version seq 0 of event 0. */
+/* Every level starts with the pattern, as version seq 0 of event 0: eight
+ * bytes per hash, then copies. */
 static void memory_fill_pattern(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
 {
-    for (uint64_t b = 0; b < m->size; b++) {
-        uint8_t v = pattern(e->seed, m->id, b);
-        m->dev[b] = v;
-        m->coh[b] = v;
-        if (m->host_visible) {
-            m->host[b] = v;
-            m->view[b] = v;
-            m->view_base[b] = v;
-            m->view_seen[b] = v;
-        }
-    }
+    pattern(e->seed, m->id, m->dev, m->size);
+    memcpy(m->coh, m->dev, m->size);
+    if (!m->host_visible)
+        return;
+    uint8_t *levels[] = { m->host, m->view, m->view_base, m->view_seen };
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        memcpy(levels[i], m->dev, m->size);
 }
 
 struct vkmm_mm_memory *vkmm_mm_memory_create(struct vkmm_mm_engine *e, uint64_t id, uint64_t size, bool host_visible,
@@ -365,7 +385,20 @@ size_t vkmm_mm_host_view_span(const struct vkmm_mm_memory *m)
 
 uint64_t vkmm_mm_memory_history(const struct vkmm_mm_memory *m)
 {
-    return m->undo_live;
+    return m->version_live;
+}
+
+uint64_t vkmm_mm_memory_state_bytes(const struct vkmm_mm_memory *m)
+{
+    uint64_t levels = m->host_visible ? 6 : 2; /* value arrays: dev, coh (host, view, base, seen) */
+    uint64_t bytes = levels * m->size + (m->size + VKMM_MM_GRANULE - 1) / VKMM_MM_GRANULE * sizeof *m->dev_hist;
+    for (unsigned i = 0; i < (m->host_visible ? 6u : 3u); i++)
+        bytes += vkmm_mm_meta_bytes(memory_metas((struct vkmm_mm_memory *)m, i));
+    for (uint32_t i = 0; i < m->path_count; i++)
+        bytes += m->size + vkmm_mm_meta_bytes(&m->paths[i].wts);
+    bytes += (uint64_t)m->version_live * sizeof *m->versions;
+    bytes += (uint64_t)m->version_seqs_count * sizeof *m->version_seqs;
+    return bytes;
 }
 
 /* [offset, offset + size) clipped to the memory; size may be VK_WHOLE_SIZE.
@@ -381,114 +414,223 @@ bool vkmm_mm_clamp(const struct vkmm_mm_memory *m, uint64_t offset, uint64_t siz
 
 /* ---- device memory: the versioned store -------------------------------- */
 
+static uint64_t version_seq_at(const struct vkmm_mm_memory *m, const struct vkmm_mm_version *v, unsigned k)
+{
+    return v->seqs ? m->version_seqs[v->seqs][k] : v->seq;
+}
+
 /* DESIGN §3.1: "a read returns the newest version it is allowed to see and
  * otherwise falls back to the version it saw last". */
 uint8_t vkmm_mm_device_value_at(const struct vkmm_mm_memory *m, uint64_t b, uint64_t visible)
 {
-    if (m->dev_seq[b] <= visible)
+    if (vkmm_mm_meta_get(&m->dev_seq, b) <= visible)
         return m->dev[b];
+    unsigned k = b % VKMM_MM_GRANULE;
     uint8_t oldest = m->dev[b];
-    for (uint32_t i = m->dev_hist[b]; i; i = m->undo[i].next) {
-        if (m->undo[i].seq <= visible)
-            return m->undo[i].value;
-        oldest = m->undo[i].value;
+    for (uint32_t i = m->dev_hist[b / VKMM_MM_GRANULE]; i; i = m->versions[i].next) {
+        if (version_seq_at(m, &m->versions[i], k) <= visible)
+            return m->versions[i].value[k];
+        oldest = m->versions[i].value[k];
     }
     /* Pruning keeps every version some read path can still see. */
     assert(!"memmodel: a visible version was pruned");
     return oldest;
 }
 
-static uint32_t undo_alloc(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
+static uint32_t version_alloc(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
 {
-    if (m->undo_free) {
-        uint32_t i = m->undo_free;
-        m->undo_free = m->undo[i].next;
-        m->undo_live++;
+    if (m->version_free) {
+        uint32_t i = m->version_free;
+        m->version_free = m->versions[i].next;
+        m->version_live++;
         return i;
     }
-    uint32_t first = m->undo_count ? m->undo_count : 1; /* index 0 means "none" */
+    uint32_t first = m->version_count ? m->version_count : 1; /* index 0 means "none" */
     if (first == UINT32_MAX ||
-        !vkmm_mm_reserve(e, (void **)&m->undo, &m->undo_capacity, (uint64_t)first + 1, sizeof *m->undo))
+        !vkmm_mm_reserve(e, (void **)&m->versions, &m->version_capacity, (uint64_t)first + 1, sizeof *m->versions))
         return 0;
-    m->undo_count = first + 1;
-    m->undo_live++;
+    m->version_count = first + 1;
+    m->version_live++;
     return first;
 }
 
-static void undo_release(struct vkmm_mm_memory *m, uint32_t i)
+static uint32_t version_seqs_alloc(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
 {
-    m->undo[i].next = m->undo_free;
-    m->undo_free = i;
-    m->undo_live--;
+    if (m->version_seqs_free) {
+        uint32_t i = m->version_seqs_free;
+        m->version_seqs_free = (uint32_t)m->version_seqs[i][0];
+        return i;
+    }
+    uint32_t first = m->version_seqs_count ? m->version_seqs_count : 1;
+    if (first == UINT32_MAX || !vkmm_mm_reserve(e, (void **)&m->version_seqs, &m->version_seqs_capacity,
+                                                (uint64_t)first + 1, sizeof *m->version_seqs))
+        return 0;
+    m->version_seqs_count = first + 1;
+    return first;
 }
 
+static void version_release(struct vkmm_mm_memory *m, uint32_t i)
+{
+    struct vkmm_mm_version *v = &m->versions[i];
+    if (v->seqs) {
+        m->version_seqs[v->seqs][0] = m->version_seqs_free;
+        m->version_seqs_free = v->seqs;
+    }
+    v->next = m->version_free;
+    m->version_free = i;
+    m->version_live--;
+}
+
+/* Granule g as it is now becomes its newest overwritten version. */
+static void granule_snapshot(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t g)
+{
+    uint32_t i = version_alloc(e, m);
+    if (!i)
+        return;
+    struct vkmm_mm_version *v = &m->versions[i];
+    uint64_t base = g * VKMM_MM_GRANULE;
+    uint64_t n = m->size - base < VKMM_MM_GRANULE ? m->size - base : VKMM_MM_GRANULE;
+    *v = (struct vkmm_mm_version){ .seq = m->dev_seq.uniform[g], .next = m->dev_hist[g] };
+    memcpy(v->value, m->dev + base, n);
+    if (m->dev_seq.detail[g]) {
+        v->seqs = version_seqs_alloc(e, m);
+        if (!v->seqs) {
+            version_release(m, i);
+            return;
+        }
+        memcpy(m->version_seqs[v->seqs], &m->dev_seq.blocks[(uint64_t)m->dev_seq.detail[g] * VKMM_MM_GRANULE],
+               sizeof m->version_seqs[0]);
+    }
+    if (!m->dev_hist[g]) {
+        if (vkmm_mm_reserve(e, (void **)&m->hist_granules, &m->hist_capacity, (uint64_t)m->hist_count + 1,
+                            sizeof *m->hist_granules))
+            m->hist_granules[m->hist_count++] = g;
+        else
+            m->hist_overflow = true;
+    }
+    m->dev_hist[g] = i;
+}
+
+/* Does some visible seq V fall in [seq, newer)? */
 static bool version_needed(const uint64_t *vs, uint32_t n, uint64_t seq, uint64_t newer)
 {
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; seq < newer && i < n; i++)
         if (vs[i] >= seq && vs[i] < newer)
             return true;
     return false;
 }
 
-/* Bound the undo log: an old version of b is kept only while some read
- * path's visible seq V falls in [its seq, the next newer version's seq).
- * There are at most as many such V per byte as visibility records, so the
- * log holds at most (records + 1) versions a byte. */
-static void history_prune(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t b)
+/* The seqs of the bytes of granule g now. */
+static void granule_seqs(const struct vkmm_mm_memory *m, uint64_t g, uint64_t seqs[VKMM_MM_GRANULE])
+{
+    const struct vkmm_mm_meta *meta = &m->dev_seq;
+    if (meta->detail[g]) {
+        memcpy(seqs, &meta->blocks[(uint64_t)meta->detail[g] * VKMM_MM_GRANULE], VKMM_MM_GRANULE * sizeof *seqs);
+        return;
+    }
+    for (unsigned k = 0; k < VKMM_MM_GRANULE; k++)
+        seqs[k] = meta->uniform[g];
+}
+
+/* Is version v of a granule of `bytes` bytes, whose next newer version
+ * has byte seqs `newer`, still the one some read path gets at some byte? */
+static bool granule_version_needed(const struct vkmm_mm_memory *m, const struct vkmm_mm_version *v,
+                                   const uint64_t *newer, unsigned bytes, const uint64_t *vs, uint32_t n)
+{
+    for (unsigned k = 0; k < bytes; k++)
+        if (version_needed(vs, n, version_seq_at(m, v, k), newer[k]))
+            return true;
+    return false;
+}
+
+/* Bound the history: a byte's version is returned to a read path whose
+ * visible seq V falls in [its seq, the byte's next newer seq); a version of
+ * granule g is kept only while some byte of it has such a V among the
+ * visible seqs of read paths there.  There are at most as many such V as
+ * visibility records, so a granule keeps at most (records + 1) versions. */
+static void history_prune(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t g)
 {
     uint32_t n;
-    if (!m->dev_hist[b] || !vkmm_mm_visible_set(e, m, b, &n))
+    uint64_t base = g * VKMM_MM_GRANULE;
+    if (!m->dev_hist[g] || !vkmm_mm_visible_set(e, m, base, base + VKMM_MM_GRANULE, &n))
         return;
-    uint64_t newer = m->dev_seq[b];
-    uint32_t *link = &m->dev_hist[b];
+    unsigned bytes = m->size - base < VKMM_MM_GRANULE ? (unsigned)(m->size - base) : VKMM_MM_GRANULE;
+    uint64_t newer[VKMM_MM_GRANULE];
+    granule_seqs(m, g, newer);
+    uint32_t *link = &m->dev_hist[g];
     while (*link) {
         uint32_t i = *link;
-        uint64_t seq = m->undo[i].seq;
-        if (version_needed(e->scratch, n, seq, newer)) {
-            link = &m->undo[i].next;
+        bool needed = granule_version_needed(m, &m->versions[i], newer, bytes, e->scratch, n);
+        /* Pruned or not, the next older version's bytes are returned below
+         * these seqs only. */
+        for (unsigned k = 0; k < bytes; k++)
+            newer[k] = version_seq_at(m, &m->versions[i], k);
+        if (needed) {
+            link = &m->versions[i].next;
         } else {
-            *link = m->undo[i].next;
-            undo_release(m, i);
+            *link = m->versions[i].next;
+            version_release(m, i);
         }
-        newer = seq;
     }
 }
 
-/* One byte of a write becomes available in device memory with `seq`
- * (000 Availability and Visibility: "makes (W,L) available to the memory
- * domains in its destination scope").  The version it replaces goes to the
- * undo log: read paths whose last visibility operation came earlier still
- * see it. */
-void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t b, uint8_t value, uint32_t wts,
-                         uint64_t seq, struct vkmm_mm_run *waw)
+/* Write-after-write: an older write landing over a newer one is a lost
+ * update (004). */
+static void check_lost_update(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
+                              uint32_t wts, struct vkmm_mm_run *waw)
 {
-    /* 004 write-after-write: an older write landing over a newer one is a
-     * lost update. */
-    if (waw && m->dev_wts[b] > wts)
-        vkmm_mm_run_add(e, waw, b, wts, m->dev_wts[b], VKMM_MM_MISSING_WAW_BARRIER);
-    uint32_t i = undo_alloc(e, m);
-    if (i) {
-        m->undo[i] = (struct vkmm_mm_undo){
-            .seq = m->dev_seq[b], .wts = m->dev_wts[b], .next = m->dev_hist[b], .value = m->dev[b]
-        };
-        m->dev_hist[b] = i;
+    for (uint64_t b = begin; b < end;) {
+        uint64_t run_end = vkmm_mm_meta_run_end(&m->dev_wts, b, end);
+        uint32_t newer = (uint32_t)vkmm_mm_meta_get(&m->dev_wts, b);
+        for (; newer > wts && b < run_end; b++)
+            vkmm_mm_run_add(e, waw, b, wts, newer, VKMM_MM_MISSING_WAW_BARRIER);
+        b = run_end;
     }
-    m->dev[b] = value;
-    m->dev_seq[b] = seq;
-    m->dev_wts[b] = wts;
-    history_prune(e, m, b);
+}
+
+/* Bytes [begin, end) of one write become available in device memory with
+ * `seq` (000 Availability and Visibility: "makes (W,L) available to the
+ * memory domains in its destination scope").  The version of each granule
+ * they replace goes to its history — once per operation: a granule that
+ * already holds bytes of this seq was saved before the first of them
+ * landed — and read paths whose last visibility operation came earlier
+ * still see it. */
+void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
+                         const uint8_t *values, uint32_t wts, uint64_t seq, struct vkmm_mm_run *waw)
+{
+    if (waw)
+        check_lost_update(e, m, begin, end, wts, waw);
+    for (uint64_t b = begin; b < end;) {
+        uint64_t g = b / VKMM_MM_GRANULE;
+        uint64_t stop = (g + 1) * VKMM_MM_GRANULE < end ? (g + 1) * VKMM_MM_GRANULE : end;
+        if (vkmm_mm_meta_granule_max(&m->dev_seq, g) < seq)
+            granule_snapshot(e, m, g);
+        memcpy(m->dev + b, values + (b - begin), stop - b);
+        vkmm_mm_meta_fill(e, &m->dev_seq, b, stop, seq);
+        vkmm_mm_meta_fill(e, &m->dev_wts, b, stop, wts);
+        history_prune(e, m, g);
+        b = stop;
+    }
 }
 
 /* After a visibility operation to every device read path (vkQueueSubmit)
  * no path can see an overwritten version. */
 void vkmm_mm_history_clear(struct vkmm_mm_memory *m)
 {
-    if (!m->undo_count)
+    if (!m->version_count)
         return;
-    memset(m->dev_hist, 0, m->size * sizeof *m->dev_hist);
-    m->undo_count = 0;
-    m->undo_free = 0;
-    m->undo_live = 0;
+    if (m->hist_overflow)
+        memset(m->dev_hist, 0, (m->size + VKMM_MM_GRANULE - 1) / VKMM_MM_GRANULE * sizeof *m->dev_hist);
+    else
+        for (uint32_t i = 0; i < m->hist_count; i++)
+            m->dev_hist[m->hist_granules[i]] = 0;
+    m->hist_count = 0;
+    m->hist_overflow = false;
+    m->version_count = 0;
+    m->version_free = 0;
+    m->version_live = 0;
+    m->version_seqs_count = 0;
+    m->version_seqs_free = 0;
 }
 
 /* ---- write paths and the coherent view --------------------------------- */
@@ -505,12 +647,11 @@ struct vkmm_mm_write_path *vkmm_mm_write_path(struct vkmm_mm_engine *e, struct v
         .stage = stage,
         .access = access,
         .value = vkmm_mm_calloc(e, m->size, 1),
-        .wts = vkmm_mm_calloc(e, m->size, sizeof *p.wts),
         .lo = UINT64_MAX,
     };
-    if (!p.value || !p.wts) {
+    if (!p.value || !vkmm_mm_meta_init(e, &p.wts, m->size)) {
         vkmm_mm_free(e, p.value);
-        vkmm_mm_free(e, p.wts);
+        vkmm_mm_meta_finish(e, &p.wts);
         return NULL;
     }
     m->paths[m->path_count] = p;
@@ -521,15 +662,16 @@ struct vkmm_mm_write_path *vkmm_mm_write_path(struct vkmm_mm_engine *e, struct v
 bool vkmm_mm_pending_in_path(const struct vkmm_mm_memory *m, uint64_t b, uint32_t wts)
 {
     for (uint32_t i = 0; i < m->path_count; i++)
-        if (m->paths[i].wts[b] == wts)
+        if (vkmm_mm_meta_get(&m->paths[i].wts, b) == wts)
             return true;
     return false;
 }
 
-void vkmm_mm_coherent_write(struct vkmm_mm_memory *m, uint64_t b, uint8_t value, uint32_t wts)
+void vkmm_mm_coherent_write(struct vkmm_mm_memory *m, uint64_t begin, uint64_t end, const uint8_t *values,
+                            uint32_t wts)
 {
-    m->coh[b] = value;
-    m->coh_wts[b] = wts;
+    memcpy(m->coh + begin, values, end - begin);
+    vkmm_mm_meta_fill(m->engine, &m->coh_wts, begin, end, wts);
 }
 
 void vkmm_mm_coherent_read(struct vkmm_mm_memory *m, uint64_t offset, uint64_t size, void *out)

@@ -122,6 +122,10 @@ void vkmm_mm_engine_destroy(struct vkmm_mm_engine *);
 /* VK_ERROR_OUT_OF_HOST_MEMORY once any allocation inside a void call failed
  * (sticky); the results of such a call may be fresher than strict. */
 VkResult vkmm_mm_engine_status(const struct vkmm_mm_engine *);
+/* The same, cleared: the caller handles the failure (a call that returns
+ * one, or the device lost after a void call that could not keep the
+ * machine's state). */
+VkResult vkmm_mm_engine_take_status(struct vkmm_mm_engine *);
 /* A copy of `text` that lives as long as the engine (one per distinct
  * text); NULL for NULL.  Engine calls are not thread-safe: the caller
  * serialises this with them. */
@@ -143,8 +147,12 @@ uint8_t *vkmm_mm_host_view(struct vkmm_mm_memory *);
 /* Bytes of whole pages the host view owns from its start (0 when it shares
  * pages: with application allocation callbacks): what may be protected. */
 size_t vkmm_mm_host_view_span(const struct vkmm_mm_memory *);
-/* Versions kept in the undo log of device memory (a test and debug aid). */
+/* Versions of granules kept in the history of device memory (a test and
+ * debug aid). */
 uint64_t vkmm_mm_memory_history(const struct vkmm_mm_memory *);
+/* Bytes of engine state the memory holds now (values, metadata, history):
+ * what the strict-mode benchmark divides by the bytes touched. */
+uint64_t vkmm_mm_memory_state_bytes(const struct vkmm_mm_memory *);
 
 /* Command accesses: whole-command accesses through the (stage, access) path.
  * `stage` is ONE VkPipelineStageFlagBits2 bit and `access` ONE

@@ -21,12 +21,26 @@ struct vkmm_mm_event {
     VkAccessFlags2 access;
 };
 
-/* One overwritten version of one byte of device memory. */
-struct vkmm_mm_undo {
-    uint64_t seq;
-    uint32_t wts;
-    uint32_t next; /* the next older version of the byte, 0: none */
-    uint8_t value;
+/* Shadow state is kept per granule of device memory (shadow.c). */
+#define VKMM_MM_GRANULE 64u
+
+/* Per-byte metadata of one level (a seq, a write event) by granule: one
+ * value for the granule unless its bytes differ, then a block of 64. */
+struct vkmm_mm_meta {
+    uint64_t *uniform; /* per granule */
+    uint32_t *detail;  /* per granule: 0, or the index of its block */
+    uint64_t *blocks;  /* VKMM_MM_GRANULE values a block; block 0 unused */
+    uint32_t block_count, block_capacity, block_free, block_live;
+    uint64_t granules, size;
+};
+
+/* One overwritten version of one granule of device memory: its bytes and
+ * their seqs as they were before an availability operation landed on it. */
+struct vkmm_mm_version {
+    uint64_t seq;    /* every byte's seq, unless `seqs` */
+    uint32_t seqs;   /* 0, or the index of the per-byte seqs in memory->version_seqs */
+    uint32_t next;   /* the next older version of the granule, 0: none */
+    uint8_t value[VKMM_MM_GRANULE];
 };
 
 /* A stage/access write path (DESIGN §3.1): bytes written through it that are
@@ -36,7 +50,7 @@ struct vkmm_mm_write_path {
     VkPipelineStageFlags2 stage;
     VkAccessFlags2 access;
     uint8_t *value;
-    uint32_t *wts;   /* 0: the byte is clean */
+    struct vkmm_mm_meta wts; /* 0: the byte is clean */
     uint64_t lo, hi; /* every dirty byte is in [lo, hi) */
     uint64_t dirty;  /* number of dirty bytes */
 };
@@ -62,17 +76,22 @@ struct vkmm_mm_memory {
     bool host_visible, host_coherent;
 
     /* Device memory (the device domain) as a versioned store: the newest
-     * available version of each byte, and older versions in an undo log. */
+     * available version of each byte, and older versions of its granule in
+     * a history list. */
     uint8_t *dev;
-    uint64_t *dev_seq;
-    uint32_t *dev_wts;
-    uint32_t *dev_hist; /* newest overwritten version, 0: none */
-    struct vkmm_mm_undo *undo;
-    uint32_t undo_count, undo_capacity, undo_free, undo_live;
+    struct vkmm_mm_meta dev_seq, dev_wts;
+    uint32_t *dev_hist; /* per granule: newest overwritten version, 0: none */
+    struct vkmm_mm_version *versions;
+    uint32_t version_count, version_capacity, version_free, version_live;
+    uint64_t (*version_seqs)[VKMM_MM_GRANULE];
+    uint32_t version_seqs_count, version_seqs_capacity, version_seqs_free;
+    uint64_t *hist_granules; /* the granules with a history, to clear them */
+    uint32_t hist_count, hist_capacity;
+    bool hist_overflow; /* hist_granules is incomplete: clear them all */
 
     /* The coherent view (DESIGN §3.4). */
     uint8_t *coh;
-    uint32_t *coh_wts;
+    struct vkmm_mm_meta coh_wts;
 
     struct vkmm_mm_write_path *paths;
     uint32_t path_count, path_capacity;
@@ -85,11 +104,10 @@ struct vkmm_mm_memory {
      * iff view[b] != view_base[b]; view_seen is what the coherent view has
      * absorbed, view_wts the event of that host write. */
     uint8_t *host;
-    uint64_t *host_seq;
-    uint32_t *host_wts;
+    struct vkmm_mm_meta host_seq, host_wts;
     uint8_t *view, *view_base, *view_seen;
     size_t view_span; /* the view's own pages (mmap), 0: from the allocator */
-    uint32_t *view_wts;
+    struct vkmm_mm_meta view_wts;
 };
 
 struct vkmm_mm_engine {
@@ -155,6 +173,23 @@ struct vkmm_mm_run {
     enum vkmm_mm_missing missing;
 };
 
+/* shadow.c */
+bool vkmm_mm_meta_init(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t size);
+void vkmm_mm_meta_finish(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta);
+static inline uint64_t vkmm_mm_meta_get(const struct vkmm_mm_meta *meta, uint64_t b)
+{
+    uint64_t g = b / VKMM_MM_GRANULE;
+    uint32_t d = meta->detail[g];
+    return d ? meta->blocks[(uint64_t)d * VKMM_MM_GRANULE + b % VKMM_MM_GRANULE] : meta->uniform[g];
+}
+void vkmm_mm_meta_set(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t b, uint64_t value);
+void vkmm_mm_meta_fill(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t begin, uint64_t end,
+                       uint64_t value);
+uint64_t vkmm_mm_meta_run_end(const struct vkmm_mm_meta *meta, uint64_t b, uint64_t end);
+uint64_t vkmm_mm_meta_granule_max(const struct vkmm_mm_meta *meta, uint64_t g);
+uint64_t vkmm_mm_meta_granule_min(const struct vkmm_mm_meta *meta, uint64_t g);
+uint64_t vkmm_mm_meta_bytes(const struct vkmm_mm_meta *meta);
+
 /* levels.c */
 void *vkmm_mm_alloc(struct vkmm_mm_engine *e, size_t size);
 void *vkmm_mm_calloc(struct vkmm_mm_engine *e, uint64_t count, size_t elem);
@@ -166,16 +201,18 @@ uint32_t vkmm_mm_event_add(struct vkmm_mm_engine *e, const struct vkmm_mm_agent 
                            VkAccessFlags2 access);
 bool vkmm_mm_clamp(const struct vkmm_mm_memory *m, uint64_t offset, uint64_t size, uint64_t *begin, uint64_t *end);
 uint8_t vkmm_mm_device_value_at(const struct vkmm_mm_memory *m, uint64_t b, uint64_t visible);
-void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t b, uint8_t value, uint32_t wts,
-                         uint64_t seq, struct vkmm_mm_run *waw);
+void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
+                         const uint8_t *values, uint32_t wts, uint64_t seq, struct vkmm_mm_run *waw);
 void vkmm_mm_history_clear(struct vkmm_mm_memory *m);
 struct vkmm_mm_write_path *vkmm_mm_write_path(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m,
                                               VkPipelineStageFlags2 stage, VkAccessFlags2 access);
 bool vkmm_mm_pending_in_path(const struct vkmm_mm_memory *m, uint64_t b, uint32_t wts);
-void vkmm_mm_coherent_write(struct vkmm_mm_memory *m, uint64_t b, uint8_t value, uint32_t wts);
+void vkmm_mm_coherent_write(struct vkmm_mm_memory *m, uint64_t begin, uint64_t end, const uint8_t *values,
+                            uint32_t wts);
 
 /* avail_vis.c */
-bool vkmm_mm_visible_set(struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, uint64_t b, uint32_t *count);
+bool vkmm_mm_visible_set(struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
+                         uint32_t *count);
 void vkmm_mm_availability(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, VkPipelineStageFlags2 stages,
                           VkAccessFlags2 access, uint64_t begin, uint64_t end, const struct vkmm_mm_dependency *dep);
 void vkmm_mm_visibility(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, VkPipelineStageFlags2 stages,
