@@ -345,14 +345,19 @@ void vkmm_texel_encode(const struct vkmm_texel_format *f, const uint32_t rgba[4]
         set_component_bits(f, bytes, i, encode_component(f, rgba[f->channel[i]], f->bits[i], f->channel[i]));
 }
 
+/* Component-major, as the generated code spills vectors: word k of lane l
+ * at k * width + l. */
 void vkmm_texels_decode(uint32_t *values, const uint32_t *raw, const uint32_t *formats_of_lanes, uint32_t width)
 {
     for (uint32_t l = 0; l < width; l++) {
         const struct vkmm_texel_format *f = vkmm_texel_format(formats_of_lanes[l]);
+        uint32_t bytes[4], rgba[4] = { 0, 0, 0, 0 };
+        for (uint32_t k = 0; k < 4; k++)
+            bytes[k] = raw[k * width + l];
         if (f)
-            vkmm_texel_decode(f, (const uint8_t *)(raw + 4 * l), values + 4 * l);
-        else
-            memset(values + 4 * l, 0, 16);
+            vkmm_texel_decode(f, (const uint8_t *)bytes, rgba);
+        for (uint32_t k = 0; k < 4; k++)
+            values[k * width + l] = rgba[k];
     }
 }
 
@@ -360,8 +365,12 @@ void vkmm_texels_encode(uint32_t *raw, const uint32_t *values, const uint32_t *f
 {
     for (uint32_t l = 0; l < width; l++) {
         const struct vkmm_texel_format *f = vkmm_texel_format(formats_of_lanes[l]);
-        memset(raw + 4 * l, 0, 16);
+        uint32_t bytes[4] = { 0, 0, 0, 0 }, rgba[4];
+        for (uint32_t k = 0; k < 4; k++)
+            rgba[k] = values[k * width + l];
         if (f)
-            vkmm_texel_encode(f, values + 4 * l, (uint8_t *)(raw + 4 * l));
+            vkmm_texel_encode(f, rgba, (uint8_t *)bytes);
+        for (uint32_t k = 0; k < 4; k++)
+            raw[k * width + l] = bytes[k];
     }
 }

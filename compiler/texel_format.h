@@ -47,9 +47,10 @@ void vkmm_texel_decode(const struct vkmm_texel_format *f, const uint8_t *bytes, 
  * integer formats keep the low bits, 16-bit floats round to nearest even. */
 void vkmm_texel_encode(const struct vkmm_texel_format *f, const uint32_t rgba[4], uint8_t *bytes);
 
-/* The hooks generated code calls (shader_abi.h): W lanes at once.  `raw`
- * holds 4 words per lane (lane l's texel bytes at raw + 16 l), `values` 4
- * words per lane in channel order, `formats` one VkFormat per lane (0, or
- * a format vkmm lacks, decodes to zeros and encodes nothing). */
+/* The hooks generated code calls (shader_abi.h): W lanes at once,
+ * component-major as vectors spill: `raw` holds word k of lane l's texel
+ * bytes at k * width + l, `values` channel k at k * width + l, `formats`
+ * one VkFormat per lane (0, or a format vkmm lacks, decodes to zeros and
+ * encodes nothing). */
 void vkmm_texels_decode(uint32_t *values, const uint32_t *raw, const uint32_t *formats, uint32_t width);
 void vkmm_texels_encode(uint32_t *raw, const uint32_t *values, const uint32_t *formats, uint32_t width);

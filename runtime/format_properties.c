@@ -43,7 +43,7 @@ static bool atomic_format(VkFormat format)
 }
 
 /* Whether the compiler reads and writes images yet (compiler/spirv_image.c). */
-#define VKMM_SHADER_IMAGES 0
+#define VKMM_SHADER_IMAGES 1
 
 static VkFormatFeatureFlags2 image_features(const struct vkmm_texel_format *f)
 {

@@ -76,6 +76,15 @@ static void init_features(struct vkmm_core_features *f)
     /* Workgroup variables with an OpConstantNull initializer start zeroed
      * (compiler/lower_variables.c, zero_workgroup_variable). */
     f->v13.shaderZeroInitializeWorkgroupMemory = VK_TRUE;
+    /* Images (compiler/spirv_image.c): texels are converted at run time
+     * from the view's format, so reads and writes need no declared format;
+     * out-of-range coordinates read zeros and drop writes. */
+    f->v10.shaderStorageImageExtendedFormats = VK_TRUE;
+    f->v10.shaderStorageImageReadWithoutFormat = VK_TRUE;
+    f->v10.shaderStorageImageWriteWithoutFormat = VK_TRUE;
+    f->v10.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
+    f->v10.shaderStorageImageArrayDynamicIndexing = VK_TRUE;
+    f->v13.robustImageAccess = VK_TRUE;
 }
 
 static void init_limits(VkPhysicalDeviceLimits *l, uint64_t heap_size)
