@@ -546,6 +546,36 @@ static void store_leaf(struct tr *t, const struct place *at, LLVMValueRef extra,
     LLVMPositionBuilderAtEnd(t->builder, join);
 }
 
+/* --- Image texels ------------------------------------------------------------------ */
+
+/* Texels are device memory reached like a buffer's bytes: the same leaf
+ * accesses, so bounds checks, strict mode's marks and the device-memory
+ * monitor see them (spirv_image.c computes the addresses). */
+static struct place texel_place(uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef lo, LLVMValueRef hi)
+{
+    struct place at = {
+        .pointer = { addresses, lo, hi },
+        .kind = SPV_STORAGE_EXPLICIT,
+        .explicit_layout = true,
+        .pointer_id = pointer_id,
+    };
+    return at;
+}
+
+LLVMValueRef spv_load_texel_bytes(struct tr *t, uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef lo,
+                                  LLVMValueRef hi, unsigned size)
+{
+    struct place at = texel_place(pointer_id, addresses, lo, hi);
+    return load_leaf(t, &at, spv_i64_splat(t, 0), LLVMIntTypeInContext(t->context, size * 8), size);
+}
+
+void spv_store_texel_bytes(struct tr *t, uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef lo,
+                           LLVMValueRef hi, LLVMValueRef value, unsigned size)
+{
+    struct place at = texel_place(pointer_id, addresses, lo, hi);
+    store_leaf(t, &at, spv_i64_splat(t, 0), value, size);
+}
+
 /* --- Whole values ------------------------------------------------------------------ */
 
 static unsigned scalar_bytes(const struct spv_type *type)

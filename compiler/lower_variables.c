@@ -122,6 +122,8 @@ static bool variable_pointer(struct tr *t, const struct spv_variable *v, struct 
         t->layouts[v->id].uniform = true;
         return true;
     }
+    case SpvStorageClassUniformConstant:
+        return spv_image_variable_pointer(t, v, out);
     default:
         return spv_fail(t->error, "variables of storage class %u are not supported", v->storage_class);
     }

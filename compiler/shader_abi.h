@@ -61,6 +61,11 @@ struct vkmm_shader_invocation {
      * VKMM_SHADER_ABORTED at once and is never resumed. */
     void *poll_context;
     int32_t (*poll)(void *context, const struct vkmm_shader_invocation *invocation, const char *loop);
+    /* Image and texel-buffer accesses convert texels with these
+     * (texel_format.h, vkmm_texels_decode / vkmm_texels_encode): W lanes at
+     * once, the format of each lane from its descriptor. */
+    void (*texel_decode)(uint32_t *values, const uint32_t *raw, const uint32_t *formats, uint32_t width);
+    void (*texel_encode)(uint32_t *raw, const uint32_t *values, const uint32_t *formats, uint32_t width);
 };
 
 #define VKMM_POLL_ITERATIONS 4096 /* a power of two */
@@ -106,6 +111,8 @@ enum vkmm_shader_invocation_field {
     VKMM_INVOCATION_WORKGROUP_TAG = 108,
     VKMM_INVOCATION_POLL_CONTEXT = 184,
     VKMM_INVOCATION_POLL = 192,
+    VKMM_INVOCATION_TEXEL_DECODE = 200,
+    VKMM_INVOCATION_TEXEL_ENCODE = 208,
 };
 _Static_assert(offsetof(struct vkmm_shader_invocation, push_constants) == VKMM_INVOCATION_PUSH_CONSTANTS, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, shared_memory) == VKMM_INVOCATION_SHARED_MEMORY, "abi");
@@ -124,9 +131,60 @@ _Static_assert(offsetof(struct vkmm_shader_invocation, device_access) == VKMM_IN
 _Static_assert(offsetof(struct vkmm_shader_invocation, workgroup_tag) == VKMM_INVOCATION_WORKGROUP_TAG, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, poll_context) == VKMM_INVOCATION_POLL_CONTEXT, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, poll) == VKMM_INVOCATION_POLL, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, texel_decode) == VKMM_INVOCATION_TEXEL_DECODE, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, texel_encode) == VKMM_INVOCATION_TEXEL_ENCODE, "abi");
 
-/* Descriptor as the generated code reads it: base pointer then range. */
-enum { VKMM_DESCRIPTOR_SIZE = 40, VKMM_DESCRIPTOR_BASE = 0, VKMM_DESCRIPTOR_RANGE = 8 };
+/* Descriptor as the generated code reads it: base pointer then range
+ * (every kind: the bytes a shader may touch), and for images, texel
+ * buffers and samplers the fields of struct vkmm_image_descriptor at
+ * VKMM_DESCRIPTOR_IMAGE. */
+enum { VKMM_DESCRIPTOR_SIZE = 96, VKMM_DESCRIPTOR_BASE = 0, VKMM_DESCRIPTOR_RANGE = 8, VKMM_DESCRIPTOR_IMAGE = 40 };
+
+/* What image accesses need besides base and range: the view's base level
+ * (texel buffers: width = texels, one row), its layout in memory, and the
+ * sampler.  `base` points at texel (0, 0, 0) of the view's first layer. */
+struct vkmm_image_descriptor {
+    uint32_t format;      /* VkFormat of the view; 0 for a null descriptor or a sampler alone */
+    uint32_t texel_size;
+    uint32_t extent[3];
+    uint32_t layers;
+    uint32_t row_pitch;
+    uint32_t slice_pitch;
+    uint64_t layer_pitch;
+    uint32_t sampler;     /* VKMM_SAMPLER_* bits; 0: no sampler */
+    uint32_t swizzle;     /* 4 bits per channel R, G, B, A: VkComponentSwizzle, IDENTITY resolved */
+    uint64_t reserved;
+};
+
+enum vkmm_image_descriptor_field {
+    VKMM_IMAGE_FORMAT = 0,
+    VKMM_IMAGE_TEXEL_SIZE = 4,
+    VKMM_IMAGE_EXTENT = 8,
+    VKMM_IMAGE_LAYERS = 20,
+    VKMM_IMAGE_ROW_PITCH = 24,
+    VKMM_IMAGE_SLICE_PITCH = 28,
+    VKMM_IMAGE_LAYER_PITCH = 32,
+    VKMM_IMAGE_SAMPLER = 40,
+    VKMM_IMAGE_SWIZZLE = 44,
+};
+_Static_assert(sizeof(struct vkmm_image_descriptor) == 56, "abi");
+_Static_assert(offsetof(struct vkmm_image_descriptor, layers) == VKMM_IMAGE_LAYERS, "abi");
+_Static_assert(offsetof(struct vkmm_image_descriptor, layer_pitch) == VKMM_IMAGE_LAYER_PITCH, "abi");
+_Static_assert(offsetof(struct vkmm_image_descriptor, sampler) == VKMM_IMAGE_SAMPLER, "abi");
+_Static_assert(offsetof(struct vkmm_image_descriptor, swizzle) == VKMM_IMAGE_SWIZZLE, "abi");
+
+/* The sampler word: filters, coordinates, address modes (VkSamplerAddressMode,
+ * 3 bits each) and border colour (VkBorderColor, 3 bits). */
+enum vkmm_sampler_bits {
+    VKMM_SAMPLER_VALID = 1u << 31,
+    VKMM_SAMPLER_MAG_LINEAR = 1u << 0,
+    VKMM_SAMPLER_MIN_LINEAR = 1u << 1,
+    VKMM_SAMPLER_UNNORMALIZED = 1u << 2,
+    VKMM_SAMPLER_ADDRESS_U_SHIFT = 4,
+    VKMM_SAMPLER_ADDRESS_V_SHIFT = 8,
+    VKMM_SAMPLER_ADDRESS_W_SHIFT = 12,
+    VKMM_SAMPLER_BORDER_SHIFT = 16,
+};
 
 /* Result of one call: the subgroup finished; or stopped at a control
  * barrier and must be called again (with the same state) once every

@@ -133,6 +133,19 @@ static bool capability_supported(uint32_t capability)
     /* Declares that the shader may read DeviceIndex; lowering builtins
      * checks that one where it is read. */
     case SpvCapabilityDeviceGroup:
+    /* Images, samplers and texel buffers (spirv_image.c). */
+    case SpvCapabilityImage1D:
+    case SpvCapabilitySampled1D:
+    case SpvCapabilityImageBuffer:
+    case SpvCapabilitySampledBuffer:
+    case SpvCapabilityImageQuery:
+    case SpvCapabilityStorageImageExtendedFormats:
+    case SpvCapabilityStorageImageReadWithoutFormat:
+    case SpvCapabilityStorageImageWriteWithoutFormat:
+    case SpvCapabilitySampledImageArrayDynamicIndexing:
+    case SpvCapabilityStorageImageArrayDynamicIndexing:
+    case SpvCapabilityImageCubeArray:
+    case SpvCapabilitySampledCubeArray:
         return true;
     default:
         return false;
@@ -281,6 +294,18 @@ static bool define_type(struct spv_module *m, const struct spv_insn *insn, struc
         break;
     case SpvOpTypeFunction:
         type->kind = SPV_TYPE_FUNCTION;
+        type->element = w[2];
+        break;
+    case SpvOpTypeImage:
+        type->kind = SPV_TYPE_IMAGE;
+        type->element = w[2];
+        type->image = (struct spv_image_type){ w[3], w[4], w[5] != 0, w[6] != 0, w[7], w[8] };
+        break;
+    case SpvOpTypeSampler:
+        type->kind = SPV_TYPE_SAMPLER;
+        break;
+    case SpvOpTypeSampledImage:
+        type->kind = SPV_TYPE_SAMPLED_IMAGE;
         type->element = w[2];
         break;
     default:
@@ -479,9 +504,6 @@ static bool walk(struct spv_module *m, struct spv_error *error)
                 return false;
             break;
         default:
-            if (insn->opcode >= SpvOpTypeImage && insn->opcode <= SpvOpTypeSampledImage)
-                return spv_fail(error, "image and sampler types (Op%u at word %u) are not supported",
-                                insn->opcode, insn->offset);
             if (insn->opcode >= SpvOpTypeVoid && insn->opcode <= SpvOpTypeForwardPointer &&
                 !define_type(m, insn, error))
                 return false;

@@ -34,6 +34,19 @@ enum spv_type_kind {
     SPV_TYPE_STRUCT,
     SPV_TYPE_POINTER,
     SPV_TYPE_FUNCTION,
+    SPV_TYPE_IMAGE,         /* element: sampled type; image: the operands below */
+    SPV_TYPE_SAMPLER,
+    SPV_TYPE_SAMPLED_IMAGE, /* element: the image type */
+};
+
+/* OpTypeImage's operands. */
+struct spv_image_type {
+    uint32_t dim;      /* SpvDim */
+    uint32_t depth;
+    bool arrayed;
+    bool multisampled;
+    uint32_t sampled;  /* 1: with a sampler, 2: storage */
+    uint32_t format;   /* SpvImageFormat */
 };
 
 struct spv_member {
@@ -56,6 +69,7 @@ struct spv_type {
     uint32_t array_stride;   /* ArrayStride decoration (arrays, pointers for PtrAccessChain) */
     uint32_t member_count;
     struct spv_member *members;
+    struct spv_image_type image; /* SPV_TYPE_IMAGE */
     bool block;              /* Block or BufferBlock */
     bool buffer_block;
     /* Natural layout (for storage without explicit offsets). */
@@ -244,6 +258,7 @@ struct tr {
     LLVMValueRef loop_passes;       /* ptr to i32: loop-header passes, for the watchdog's poll */
     bool workgroup_fences;          /* an OpMemoryBarrier acquires or releases Workgroup memory */
     LLVMValueRef monitor_addresses; /* [W x i64] alloca: the lanes' addresses for the workgroup monitor */
+    LLVMValueRef texel_scratch;     /* [9W x i32] alloca in the entry block: texel conversions (spirv_image.c) */
     /* Handy types. */
     LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, ptr, void_type;
     LLVMTypeRef mask_type;         /* <W x i1> */
@@ -284,6 +299,21 @@ bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handl
 void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_t semantics);
 bool spv_translate_glsl450(struct tr *t, const struct spv_insn *insn, bool *handled);
 bool spv_translate_subgroup(struct tr *t, const struct spv_insn *insn, bool *handled);
+/* spirv_image.c: image, sampler and texel-buffer instructions, and loads
+ * and access chains of their (UniformConstant) variables. */
+bool spv_translate_image(struct tr *t, const struct spv_insn *insn, bool *handled);
+/* The pointer of a UniformConstant variable: per lane, the address of its
+ * first descriptor, bounded by the binding's descriptors. */
+bool spv_image_variable_pointer(struct tr *t, const struct spv_variable *v, struct tr_pointer *out);
+/* lower_memory.c, for image texels: loads (stores) a `size`-byte integer
+ * per lane at `addresses`, for lanes whose bytes lie in [lo, hi) (others
+ * read 0, write nothing): bounds-checked, marked in strict mode and seen by
+ * the device-memory monitor like every buffer access.  `pointer_id` names
+ * the accessed variable in reports. */
+LLVMValueRef spv_load_texel_bytes(struct tr *t, uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef lo,
+                                  LLVMValueRef hi, unsigned size);
+void spv_store_texel_bytes(struct tr *t, uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef lo,
+                           LLVMValueRef hi, LLVMValueRef value, unsigned size);
 
 /* lower_memory.c and lower_variables.c entry points used by translate.c */
 /* Assigns Workgroup and private offsets to variables (before code). */

@@ -92,6 +92,16 @@ static bool lower_type(struct tr *t, uint32_t id)
          * a struct that contains the pointer itself. */
         return true;
     }
+    case SPV_TYPE_IMAGE:
+    case SPV_TYPE_SAMPLER:
+    case SPV_TYPE_SAMPLED_IMAGE: {
+        /* Per lane, the addresses of the image's and the sampler's
+         * descriptors (spirv_image.c). */
+        LLVMTypeRef lanes[2] = { t->lane_i64, t->lane_i64 };
+        type->value_type = LLVMStructTypeInContext(t->context, lanes, 2, 0);
+        type->natural_size = type->natural_align = 8;
+        return true;
+    }
     default:
         return spv_fail(t->error, "type %%%u cannot be lowered", id);
     }

@@ -888,6 +888,8 @@ static bool translate_instruction(struct tr *t, const struct spv_insn *insn)
             emit_suspension(t, VKMM_SHADER_YIELDED, false);
         return true;
     }
+    if (!spv_translate_image(t, insn, &handled) || handled)
+        return !t->error->failed;
     if (!spv_translate_arith(t, insn, &handled) || handled)
         return !t->error->failed;
     if (!spv_translate_composite(t, insn, &handled) || handled)

@@ -1,38 +1,56 @@
 /* Recording of pipeline barriers and events.  Legacy (synchronization 1)
- * forms are converted to synchronization2 barriers here, so the executor
- * and the memory engine see one shape. */
+ * forms are converted to synchronization2 barriers here, and image
+ * barriers to buffer barriers on the image's bytes, so the executor and the
+ * memory engine see one shape. */
 #include <string.h>
 
 #include "command_buffer.h"
 #include "event.h"
+#include "image.h"
 
-/* Deep copy of a VkDependencyInfo without pNext chains; image barriers are
- * refused by the caller (vkmm has no images). */
+/* An image barrier is a buffer barrier on the image's bytes (image.h): a
+ * layout transition changes no byte of linear memory, and the queue family
+ * transfer and the access scopes are the same as a buffer's. */
+static VkBufferMemoryBarrier2 image_barrier_as_buffer(const VkImageMemoryBarrier2 *in)
+{
+    struct vkmm_image *image = vkmm_image_from_handle(in->image);
+    return (VkBufferMemoryBarrier2){
+        .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
+        .srcStageMask = in->srcStageMask,
+        .srcAccessMask = in->srcAccessMask,
+        .dstStageMask = in->dstStageMask,
+        .dstAccessMask = in->dstAccessMask,
+        .srcQueueFamilyIndex = in->srcQueueFamilyIndex,
+        .dstQueueFamilyIndex = in->dstQueueFamilyIndex,
+        .buffer = vkmm_buffer_to_handle(&image->bytes),
+        .offset = 0,
+        .size = VK_WHOLE_SIZE,
+    };
+}
+
+/* Deep copy of a VkDependencyInfo without pNext chains; image barriers
+ * become buffer barriers after the buffer ones. */
 static bool store_dependency(struct vkmm_command_buffer *cmd, const VkDependencyInfo *info,
                              struct vkmm_dependency *out)
 {
+    uint32_t buffers = info->bufferMemoryBarrierCount, images = info->imageMemoryBarrierCount;
     out->flags = info->dependencyFlags;
     out->memory_barrier_count = info->memoryBarrierCount;
-    out->buffer_barrier_count = info->bufferMemoryBarrierCount;
+    out->buffer_barrier_count = buffers + images;
     out->memory_barriers = vkmm_command_buffer_store(cmd, info->pMemoryBarriers,
                                                      info->memoryBarrierCount * sizeof(VkMemoryBarrier2));
-    out->buffer_barriers = vkmm_command_buffer_store(cmd, info->pBufferMemoryBarriers,
-                                                     info->bufferMemoryBarrierCount * sizeof(VkBufferMemoryBarrier2));
-    if ((info->memoryBarrierCount && !out->memory_barriers) ||
-        (info->bufferMemoryBarrierCount && !out->buffer_barriers))
+    out->buffer_barriers = vkmm_command_buffer_store(cmd, NULL, (buffers + images) * sizeof(VkBufferMemoryBarrier2));
+    if ((info->memoryBarrierCount && !out->memory_barriers) || (buffers + images && !out->buffer_barriers))
         return false;
+    if (buffers)
+        memcpy(out->buffer_barriers, info->pBufferMemoryBarriers, buffers * sizeof(VkBufferMemoryBarrier2));
+    for (uint32_t i = 0; i < images; i++)
+        out->buffer_barriers[buffers + i] = image_barrier_as_buffer(&info->pImageMemoryBarriers[i]);
     for (uint32_t i = 0; i < out->memory_barrier_count; i++)
         out->memory_barriers[i].pNext = NULL;
     for (uint32_t i = 0; i < out->buffer_barrier_count; i++)
         out->buffer_barriers[i].pNext = NULL;
     return true;
-}
-
-static bool has_image_barriers(struct vkmm_command_buffer *cmd, const char *what, uint32_t count)
-{
-    if (count)
-        vkmm_command_buffer_reject(cmd, "%s: %u image barriers, but vkmm exposes no images", what, count);
-    return count != 0;
 }
 
 /* Converts synchronization-1 arguments: every barrier takes the command's
@@ -41,15 +59,28 @@ static bool has_image_barriers(struct vkmm_command_buffer *cmd, const char *what
 static bool convert_legacy(struct vkmm_command_buffer *cmd, VkPipelineStageFlags src_stages,
                            VkPipelineStageFlags dst_stages, VkDependencyFlags flags, uint32_t memory_count,
                            const VkMemoryBarrier *memory, uint32_t buffer_count, const VkBufferMemoryBarrier *buffers,
-                           struct vkmm_dependency *out)
+                           uint32_t image_count, const VkImageMemoryBarrier *images, struct vkmm_dependency *out)
 {
     out->flags = flags;
     out->memory_barrier_count = memory_count + 1;
-    out->buffer_barrier_count = buffer_count;
+    out->buffer_barrier_count = buffer_count + image_count;
     out->memory_barriers = vkmm_command_buffer_store(cmd, NULL, (memory_count + 1) * sizeof(VkMemoryBarrier2));
-    out->buffer_barriers = vkmm_command_buffer_store(cmd, NULL, buffer_count * sizeof(VkBufferMemoryBarrier2));
-    if (!out->memory_barriers || (buffer_count && !out->buffer_barriers))
+    out->buffer_barriers =
+        vkmm_command_buffer_store(cmd, NULL, (buffer_count + image_count) * sizeof(VkBufferMemoryBarrier2));
+    if (!out->memory_barriers || (buffer_count + image_count && !out->buffer_barriers))
         return false;
+    for (uint32_t i = 0; i < image_count; i++) {
+        const VkImageMemoryBarrier2 image = {
+            .srcStageMask = src_stages,
+            .srcAccessMask = images[i].srcAccessMask,
+            .dstStageMask = dst_stages,
+            .dstAccessMask = images[i].dstAccessMask,
+            .srcQueueFamilyIndex = images[i].srcQueueFamilyIndex,
+            .dstQueueFamilyIndex = images[i].dstQueueFamilyIndex,
+            .image = images[i].image,
+        };
+        out->buffer_barriers[buffer_count + i] = image_barrier_as_buffer(&image);
+    }
     for (uint32_t i = 0; i <= memory_count; i++) {
         out->memory_barriers[i] = (VkMemoryBarrier2){
             .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
@@ -80,8 +111,6 @@ VKAPI_ATTR void VKAPI_CALL vkmm_CmdPipelineBarrier2(VkCommandBuffer commandBuffe
                                                     const VkDependencyInfo *pDependencyInfo)
 {
     VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
-    if (has_image_barriers(cmd, "vkCmdPipelineBarrier2", pDependencyInfo->imageMemoryBarrierCount))
-        return;
     struct vkmm_command *command = vkmm_command_buffer_append(cmd, VKMM_COMMAND_PIPELINE_BARRIER);
     if (command)
         store_dependency(cmd, pDependencyInfo, &command->u.pipeline_barrier.dependency);
@@ -96,22 +125,18 @@ VKAPI_ATTR void VKAPI_CALL vkmm_CmdPipelineBarrier(VkCommandBuffer commandBuffer
                                                    uint32_t imageMemoryBarrierCount,
                                                    const VkImageMemoryBarrier *pImageMemoryBarriers)
 {
-    (void)pImageMemoryBarriers;
     VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
-    if (has_image_barriers(cmd, "vkCmdPipelineBarrier", imageMemoryBarrierCount))
-        return;
     struct vkmm_command *command = vkmm_command_buffer_append(cmd, VKMM_COMMAND_PIPELINE_BARRIER);
     if (command)
         convert_legacy(cmd, srcStageMask, dstStageMask, dependencyFlags, memoryBarrierCount, pMemoryBarriers,
-                       bufferMemoryBarrierCount, pBufferMemoryBarriers, &command->u.pipeline_barrier.dependency);
+                       bufferMemoryBarrierCount, pBufferMemoryBarriers, imageMemoryBarrierCount, pImageMemoryBarriers,
+                       &command->u.pipeline_barrier.dependency);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkmm_CmdSetEvent2(VkCommandBuffer commandBuffer, VkEvent event,
                                              const VkDependencyInfo *pDependencyInfo)
 {
     VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
-    if (has_image_barriers(cmd, "vkCmdSetEvent2", pDependencyInfo->imageMemoryBarrierCount))
-        return;
     struct vkmm_command *command = vkmm_command_buffer_append(cmd, VKMM_COMMAND_SET_EVENT);
     if (!command)
         return;
@@ -129,7 +154,7 @@ VKAPI_ATTR void VKAPI_CALL vkmm_CmdSetEvent(VkCommandBuffer commandBuffer, VkEve
     command->u.set_event.event = vkmm_event_from_handle(event);
     /* The legacy form has a first synchronization scope only; the memory
      * barriers come with vkCmdWaitEvents. */
-    convert_legacy(cmd, stageMask, 0, 0, 0, NULL, 0, NULL, &command->u.set_event.dependency);
+    convert_legacy(cmd, stageMask, 0, 0, 0, NULL, 0, NULL, 0, NULL, &command->u.set_event.dependency);
 }
 
 static void record_reset_event(struct vkmm_command_buffer *cmd, VkEvent event, VkPipelineStageFlags2 stages)
@@ -176,10 +201,6 @@ VKAPI_ATTR void VKAPI_CALL vkmm_CmdWaitEvents2(VkCommandBuffer commandBuffer, ui
                                                const VkEvent *pEvents, const VkDependencyInfo *pDependencyInfos)
 {
     VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
-    for (uint32_t i = 0; i < eventCount; i++) {
-        if (has_image_barriers(cmd, "vkCmdWaitEvents2", pDependencyInfos[i].imageMemoryBarrierCount))
-            return;
-    }
     struct vkmm_command *command = append_wait(cmd, eventCount, pEvents, eventCount);
     for (uint32_t i = 0; command && i < eventCount; i++)
         store_dependency(cmd, &pDependencyInfos[i], &command->u.wait_events.dependencies[i]);
@@ -194,14 +215,12 @@ VKAPI_ATTR void VKAPI_CALL vkmm_CmdWaitEvents(VkCommandBuffer commandBuffer, uin
                                               uint32_t imageMemoryBarrierCount,
                                               const VkImageMemoryBarrier *pImageMemoryBarriers)
 {
-    (void)pImageMemoryBarriers;
     VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
-    if (has_image_barriers(cmd, "vkCmdWaitEvents", imageMemoryBarrierCount))
-        return;
     struct vkmm_command *command = append_wait(cmd, eventCount, pEvents, 1);
     if (command)
         command->u.wait_events.legacy = true;
     if (command)
         convert_legacy(cmd, srcStageMask, dstStageMask, 0, memoryBarrierCount, pMemoryBarriers,
-                       bufferMemoryBarrierCount, pBufferMemoryBarriers, &command->u.wait_events.dependencies[0]);
+                       bufferMemoryBarrierCount, pBufferMemoryBarriers, imageMemoryBarrierCount, pImageMemoryBarriers,
+                       &command->u.wait_events.dependencies[0]);
 }

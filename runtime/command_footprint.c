@@ -44,7 +44,8 @@ static void add_dispatch(struct vkmm_footprint *f, const struct vkmm_dispatch *d
     for (uint32_t s = 0; s < VKMM_MAX_BOUND_SETS; s++) {
         const struct vkmm_descriptor_set *set = d->bindings.sets[s];
         for (uint32_t b = 0; set && b < set->layout->binding_count; b++) {
-            const struct vkmm_set_layout_binding *binding = &set->layout->bindings[b];
+            /* memory_bindings: storage images and texel buffers count as storage. */
+            const struct vkmm_set_layout_binding *binding = &set->layout->memory_bindings[b];
             bool storage = binding->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
                            binding->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
             for (uint32_t e = 0; e < binding->count && binding->first + e < set->descriptor_count; e++)

@@ -58,6 +58,12 @@ static VkResult set_create(struct vkmm_descriptor_pool *pool, struct vkmm_descri
     set->layout = layout;
     vkmm_descriptor_set_layout_ref(layout);
     set->descriptor_count = layout->descriptor_count;
+    /* Immutable samplers are part of the set from the start. */
+    for (uint32_t b = 0; b < layout->binding_count; b++) {
+        const struct vkmm_set_layout_binding *binding = &layout->bindings[b];
+        for (uint32_t e = 0; binding->immutable_samplers && e < binding->count; e++)
+            set->descriptors[binding->first + e].image.sampler = binding->immutable_samplers[e];
+    }
     pool->set_count++;
     for (uint32_t type = 0; type < VKMM_DESCRIPTOR_TYPE_COUNT; type++)
         pool->remaining[type] -= layout->type_counts[type];

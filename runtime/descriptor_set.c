@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "buffer.h"
+#include "buffer_view.h"
+#include "image_view.h"
+#include "sampler.h"
 #include "device.h"
 #include "log.h"
 
@@ -144,6 +147,60 @@ static void report_invalid(const struct vkmm_descriptor_set *set, const char *fo
              "VKMM-INVALID-DESCRIPTOR-UPDATE", "%s", message);
 }
 
+static bool type_is_texel_buffer(VkDescriptorType type)
+{
+    return type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+}
+
+/* The layout binding that holds descriptor `index` of a set. */
+static const struct vkmm_set_layout_binding *binding_of(const struct vkmm_descriptor_set_layout *layout,
+                                                        uint32_t index)
+{
+    for (uint32_t b = 0; b < layout->binding_count; b++) {
+        const struct vkmm_set_layout_binding *binding = &layout->bindings[b];
+        if (index >= binding->first && index - binding->first < binding->count)
+            return binding;
+    }
+    return NULL;
+}
+
+/* One image, sampler or texel-buffer descriptor: a copy of the view's
+ * descriptor (a null handle gives a null descriptor: reads give zeros,
+ * writes are dropped), with the sampler's word; immutable samplers stay. */
+static void write_image_descriptor(struct vkmm_descriptor_set *set, uint32_t index, VkDescriptorType type,
+                                   const void *info)
+{
+    struct vkmm_descriptor *d = &set->descriptors[index];
+    const struct vkmm_set_layout_binding *binding = binding_of(set->layout, index);
+    uint32_t sampler = d->image.sampler;
+    bool immutable = binding && binding->immutable_samplers;
+    if (type_is_texel_buffer(type)) {
+        VKMM_FROM_HANDLE(vkmm_buffer_view, view, *(const VkBufferView *)info);
+        *d = view ? view->descriptor : (struct vkmm_descriptor){ 0 };
+        return;
+    }
+    const VkDescriptorImageInfo *image_info = info;
+    if (type == VK_DESCRIPTOR_TYPE_SAMPLER) {
+        *d = (struct vkmm_descriptor){ 0 };
+    } else {
+        VKMM_FROM_HANDLE(vkmm_image_view, view, image_info->imageView);
+        *d = view ? view->descriptor : (struct vkmm_descriptor){ 0 };
+    }
+    if (type == VK_DESCRIPTOR_TYPE_SAMPLER || type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)
+        d->image.sampler = immutable ? sampler : vkmm_sampler_word(vkmm_sampler_from_handle(image_info->sampler));
+}
+
+static void write_image_descriptors(struct vkmm_descriptor_set *set, uint32_t first, uint32_t count,
+                                    VkDescriptorType type, const void *infos, size_t stride)
+{
+    if (!infos && count) {
+        report_invalid(set, "write of %u descriptors of type %d without infos; the write is dropped", count, type);
+        return;
+    }
+    for (uint32_t i = 0; i < count; i++)
+        write_image_descriptor(set, first + i, type, (const uint8_t *)infos + (size_t)i * stride);
+}
+
 void vkmm_descriptor_set_write(struct vkmm_descriptor_set *set, uint32_t dst_binding, uint32_t dst_element,
                                uint32_t count, VkDescriptorType type, const void *infos, size_t stride)
 {
@@ -155,11 +212,7 @@ void vkmm_descriptor_set_write(struct vkmm_descriptor_set *set, uint32_t dst_bin
         return;
     }
     if (!type_is_buffer(type)) {
-        vkmm_log(&set->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT,
-                 "VKMM-UNSUPPORTED-DESCRIPTOR-TYPE",
-                 "write of descriptor type %d at binding %u: vkmm supports only uniform and storage buffer "
-                 "descriptors (it exposes no images, samplers or texel buffers); the write is ignored",
-                 type, dst_binding);
+        write_image_descriptors(set, first, count, type, infos, stride);
         return;
     }
     /* Every buffer is checked before any descriptor changes, so that an
@@ -219,9 +272,17 @@ static void copy_descriptors(const VkCopyDescriptorSet *copy)
 static void write_descriptors(const VkWriteDescriptorSet *write)
 {
     VKMM_FROM_HANDLE(vkmm_descriptor_set, set, write->dstSet);
-    const void *infos = type_is_buffer(write->descriptorType) ? (const void *)write->pBufferInfo : NULL;
+    const void *infos = write->pImageInfo;
+    size_t stride = sizeof(VkDescriptorImageInfo);
+    if (type_is_buffer(write->descriptorType)) {
+        infos = write->pBufferInfo;
+        stride = sizeof(VkDescriptorBufferInfo);
+    } else if (type_is_texel_buffer(write->descriptorType)) {
+        infos = write->pTexelBufferView;
+        stride = sizeof(VkBufferView);
+    }
     vkmm_descriptor_set_write(set, write->dstBinding, write->dstArrayElement, write->descriptorCount,
-                              write->descriptorType, infos, sizeof(VkDescriptorBufferInfo));
+                              write->descriptorType, infos, stride);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkmm_UpdateDescriptorSets(VkDevice _device, uint32_t descriptorWriteCount,

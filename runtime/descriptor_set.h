@@ -21,7 +21,10 @@ struct vkmm_descriptor {
     /* Bytes from `base` to the end of the buffer: how far a dynamic offset
      * may move the range (VUID-vkCmdBindDescriptorSets-pDynamicOffsets-01979). */
     uint64_t reach;
+    /* Images, texel buffers and samplers (shader_abi.h). */
+    struct vkmm_image_descriptor image;
 };
+_Static_assert(offsetof(struct vkmm_descriptor, image) == VKMM_DESCRIPTOR_IMAGE, "shader_abi.h");
 _Static_assert(sizeof(struct vkmm_descriptor) == VKMM_DESCRIPTOR_SIZE, "shader_abi.h");
 _Static_assert(offsetof(struct vkmm_descriptor, range) == VKMM_DESCRIPTOR_RANGE, "shader_abi.h");
 
@@ -43,8 +46,8 @@ const struct vkmm_descriptor *vkmm_descriptor_set_binding(const struct vkmm_desc
 /* Writes `count` descriptors of `type` from dst_binding[dst_element]
  * onwards, crossing into the following bindings as the spec's consecutive
  * binding updates do.  Buffer types read one VkDescriptorBufferInfo per
- * descriptor, `stride` bytes apart from `infos`; other types are reported
- * as unsupported and ignored.  An invalid write is reported and dropped
+ * descriptor, `stride` bytes apart from `infos`; texel buffers one
+ * VkBufferView, the other types one VkDescriptorImageInfo.  An invalid write is reported and dropped
  * whole.  The one write path of vkUpdateDescriptorSets and update
  * templates. */
 void vkmm_descriptor_set_write(struct vkmm_descriptor_set *set, uint32_t dst_binding, uint32_t dst_element,

@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "device.h"
 #include "log.h"
+#include "sampler.h"
 
 static bool type_supported(VkDescriptorType type)
 {
@@ -27,6 +28,38 @@ static const VkDescriptorSetLayoutBinding *find_unsupported_binding(const VkDesc
             return &info->pBindings[i];
     }
     return NULL;
+}
+
+static bool has_immutable_samplers(const VkDescriptorSetLayoutBinding *binding)
+{
+    return binding->pImmutableSamplers && (binding->descriptorType == VK_DESCRIPTOR_TYPE_SAMPLER ||
+                                           binding->descriptorType == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER);
+}
+
+static uint64_t immutable_sampler_count(const VkDescriptorSetLayoutCreateInfo *info)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < info->bindingCount; i++)
+        if (has_immutable_samplers(&info->pBindings[i]))
+            total += info->pBindings[i].descriptorCount;
+    return total;
+}
+
+/* The buffer type whose accesses a descriptor type's shaders make. */
+static VkDescriptorType memory_type(VkDescriptorType type)
+{
+    switch (type) {
+    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+        return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+    case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
+        return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    default:
+        return type;
+    }
 }
 
 static uint64_t total_descriptors(const VkDescriptorSetLayoutCreateInfo *info)
@@ -149,8 +182,10 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDescriptorSetLayout(VkDevice _device,
     warn_ignored_flags(device, pCreateInfo);
 
     uint32_t count = pCreateInfo->bindingCount;
+    uint64_t immutable = immutable_sampler_count(pCreateInfo);
     struct vkmm_descriptor_set_layout *layout =
-        vkmm_zalloc(&device->allocator, NULL, sizeof(*layout) + count * sizeof(layout->bindings[0]),
+        vkmm_zalloc(&device->allocator, NULL,
+                    sizeof(*layout) + 2 * count * sizeof(layout->bindings[0]) + immutable * sizeof(uint32_t),
                     VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
     if (!layout)
         return vkmm_errorf(device, VK_ERROR_OUT_OF_HOST_MEMORY, "no memory for a descriptor set layout");
@@ -159,15 +194,23 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDescriptorSetLayout(VkDevice _device,
     layout->flags = pCreateInfo->flags;
     layout->binding_count = count;
     layout->bindings = (struct vkmm_set_layout_binding *)(layout + 1);
+    layout->memory_bindings = layout->bindings + count;
+    uint32_t *sampler_words = (uint32_t *)(layout->memory_bindings + count);
     for (uint32_t i = 0; i < count; i++) {
         const VkDescriptorSetLayoutBinding *in = &pCreateInfo->pBindings[i];
-        /* Immutable samplers are ignored: vkmm has no samplers. */
         layout->bindings[i] = (struct vkmm_set_layout_binding){
             .binding = in->binding,
             .type = in->descriptorType,
             .count = in->descriptorCount,
             .stages = in->stageFlags,
         };
+        if (!has_immutable_samplers(in))
+            continue;
+        /* The spec: the samplers are copied into the layout. */
+        for (uint32_t e = 0; e < in->descriptorCount; e++)
+            sampler_words[e] = vkmm_sampler_word(vkmm_sampler_from_handle(in->pImmutableSamplers[e]));
+        layout->bindings[i].immutable_samplers = sampler_words;
+        sampler_words += in->descriptorCount;
     }
     qsort(layout->bindings, count, sizeof(layout->bindings[0]), compare_bindings);
     for (uint32_t i = 1; i < count; i++) {
@@ -178,6 +221,10 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDescriptorSetLayout(VkDevice _device,
         return vkmm_errorf(device, VK_ERROR_UNKNOWN, "binding number %u appears more than once", binding);
     }
     assign_offsets(layout);
+    for (uint32_t i = 0; i < count; i++) {
+        layout->memory_bindings[i] = layout->bindings[i];
+        layout->memory_bindings[i].type = memory_type(layout->bindings[i].type);
+    }
     *pSetLayout = vkmm_descriptor_set_layout_to_handle(layout);
     return VK_SUCCESS;
 }

@@ -19,6 +19,10 @@ struct vkmm_set_layout_binding {
     uint32_t first;          /* index of element 0 in the set's descriptor array */
     uint32_t dynamic_first;  /* for *_DYNAMIC types: index among the set's dynamic descriptors */
     VkShaderStageFlags stages;
+    /* SAMPLER and COMBINED_IMAGE_SAMPLER bindings with pImmutableSamplers:
+     * the samplers' words (shader_abi.h, VKMM_SAMPLER_*), one per element;
+     * they are in every set from allocation on and writes keep them. */
+    const uint32_t *immutable_samplers;
 };
 
 struct vkmm_descriptor_set_layout {
@@ -30,6 +34,12 @@ struct vkmm_descriptor_set_layout {
     uint32_t dynamic_count;       /* dynamic descriptors of a set, in binding order */
     uint32_t type_counts[VKMM_DESCRIPTOR_TYPE_COUNT]; /* descriptors of each type: what a set takes from a pool */
     struct vkmm_set_layout_binding *bindings;
+    /* The same bindings with each descriptor type replaced by the buffer
+     * type whose memory accesses it makes (storage images and texel
+     * buffers: STORAGE_BUFFER; sampled ones: UNIFORM_BUFFER; samplers
+     * alone: SAMPLER): what strict mode's dispatch set-up, which mirrors
+     * the bytes of buffer descriptors, is given (vkmm_pipeline_layout_memory_view). */
+    struct vkmm_set_layout_binding *memory_bindings;
 };
 
 VKMM_DEFINE_HANDLE_CASTS(vkmm_descriptor_set_layout, VkDescriptorSetLayout, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT)

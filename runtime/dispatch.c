@@ -18,6 +18,7 @@
 #include "pipeline.h"
 #include "pipeline_layout.h"
 #include "strict_memory.h"
+#include "texel_format.h"
 #include "thread_pool.h"
 #include "vkmm/vkmm.h"
 #include "workgroup_monitor.h"
@@ -398,6 +399,8 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
     watchdog.deadline_ns = dispatch_deadline(device);
     run.invocation.poll_context = &watchdog;
     run.invocation.poll = poll_watchdog;
+    run.invocation.texel_decode = vkmm_texels_decode;
+    run.invocation.texel_encode = vkmm_texels_encode;
     run.invocation.device_memory_base = (uint64_t)(uintptr_t)device->address_space.base;
     run.invocation.device_memory_end = run.invocation.device_memory_base + device->address_space.size;
     for (int i = 0; i < 3; i++)
@@ -409,8 +412,10 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
     } else {
         /* Strict mode: the shader runs on device bytes that hold what its
          * read paths see; what it changes becomes its writes. */
+        struct vkmm_pipeline_layout_view view;
         struct vkmm_dispatch_mirror *mirror =
-            device->engine ? vkmm_strict_dispatch_prepare(x, command, &run.invocation, pipeline->layout,
+            device->engine ? vkmm_strict_dispatch_prepare(x, command, &run.invocation,
+                                                          vkmm_pipeline_layout_memory_view(pipeline->layout, &view),
                                                           pipeline->shader.uses_buffer_references)
                            : NULL;
         if (device->engine && !mirror) {

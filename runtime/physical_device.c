@@ -79,12 +79,46 @@ static void init_features(struct vkmm_core_features *f)
     /* Workgroup variables with an OpConstantNull initializer start zeroed
      * (compiler/lower_variables.c, zero_workgroup_variable). */
     f->v13.shaderZeroInitializeWorkgroupMemory = VK_TRUE;
+    /* Images (compiler/spirv_image.c): texels are converted at run time
+     * from the view's format, so reads and writes need no declared format;
+     * out-of-range coordinates read zeros and drop writes. */
+    f->v10.shaderStorageImageExtendedFormats = VK_TRUE;
+    f->v10.shaderStorageImageReadWithoutFormat = VK_TRUE;
+    f->v10.shaderStorageImageWriteWithoutFormat = VK_TRUE;
+    f->v10.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
+    f->v10.shaderStorageImageArrayDynamicIndexing = VK_TRUE;
+    f->v13.robustImageAccess = VK_TRUE;
 }
 
 static void init_limits(VkPhysicalDeviceLimits *l, uint64_t heap_size)
 {
     (void)heap_size;
-    l->maxImageDimension1D = 0;
+    /* Images (image.c): the spec's minimums, which keep the largest image
+     * well inside what descriptors' 32-bit pitches hold. */
+    l->maxImageDimension1D = 4096;
+    l->maxImageDimension2D = 4096;
+    l->maxImageDimension3D = 256;
+    l->maxImageDimensionCube = 4096;
+    l->maxImageArrayLayers = 256;
+    l->maxTexelBufferElements = 1u << 20;
+    l->maxPerStageDescriptorSamplers = 64;
+    l->maxPerStageDescriptorSampledImages = 64;
+    l->maxPerStageDescriptorStorageImages = 64;
+    l->maxDescriptorSetSamplers = 256;
+    l->maxDescriptorSetSampledImages = 256;
+    l->maxDescriptorSetStorageImages = 256;
+    l->sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+    l->sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+    l->sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+    l->sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+    l->storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+    l->maxSamplerLodBias = 2.0f;
+    l->minTexelOffset = -8;
+    l->maxTexelOffset = 7;
+    l->minTexelGatherOffset = -8;
+    l->maxTexelGatherOffset = 7;
+    l->subTexelPrecisionBits = 8;
+    l->mipmapPrecisionBits = 4;
     l->maxMemoryAllocationCount = 4096; /* the spec's minimum; enforced */
     l->maxSamplerAllocationCount = 4000;
     l->bufferImageGranularity = 1;
@@ -198,6 +232,12 @@ static void init_properties(struct vkmm_core_properties *p, uint64_t heap_size)
     v12->maxDescriptorSetUpdateAfterBindUniformBuffersDynamic = l->maxDescriptorSetUniformBuffersDynamic;
     v12->maxDescriptorSetUpdateAfterBindStorageBuffers = l->maxDescriptorSetStorageBuffers;
     v12->maxDescriptorSetUpdateAfterBindStorageBuffersDynamic = l->maxDescriptorSetStorageBuffersDynamic;
+    v12->maxPerStageDescriptorUpdateAfterBindSamplers = l->maxPerStageDescriptorSamplers;
+    v12->maxPerStageDescriptorUpdateAfterBindSampledImages = l->maxPerStageDescriptorSampledImages;
+    v12->maxPerStageDescriptorUpdateAfterBindStorageImages = l->maxPerStageDescriptorStorageImages;
+    v12->maxDescriptorSetUpdateAfterBindSamplers = l->maxDescriptorSetSamplers;
+    v12->maxDescriptorSetUpdateAfterBindSampledImages = l->maxDescriptorSetSampledImages;
+    v12->maxDescriptorSetUpdateAfterBindStorageImages = l->maxDescriptorSetStorageImages;
     v12->framebufferIntegerColorSampleCounts = 0;
 
     VkPhysicalDeviceVulkan13Properties *v13 = &p->v13;
@@ -332,50 +372,6 @@ VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceQueueFamilyProperties2(
     for (uint32_t i = 0; i < n; i++)
         pQueueFamilyProperties[i].queueFamilyProperties = pd->queue_families[i];
     *pQueueFamilyPropertyCount = n;
-}
-
-/* vkmm exposes no images or texel buffers yet, so no format has features. */
-VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceFormatProperties(VkPhysicalDevice physicalDevice,
-                                                                   VkFormat format,
-                                                                   VkFormatProperties *pFormatProperties)
-{
-    (void)physicalDevice;
-    (void)format;
-    memset(pFormatProperties, 0, sizeof(*pFormatProperties));
-}
-
-VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceFormatProperties2(VkPhysicalDevice physicalDevice,
-                                                                    VkFormat format,
-                                                                    VkFormatProperties2 *pFormatProperties)
-{
-    vkmm_GetPhysicalDeviceFormatProperties(physicalDevice, format, &pFormatProperties->formatProperties);
-    for (VkBaseOutStructure *s = pFormatProperties->pNext; s; s = s->pNext) {
-        if (s->sType == VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3) {
-            VkFormatProperties3 *p3 = (VkFormatProperties3 *)s;
-            p3->linearTilingFeatures = 0;
-            p3->optimalTilingFeatures = 0;
-            p3->bufferFeatures = 0;
-        }
-    }
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL vkmm_GetPhysicalDeviceImageFormatProperties(
-    VkPhysicalDevice physicalDevice, VkFormat format, VkImageType type, VkImageTiling tiling,
-    VkImageUsageFlags usage, VkImageCreateFlags flags, VkImageFormatProperties *pImageFormatProperties)
-{
-    (void)physicalDevice, (void)format, (void)type, (void)tiling, (void)usage, (void)flags;
-    memset(pImageFormatProperties, 0, sizeof(*pImageFormatProperties));
-    return VK_ERROR_FORMAT_NOT_SUPPORTED;
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL vkmm_GetPhysicalDeviceImageFormatProperties2(
-    VkPhysicalDevice physicalDevice, const VkPhysicalDeviceImageFormatInfo2 *pImageFormatInfo,
-    VkImageFormatProperties2 *pImageFormatProperties)
-{
-    (void)physicalDevice, (void)pImageFormatInfo;
-    memset(&pImageFormatProperties->imageFormatProperties, 0,
-           sizeof(pImageFormatProperties->imageFormatProperties));
-    return VK_ERROR_FORMAT_NOT_SUPPORTED;
 }
 
 VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceSparseImageFormatProperties(

@@ -1,5 +1,7 @@
 #include "pipeline_layout.h"
 
+#include <string.h>
+
 #include "alloc.h"
 #include "descriptor_set_layout.h"
 #include "device.h"
@@ -16,6 +18,22 @@ static uint64_t push_constant_size(const VkPipelineLayoutCreateInfo *info)
             size = end;
     }
     return size;
+}
+
+const struct vkmm_pipeline_layout *vkmm_pipeline_layout_memory_view(const struct vkmm_pipeline_layout *layout,
+                                                                    struct vkmm_pipeline_layout_view *storage)
+{
+    /* Copies of the objects' plain fields (the reference counts are never
+     * touched through the view). */
+    memcpy(&storage->layout, layout, sizeof(*layout));
+    for (uint32_t s = 0; s < layout->set_count && s < VKMM_MAX_DESCRIPTOR_SETS; s++) {
+        if (!layout->sets[s])
+            continue;
+        memcpy(&storage->sets[s], layout->sets[s], sizeof(storage->sets[s]));
+        storage->sets[s].bindings = layout->sets[s]->memory_bindings;
+        storage->layout.sets[s] = &storage->sets[s];
+    }
+    return &storage->layout;
 }
 
 void vkmm_pipeline_layout_ref(struct vkmm_pipeline_layout *layout)

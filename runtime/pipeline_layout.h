@@ -22,7 +22,23 @@ struct vkmm_pipeline_layout {
 
 VKMM_DEFINE_HANDLE_CASTS(vkmm_pipeline_layout, VkPipelineLayout, VK_OBJECT_TYPE_PIPELINE_LAYOUT)
 
+/* Strict mode's dispatch set-up (strict_memory.c) mirrors the bytes of
+ * buffer descriptors: a view of `layout` whose set layouts list each binding
+ * as the buffer type whose accesses it makes (descriptor_set_layout.h,
+ * memory_bindings), so image and texel-buffer descriptors are mirrored
+ * too.  The view lives in `storage`. */
+struct vkmm_pipeline_layout_view;
+const struct vkmm_pipeline_layout *vkmm_pipeline_layout_memory_view(const struct vkmm_pipeline_layout *layout,
+                                                                    struct vkmm_pipeline_layout_view *storage);
+
 /* The layout is freed when vkDestroyPipelineLayout has been called and the
  * last pipeline using it drops its reference. */
 void vkmm_pipeline_layout_ref(struct vkmm_pipeline_layout *layout);
 void vkmm_pipeline_layout_unref(struct vkmm_device *device, struct vkmm_pipeline_layout *layout);
+
+#include "descriptor_set_layout.h"
+
+struct vkmm_pipeline_layout_view {
+    struct vkmm_pipeline_layout layout;
+    struct vkmm_descriptor_set_layout sets[VKMM_MAX_DESCRIPTOR_SETS];
+};

@@ -1,0 +1,373 @@
+/* Recording of the image transfer commands.  Images are linear memory
+ * (image.h), so every copy becomes the byte ranges it moves — one per row,
+ * merged where rows are contiguous on both sides — recorded as a buffer
+ * copy between the image's bytes and the buffer (or the other image), and a
+ * clear becomes buffer updates with the encoded colour.  The executor,
+ * the command footprints and strict mode's memory engine then see them as
+ * they see buffer transfers (stages COPY and CLEAR). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buffer.h"
+#include "command_buffer.h"
+#include "image.h"
+
+/* The byte ranges of one command, merged as they are added. */
+struct ranges {
+    VkBufferCopy2 *items;
+    uint32_t count, capacity;
+    bool failed;
+};
+
+static void add_range(struct ranges *r, VkDeviceSize src, VkDeviceSize dst, VkDeviceSize size)
+{
+    if (r->count) {
+        VkBufferCopy2 *last = &r->items[r->count - 1];
+        if (last->srcOffset + last->size == src && last->dstOffset + last->size == dst) {
+            last->size += size;
+            return;
+        }
+    }
+    if (r->count == r->capacity) {
+        uint32_t capacity = r->capacity ? r->capacity * 2 : 16;
+        VkBufferCopy2 *bigger = realloc(r->items, capacity * sizeof(*bigger));
+        if (!bigger) {
+            r->failed = true;
+            return;
+        }
+        r->items = bigger;
+        r->capacity = capacity;
+    }
+    r->items[r->count++] = (VkBufferCopy2){
+        .sType = VK_STRUCTURE_TYPE_BUFFER_COPY_2, .srcOffset = src, .dstOffset = dst, .size = size };
+}
+
+static void record_ranges(struct vkmm_command_buffer *cmd, struct vkmm_buffer *src, struct vkmm_buffer *dst,
+                          struct ranges *r)
+{
+    if (r->failed) {
+        vkmm_command_buffer_reject(cmd, "image copy: out of host memory while recording (the copy is dropped)");
+    } else if (r->count) {
+        struct vkmm_command *command = vkmm_command_buffer_append(cmd, VKMM_COMMAND_COPY_BUFFER);
+        if (command) {
+            command->u.copy_buffer.src = src;
+            command->u.copy_buffer.dst = dst;
+            command->u.copy_buffer.region_count = r->count;
+            command->u.copy_buffer.regions = vkmm_command_buffer_store(cmd, r->items, r->count * sizeof(*r->items));
+        }
+    }
+    free(r->items);
+}
+
+/* What is wrong with a region of `image` (texel offsets and extent at a
+ * subresource), or NULL. */
+static const char *check_subresource(const struct vkmm_image *image, const VkImageSubresourceLayers *sub,
+                                     VkOffset3D offset, VkExtent3D extent)
+{
+    if (!image->bytes.memory)
+        return "the image is not bound to memory";
+    if (sub->aspectMask != VK_IMAGE_ASPECT_COLOR_BIT)
+        return "the aspect mask must be VK_IMAGE_ASPECT_COLOR_BIT";
+    if (sub->mipLevel >= image->levels)
+        return "the mip level is outside the image";
+    uint32_t layers = sub->layerCount == VK_REMAINING_ARRAY_LAYERS && sub->baseArrayLayer < image->layers
+                          ? image->layers - sub->baseArrayLayer
+                          : sub->layerCount;
+    if (!layers || sub->baseArrayLayer >= image->layers || layers > image->layers - sub->baseArrayLayer)
+        return "the array layers are outside the image";
+    VkExtent3D level = vkmm_image_level_extent(image, sub->mipLevel);
+    if (offset.x < 0 || offset.y < 0 || offset.z < 0 || (uint32_t)offset.x > level.width ||
+        extent.width > level.width - (uint32_t)offset.x || (uint32_t)offset.y > level.height ||
+        extent.height > level.height - (uint32_t)offset.y || (uint32_t)offset.z > level.depth ||
+        extent.depth > level.depth - (uint32_t)offset.z)
+        return "the region is outside the mip level";
+    return NULL;
+}
+
+static uint32_t layer_count(const struct vkmm_image *image, const VkImageSubresourceLayers *sub)
+{
+    return sub->layerCount == VK_REMAINING_ARRAY_LAYERS ? image->layers - sub->baseArrayLayer : sub->layerCount;
+}
+
+/* --- Buffer <-> image ---------------------------------------------------------- */
+
+/* Adds the rows of one buffer-image region; `to_image` orders the ranges. */
+static const char *add_buffer_image_region(struct ranges *r, const struct vkmm_buffer *buffer,
+                                           const struct vkmm_image *image, const VkBufferImageCopy2 *region,
+                                           bool to_image)
+{
+    const char *problem = check_subresource(image, &region->imageSubresource, region->imageOffset,
+                                            region->imageExtent);
+    if (problem)
+        return problem;
+    if (!buffer->memory)
+        return "the buffer is not bound to memory";
+    VkExtent3D e = region->imageExtent;
+    uint64_t texel = image->texel->size;
+    uint64_t row_length = region->bufferRowLength ? region->bufferRowLength : e.width;
+    uint64_t image_height = region->bufferImageHeight ? region->bufferImageHeight : e.height;
+    if (row_length < e.width || image_height < e.height)
+        return "bufferRowLength or bufferImageHeight is smaller than the extent";
+    if (region->bufferOffset % texel)
+        return "bufferOffset is not a multiple of the texel size";
+    uint32_t layers = layer_count(image, &region->imageSubresource);
+    uint64_t slices = (uint64_t)layers * e.depth;
+    if (!e.width || !e.height || !e.depth)
+        return NULL; /* nothing to copy */
+    uint64_t last = region->bufferOffset + (((slices - 1) * image_height + e.height - 1) * row_length + e.width) * texel;
+    if (last > buffer->size)
+        return "the region's buffer bytes run past the end of the buffer";
+    for (uint32_t layer = 0; layer < layers; layer++) {
+        for (uint32_t z = 0; z < e.depth; z++) {
+            for (uint32_t y = 0; y < e.height; y++) {
+                uint64_t slice = (uint64_t)layer * e.depth + z;
+                VkDeviceSize at_buffer = region->bufferOffset + ((slice * image_height + y) * row_length) * texel;
+                VkDeviceSize at_image = vkmm_image_texel_offset(
+                    image, region->imageSubresource.mipLevel, region->imageSubresource.baseArrayLayer + layer,
+                    (uint32_t)region->imageOffset.x, (uint32_t)region->imageOffset.y + y,
+                    (uint32_t)region->imageOffset.z + z);
+                if (to_image)
+                    add_range(r, at_buffer, at_image, e.width * texel);
+                else
+                    add_range(r, at_image, at_buffer, e.width * texel);
+            }
+        }
+    }
+    return NULL;
+}
+
+static void record_buffer_image(struct vkmm_command_buffer *cmd, const char *what, struct vkmm_buffer *buffer,
+                                struct vkmm_image *image, uint32_t count, const VkBufferImageCopy2 *regions,
+                                bool to_image)
+{
+    struct ranges r = { 0 };
+    for (uint32_t i = 0; i < count; i++) {
+        const char *problem = add_buffer_image_region(&r, buffer, image, &regions[i], to_image);
+        if (problem) {
+            vkmm_command_buffer_reject(cmd, "%s: region %u: %s", what, i, problem);
+            free(r.items);
+            return;
+        }
+    }
+    if (to_image)
+        record_ranges(cmd, buffer, &image->bytes, &r);
+    else
+        record_ranges(cmd, &image->bytes, buffer, &r);
+}
+
+static VkBufferImageCopy2 *convert_regions(struct vkmm_command_buffer *cmd, uint32_t count,
+                                           const VkBufferImageCopy *in)
+{
+    VkBufferImageCopy2 *out = vkmm_command_buffer_store(cmd, NULL, count * sizeof(*out));
+    for (uint32_t i = 0; out && i < count; i++)
+        out[i] = (VkBufferImageCopy2){
+            .sType = VK_STRUCTURE_TYPE_BUFFER_IMAGE_COPY_2,
+            .bufferOffset = in[i].bufferOffset,
+            .bufferRowLength = in[i].bufferRowLength,
+            .bufferImageHeight = in[i].bufferImageHeight,
+            .imageSubresource = in[i].imageSubresource,
+            .imageOffset = in[i].imageOffset,
+            .imageExtent = in[i].imageExtent,
+        };
+    return out;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdCopyBufferToImage2(VkCommandBuffer commandBuffer,
+                                                      const VkCopyBufferToImageInfo2 *pInfo)
+{
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    record_buffer_image(cmd, "vkCmdCopyBufferToImage", vkmm_buffer_from_handle(pInfo->srcBuffer),
+                        vkmm_image_from_handle(pInfo->dstImage), pInfo->regionCount, pInfo->pRegions, true);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdCopyBufferToImage(VkCommandBuffer commandBuffer, VkBuffer srcBuffer,
+                                                     VkImage dstImage, VkImageLayout dstImageLayout,
+                                                     uint32_t regionCount, const VkBufferImageCopy *pRegions)
+{
+    (void)dstImageLayout;
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    VkBufferImageCopy2 *regions = convert_regions(cmd, regionCount, pRegions);
+    if (regions || !regionCount)
+        record_buffer_image(cmd, "vkCmdCopyBufferToImage", vkmm_buffer_from_handle(srcBuffer),
+                            vkmm_image_from_handle(dstImage), regionCount, regions, true);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdCopyImageToBuffer2(VkCommandBuffer commandBuffer,
+                                                      const VkCopyImageToBufferInfo2 *pInfo)
+{
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    record_buffer_image(cmd, "vkCmdCopyImageToBuffer", vkmm_buffer_from_handle(pInfo->dstBuffer),
+                        vkmm_image_from_handle(pInfo->srcImage), pInfo->regionCount, pInfo->pRegions, false);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdCopyImageToBuffer(VkCommandBuffer commandBuffer, VkImage srcImage,
+                                                     VkImageLayout srcImageLayout, VkBuffer dstBuffer,
+                                                     uint32_t regionCount, const VkBufferImageCopy *pRegions)
+{
+    (void)srcImageLayout;
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    VkBufferImageCopy2 *regions = convert_regions(cmd, regionCount, pRegions);
+    if (regions || !regionCount)
+        record_buffer_image(cmd, "vkCmdCopyImageToBuffer", vkmm_buffer_from_handle(dstBuffer),
+                            vkmm_image_from_handle(srcImage), regionCount, regions, false);
+}
+
+/* --- Image -> image ---------------------------------------------------------------- */
+
+/* Slice s of a copy region: layer base + s of a 2D image, or depth slice
+ * offset.z + s of a 3D one (the spec lets 3D and 2D-array images exchange
+ * slices for layers). */
+static void slice_of(const struct vkmm_image *image, const VkImageSubresourceLayers *sub, VkOffset3D offset,
+                     uint32_t s, uint32_t *layer, uint32_t *z)
+{
+    bool is_3d = image->type == VK_IMAGE_TYPE_3D;
+    *layer = sub->baseArrayLayer + (is_3d ? 0 : s);
+    *z = (uint32_t)offset.z + (is_3d ? s : 0);
+}
+
+static const char *add_image_region(struct ranges *r, const struct vkmm_image *src, const struct vkmm_image *dst,
+                                    const VkImageCopy2 *region)
+{
+    VkExtent3D e = region->extent;
+    bool src_3d = src->type == VK_IMAGE_TYPE_3D, dst_3d = dst->type == VK_IMAGE_TYPE_3D;
+    uint32_t slices = src_3d ? e.depth : layer_count(src, &region->srcSubresource);
+    VkExtent3D src_extent = { e.width, e.height, src_3d ? e.depth : 1 };
+    VkExtent3D dst_extent = { e.width, e.height, dst_3d ? slices : 1 };
+    const char *problem = check_subresource(src, &region->srcSubresource, region->srcOffset, src_extent);
+    if (!problem)
+        problem = check_subresource(dst, &region->dstSubresource, region->dstOffset, dst_extent);
+    if (problem)
+        return problem;
+    if (src->texel->size != dst->texel->size)
+        return "the images' formats have different texel sizes";
+    if (!dst_3d && layer_count(dst, &region->dstSubresource) != slices)
+        return "the source and destination have different numbers of layers or slices";
+    for (uint32_t s = 0; s < slices; s++) {
+        uint32_t src_layer, src_z, dst_layer, dst_z;
+        slice_of(src, &region->srcSubresource, region->srcOffset, s, &src_layer, &src_z);
+        slice_of(dst, &region->dstSubresource, region->dstOffset, s, &dst_layer, &dst_z);
+        for (uint32_t y = 0; y < e.height; y++) {
+            VkDeviceSize from = vkmm_image_texel_offset(src, region->srcSubresource.mipLevel, src_layer,
+                                                        (uint32_t)region->srcOffset.x,
+                                                        (uint32_t)region->srcOffset.y + y, src_z);
+            VkDeviceSize to = vkmm_image_texel_offset(dst, region->dstSubresource.mipLevel, dst_layer,
+                                                      (uint32_t)region->dstOffset.x,
+                                                      (uint32_t)region->dstOffset.y + y, dst_z);
+            add_range(r, from, to, (VkDeviceSize)e.width * src->texel->size);
+        }
+    }
+    return NULL;
+}
+
+static void record_image_copy(struct vkmm_command_buffer *cmd, struct vkmm_image *src, struct vkmm_image *dst,
+                              uint32_t count, const VkImageCopy2 *regions)
+{
+    struct ranges r = { 0 };
+    for (uint32_t i = 0; i < count; i++) {
+        const char *problem = add_image_region(&r, src, dst, &regions[i]);
+        if (problem) {
+            vkmm_command_buffer_reject(cmd, "vkCmdCopyImage: region %u: %s", i, problem);
+            free(r.items);
+            return;
+        }
+    }
+    record_ranges(cmd, &src->bytes, &dst->bytes, &r);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdCopyImage2(VkCommandBuffer commandBuffer, const VkCopyImageInfo2 *pInfo)
+{
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    record_image_copy(cmd, vkmm_image_from_handle(pInfo->srcImage), vkmm_image_from_handle(pInfo->dstImage),
+                      pInfo->regionCount, pInfo->pRegions);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdCopyImage(VkCommandBuffer commandBuffer, VkImage srcImage,
+                                             VkImageLayout srcImageLayout, VkImage dstImage,
+                                             VkImageLayout dstImageLayout, uint32_t regionCount,
+                                             const VkImageCopy *pRegions)
+{
+    (void)srcImageLayout, (void)dstImageLayout;
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    VkImageCopy2 *regions = vkmm_command_buffer_store(cmd, NULL, regionCount * sizeof(*regions));
+    if (!regions && regionCount)
+        return;
+    for (uint32_t i = 0; i < regionCount; i++)
+        regions[i] = (VkImageCopy2){
+            .sType = VK_STRUCTURE_TYPE_IMAGE_COPY_2,
+            .srcSubresource = pRegions[i].srcSubresource,
+            .srcOffset = pRegions[i].srcOffset,
+            .dstSubresource = pRegions[i].dstSubresource,
+            .dstOffset = pRegions[i].dstOffset,
+            .extent = pRegions[i].extent,
+        };
+    record_image_copy(cmd, vkmm_image_from_handle(srcImage), vkmm_image_from_handle(dstImage), regionCount, regions);
+}
+
+/* --- Clear ------------------------------------------------------------------------- */
+
+/* One buffer update per level (and layer range) a clear range covers: the
+ * layers of a level are contiguous.  `pattern` holds the encoded colour
+ * repeated over the largest of them. */
+static void record_clear_range(struct vkmm_command_buffer *cmd, struct vkmm_image *image,
+                               const VkImageSubresourceRange *range, void *pattern)
+{
+    uint32_t levels = range->levelCount == VK_REMAINING_MIP_LEVELS ? image->levels - range->baseMipLevel
+                                                                   : range->levelCount;
+    uint32_t layers = range->layerCount == VK_REMAINING_ARRAY_LAYERS ? image->layers - range->baseArrayLayer
+                                                                     : range->layerCount;
+    for (uint32_t level = range->baseMipLevel; level < range->baseMipLevel + levels; level++) {
+        struct vkmm_command *command = vkmm_command_buffer_append(cmd, VKMM_COMMAND_UPDATE_BUFFER);
+        if (!command)
+            return;
+        command->u.update_buffer.dst = &image->bytes;
+        command->u.update_buffer.offset = vkmm_image_texel_offset(image, level, range->baseArrayLayer, 0, 0, 0);
+        command->u.update_buffer.size = vkmm_image_layer_pitch(image, level) * layers;
+        command->u.update_buffer.data = pattern;
+    }
+}
+
+static bool clear_range_ok(const struct vkmm_image *image, const VkImageSubresourceRange *range)
+{
+    uint32_t levels = range->levelCount == VK_REMAINING_MIP_LEVELS && range->baseMipLevel < image->levels
+                          ? image->levels - range->baseMipLevel
+                          : range->levelCount;
+    uint32_t layers = range->layerCount == VK_REMAINING_ARRAY_LAYERS && range->baseArrayLayer < image->layers
+                          ? image->layers - range->baseArrayLayer
+                          : range->layerCount;
+    return range->aspectMask == VK_IMAGE_ASPECT_COLOR_BIT && range->baseMipLevel < image->levels && levels &&
+           levels <= image->levels - range->baseMipLevel && range->baseArrayLayer < image->layers && layers &&
+           layers <= image->layers - range->baseArrayLayer;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdClearColorImage(VkCommandBuffer commandBuffer, VkImage _image,
+                                                   VkImageLayout imageLayout, const VkClearColorValue *pColor,
+                                                   uint32_t rangeCount, const VkImageSubresourceRange *pRanges)
+{
+    (void)imageLayout;
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    VKMM_FROM_HANDLE(vkmm_image, image, _image);
+    if (!image->bytes.memory) {
+        vkmm_command_buffer_reject(cmd, "vkCmdClearColorImage: the image is not bound to memory");
+        return;
+    }
+    for (uint32_t i = 0; i < rangeCount; i++) {
+        if (!clear_range_ok(image, &pRanges[i])) {
+            vkmm_command_buffer_reject(cmd, "vkCmdClearColorImage: range %u is outside the image or not COLOR", i);
+            return;
+        }
+    }
+    /* The whole image at most: level 0 is the largest. */
+    VkDeviceSize largest = vkmm_image_layer_pitch(image, 0) * image->layers;
+    uint8_t *pattern = vkmm_command_buffer_store(cmd, NULL, largest);
+    if (!pattern)
+        return;
+    /* The clear value's union holds float32, int32 or uint32 words, the
+     * same bits vkmm_texel_encode takes. */
+    uint32_t rgba[4];
+    memcpy(rgba, pColor->uint32, sizeof(rgba));
+    vkmm_texel_encode(image->texel, rgba, pattern);
+    for (VkDeviceSize at = image->texel->size; at < largest; at += image->texel->size)
+        memcpy(pattern + at, pattern, image->texel->size);
+    for (uint32_t i = 0; i < rangeCount; i++)
+        record_clear_range(cmd, image, &pRanges[i], pattern);
+}

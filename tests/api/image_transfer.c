@@ -1,0 +1,264 @@
+/* Images through the loader: vkCmdClearColorImage, vkCmdCopyBufferToImage(2),
+ * vkCmdCopyImageToBuffer(2) and vkCmdCopyImage(2) move the right texels
+ * between mip levels, layers and regions, with image barriers (layout
+ * transitions) between them; vkGetImageSubresourceLayout describes linear
+ * images; invalid creation arguments give errors, not crashes. */
+#include <string.h>
+
+#include "vkmm_test.h"
+
+struct test_image {
+    VkImage image;
+    VkDeviceMemory memory;
+};
+
+static struct test_image image_create(struct vkmm_test *t, VkFormat format, VkImageType type, VkExtent3D extent,
+                                      uint32_t levels, uint32_t layers, VkImageTiling tiling)
+{
+    struct test_image out = { 0 };
+    VkImageCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = type,
+        .format = format,
+        .extent = extent,
+        .mipLevels = levels,
+        .arrayLayers = layers,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = tiling,
+        .usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+    };
+    VK_CHECK(vkCreateImage(t->device, &info, NULL, &out.image));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(t->device, out.image, &req);
+    assert_true(req.size >= (VkDeviceSize)extent.width * extent.height * extent.depth * layers * 4);
+    VkMemoryAllocateInfo alloc = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .allocationSize = req.size,
+        .memoryTypeIndex = vkmm_test_find_memory_type(t, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0),
+    };
+    assert_true(req.memoryTypeBits & (1u << alloc.memoryTypeIndex));
+    VK_CHECK(vkAllocateMemory(t->device, &alloc, NULL, &out.memory));
+    VK_CHECK(vkBindImageMemory(t->device, out.image, out.memory, 0));
+    return out;
+}
+
+static void image_destroy(struct vkmm_test *t, struct test_image *image)
+{
+    vkDestroyImage(t->device, image->image, NULL);
+    vkFreeMemory(t->device, image->memory, NULL);
+}
+
+/* An image barrier (synchronization2) covering every subresource. */
+static void transition(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to)
+{
+    VkImageMemoryBarrier2 barrier = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+        .srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+        .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+        .dstStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+        .dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
+        .oldLayout = from,
+        .newLayout = to,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = image,
+        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS },
+    };
+    VkDependencyInfo dependency = {
+        .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &barrier };
+    vkCmdPipelineBarrier2(cmd, &dependency);
+}
+
+/* A clear of two levels and two layers, a padded buffer region into layer
+ * 1, and both levels read back: every texel is the clear colour except the
+ * region's. */
+static void test_image_clear_and_buffer_copies(void **state)
+{
+    struct vkmm_test *t = *state;
+    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    struct test_image image = image_create(t, VK_FORMAT_R8G8B8A8_UINT, VK_IMAGE_TYPE_2D, (VkExtent3D){ 8, 4, 1 }, 2,
+                                           2, VK_IMAGE_TILING_OPTIMAL);
+    struct vkmm_test_buffer upload = vkmm_test_buffer_create(t, 4 * 4 * 2, host);
+    struct vkmm_test_buffer readback = vkmm_test_buffer_create(t, 4 * (8 * 4 * 2 + 4 * 2 * 2), host);
+    uint32_t *in = upload.mapped;
+    for (uint32_t i = 0; i < 8; i++)
+        in[i] = 0xC0000000u + i; /* 2 rows of bufferRowLength 4, 3 texels used per row */
+    memset(readback.mapped, 0xEE, readback.size);
+
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    transition(cmd, image.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    VkClearColorValue color = { .uint32 = { 1, 2, 3, 4 } };
+    VkImageSubresourceRange all = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 2, 0, 2 };
+    vkCmdClearColorImage(cmd, image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &color, 1, &all);
+    transition(cmd, image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    VkBufferImageCopy region = {
+        .bufferOffset = 0,
+        .bufferRowLength = 4,
+        .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 1 },
+        .imageOffset = { 2, 1, 0 },
+        .imageExtent = { 3, 2, 1 },
+    };
+    vkCmdCopyBufferToImage(cmd, upload.buffer, image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    transition(cmd, image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+    VkBufferImageCopy2 back[2] = {
+        { .sType = VK_STRUCTURE_TYPE_BUFFER_IMAGE_COPY_2,
+          .bufferOffset = 0,
+          .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 2 },
+          .imageExtent = { 8, 4, 1 } },
+        { .sType = VK_STRUCTURE_TYPE_BUFFER_IMAGE_COPY_2,
+          .bufferOffset = 4 * 8 * 4 * 2,
+          .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 1, 0, 2 },
+          .imageExtent = { 4, 2, 1 } },
+    };
+    VkCopyImageToBufferInfo2 copy = {
+        .sType = VK_STRUCTURE_TYPE_COPY_IMAGE_TO_BUFFER_INFO_2,
+        .srcImage = image.image,
+        .srcImageLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+        .dstBuffer = readback.buffer,
+        .regionCount = 2,
+        .pRegions = back,
+    };
+    vkCmdCopyImageToBuffer2(cmd, &copy);
+    vkmm_test_full_barrier(cmd);
+    vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
+
+    const uint32_t *out = readback.mapped;
+    const uint32_t clear = 0x04030201u;
+    for (uint32_t layer = 0; layer < 2; layer++)
+        for (uint32_t y = 0; y < 4; y++)
+            for (uint32_t x = 0; x < 8; x++) {
+                uint32_t expected = clear;
+                if (layer == 1 && x >= 2 && x < 5 && y >= 1 && y < 3)
+                    expected = 0xC0000000u + (y - 1) * 4 + (x - 2);
+                assert_int_equal(out[(layer * 4 + y) * 8 + x], expected);
+            }
+    for (uint32_t i = 0; i < 4 * 2 * 2; i++)
+        assert_int_equal(out[8 * 4 * 2 + i], clear);
+    vkmm_test_buffer_destroy(t, &upload);
+    vkmm_test_buffer_destroy(t, &readback);
+    image_destroy(t, &image);
+}
+
+/* vkCmdCopyImage between a 2D array and a 3D image: layers become depth
+ * slices, and only the region moves. */
+static void test_image_to_image_copy(void **state)
+{
+    struct vkmm_test *t = *state;
+    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    struct test_image src = image_create(t, VK_FORMAT_R32_UINT, VK_IMAGE_TYPE_2D, (VkExtent3D){ 4, 4, 1 }, 1, 2,
+                                         VK_IMAGE_TILING_OPTIMAL);
+    struct test_image dst = image_create(t, VK_FORMAT_R32_SFLOAT, VK_IMAGE_TYPE_3D, (VkExtent3D){ 4, 4, 4 }, 1, 1,
+                                         VK_IMAGE_TILING_OPTIMAL);
+    struct vkmm_test_buffer io = vkmm_test_buffer_create(t, 4 * 4 * 4 * 4, host);
+    uint32_t *words = io.mapped;
+    for (uint32_t i = 0; i < 32; i++)
+        words[i] = 1000 + i;
+
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    transition(cmd, src.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL);
+    transition(cmd, dst.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL);
+    VkBufferImageCopy up = { .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 2 }, .imageExtent = { 4, 4, 1 } };
+    vkCmdCopyBufferToImage(cmd, io.buffer, src.image, VK_IMAGE_LAYOUT_GENERAL, 1, &up);
+    VkClearColorValue zero = { .float32 = { 0 } };
+    VkImageSubresourceRange all = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
+    vkCmdClearColorImage(cmd, dst.image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &all);
+    vkmm_test_full_barrier(cmd);
+    VkImageCopy region = {
+        .srcSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 2 },
+        .srcOffset = { 1, 1, 0 },
+        .dstSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+        .dstOffset = { 0, 2, 1 },
+        .extent = { 2, 2, 2 }, /* depth = the source's layer count (VUID-vkCmdCopyImage-srcImage-01791) */
+    };
+    vkCmdCopyImage(cmd, src.image, VK_IMAGE_LAYOUT_GENERAL, dst.image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+    transition(cmd, dst.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL);
+    VkBufferImageCopy down = { .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+                               .imageExtent = { 4, 4, 4 } };
+    vkCmdCopyImageToBuffer(cmd, dst.image, VK_IMAGE_LAYOUT_GENERAL, io.buffer, 1, &down);
+    vkmm_test_full_barrier(cmd);
+    vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
+
+    for (uint32_t z = 0; z < 4; z++)
+        for (uint32_t y = 0; y < 4; y++)
+            for (uint32_t x = 0; x < 4; x++) {
+                uint32_t expected = 0;
+                if (z >= 1 && z < 3 && y >= 2 && x < 2)
+                    expected = 1000 + (z - 1) * 16 + (y - 1) * 4 + (x + 1);
+                assert_int_equal(words[(z * 4 + y) * 4 + x], expected);
+            }
+    vkmm_test_buffer_destroy(t, &io);
+    image_destroy(t, &src);
+    image_destroy(t, &dst);
+}
+
+static void test_image_subresource_layout(void **state)
+{
+    struct vkmm_test *t = *state;
+    struct test_image image = image_create(t, VK_FORMAT_R32_UINT, VK_IMAGE_TYPE_2D, (VkExtent3D){ 4, 3, 1 }, 2, 2,
+                                           VK_IMAGE_TILING_LINEAR);
+    VkSubresourceLayout layout;
+    VkImageSubresource sub = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1 };
+    vkGetImageSubresourceLayout(t->device, image.image, &sub, &layout);
+    assert_int_equal(layout.rowPitch, 16);
+    assert_int_equal(layout.arrayPitch, 48);
+    assert_int_equal(layout.offset, 48);
+    assert_int_equal(layout.size, 48);
+    sub = (VkImageSubresource){ VK_IMAGE_ASPECT_COLOR_BIT, 1, 0 };
+    vkGetImageSubresourceLayout(t->device, image.image, &sub, &layout);
+    assert_int_equal(layout.rowPitch, 8);
+    assert_int_equal(layout.offset, 96);
+    image_destroy(t, &image);
+}
+
+/* Without the validation layer (the calls are invalid): errors, no crash. */
+static void test_image_invalid_arguments(void **state)
+{
+    (void)state;
+    struct vkmm_test *t = vkmm_test_create(&(struct vkmm_test_options){ .no_validation = true });
+    VkImageCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = VK_FORMAT_D32_SFLOAT,
+        .extent = { 4, 4, 1 },
+        .mipLevels = 1,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+    };
+    VkImage image = VK_NULL_HANDLE;
+    t->expected_errors = 4;
+    assert_int_not_equal(vkCreateImage(t->device, &info, NULL, &image), VK_SUCCESS);
+    info.format = VK_FORMAT_R8_UNORM;
+    info.mipLevels = 4; /* a 4x4 image has 3 */
+    assert_int_not_equal(vkCreateImage(t->device, &info, NULL, &image), VK_SUCCESS);
+    info.mipLevels = 1;
+    info.extent.width = 1u << 20;
+    assert_int_not_equal(vkCreateImage(t->device, &info, NULL, &image), VK_SUCCESS);
+    info.extent.width = 4;
+    VK_CHECK(vkCreateImage(t->device, &info, NULL, &image));
+    /* A view of an unbound image. */
+    VkImageViewCreateInfo view_info = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .image = image,
+        .viewType = VK_IMAGE_VIEW_TYPE_2D,
+        .format = VK_FORMAT_R8_UNORM,
+        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+    };
+    VkImageView view;
+    assert_int_not_equal(vkCreateImageView(t->device, &view_info, NULL, &view), VK_SUCCESS);
+    assert_int_equal(t->driver_errors, 4);
+    vkDestroyImage(t->device, image, NULL);
+    vkmm_test_destroy(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_image_clear_and_buffer_copies, vkmm_test_setup, vkmm_test_teardown),
+        cmocka_unit_test_setup_teardown(test_image_to_image_copy, vkmm_test_setup, vkmm_test_teardown),
+        cmocka_unit_test_setup_teardown(test_image_subresource_layout, vkmm_test_setup, vkmm_test_teardown),
+        cmocka_unit_test(test_image_invalid_arguments),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
