@@ -80,9 +80,10 @@ void vkmm_device_monitor_clear(struct vkmm_device_monitor *m, const uint8_t *byt
     uintptr_t end = (uintptr_t)(m->owner + (bytes - m->base) + size);
     begin &= ~(uintptr_t)(page - 1);
     end = (end + page - 1) & ~(uintptr_t)(page - 1);
-    /* Dropped pages read back as zero: untouched.  Small spans are zeroed
-     * in place instead, rather than faulted in again at the next dispatch. */
-    if (end - begin <= 64u * 1024u)
+    /* Dropped pages read back as zero: untouched.  Spans up to 16 MiB of
+     * map are zeroed in place instead, rather than faulted in again at the
+     * next dispatch (the pages stay committed). */
+    if (end - begin <= (16u << 20))
         memset((void *)begin, 0, end - begin);
     else
         madvise((void *)begin, end - begin, MADV_DONTNEED);
@@ -115,7 +116,8 @@ struct access {
     bool write, private_;
 };
 
-static void record(struct vkmm_device_monitor *m, uint64_t offset, uint32_t owner, const struct access *a)
+static void record(struct vkmm_device_monitor *m, uint64_t offset, uint32_t owner, const struct access *a,
+                   uint32_t bytes)
 {
     struct vkmm_device_races *races = m->races;
     uint32_t seen = owner & ~(TAG_MASK | SITE_MASK << SITE_SHIFT);
@@ -126,7 +128,7 @@ static void record(struct vkmm_device_monitor *m, uint64_t offset, uint32_t owne
     for (uint32_t i = 0; i < races->count; i++) {
         struct vkmm_device_race *r = &races->race[i];
         if (r->earlier.word == low && r->later.word == high) {
-            r->bytes++;
+            r->bytes += bytes;
             return;
         }
     }
@@ -149,27 +151,44 @@ static void record(struct vkmm_device_monitor *m, uint64_t offset, uint32_t owne
         .earlier = in_order ? other : self,
         .later = in_order ? self : other,
         .offset = offset,
-        .bytes = 1,
+        .bytes = bytes,
     };
 }
 
-/* Records one byte's access; returns true when it is a private read of a
- * byte another workgroup wrote (it must read the value from before the
- * dispatch). */
-static bool access_byte(struct vkmm_device_monitor *m, uint64_t offset, const struct access *a)
+/* Records the access of `count` bytes that hold one owner word; returns
+ * true when it is a private read of bytes another workgroup wrote (it must
+ * read the value from before the dispatch). */
+static bool access_bytes(struct vkmm_device_monitor *m, uint64_t offset, uint32_t count, const struct access *a)
 {
     uint32_t owner = m->owner[offset];
     uint32_t tag = owner & TAG_MASK;
     uint32_t seen = owner & (PRIVATE_WRITE | SHARED_WRITE | PRIVATE_READ | SHARED_READ);
     bool stale = false;
     if (tag && tag != a->tag && conflicts(seen, a->write, a->private_)) {
-        record(m, offset, owner, a);
+        record(m, offset, owner, a, count);
         stale = !a->write && a->private_;
     }
     uint32_t kind = a->write ? (a->private_ ? PRIVATE_WRITE : SHARED_WRITE)
                              : (a->private_ ? PRIVATE_READ : SHARED_READ);
     uint32_t new_tag = !tag || tag == a->tag ? a->tag : SEVERAL;
-    m->owner[offset] = new_tag | a->site << SITE_SHIFT | seen | kind;
+    uint32_t word = new_tag | a->site << SITE_SHIFT | seen | kind;
+    for (uint32_t i = 0; i < count; i++)
+        m->owner[offset + i] = word;
+    return stale;
+}
+
+/* A lane's bytes in runs of one owner word: an element's bytes nearly
+ * always share theirs, so the check runs once per element. */
+static bool access_lane(struct vkmm_device_monitor *m, uint64_t at, uint32_t size, const struct access *a)
+{
+    bool stale = false;
+    for (uint32_t i = 0; i < size;) {
+        uint32_t run = 1;
+        while (i + run < size && m->owner[at + i + run] == m->owner[at + i])
+            run++;
+        stale |= access_bytes(m, at + i, run, a);
+        i += run;
+    }
     return stale;
 }
 
@@ -192,15 +211,13 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         if (!(lanes >> lane & 1) || !vkmm_lane_offset(addresses[lane], base, m->size, size, &at))
             continue; /* inactive, or outside device memory */
         bool stale = false;
-        for (uint32_t i = 0; i < size; i++) {
-            if (flags & VKMM_WORKGROUP_READ) {
-                a.write = false;
-                stale |= access_byte(m, at + i, &a);
-            }
-            if (flags & VKMM_WORKGROUP_WRITE) {
-                a.write = true;
-                access_byte(m, at + i, &a);
-            }
+        if (flags & VKMM_WORKGROUP_READ) {
+            a.write = false;
+            stale = access_lane(m, at, size, &a);
+        }
+        if (flags & VKMM_WORKGROUP_WRITE) {
+            a.write = true;
+            access_lane(m, at, size, &a);
         }
         if (!stale || size > 64 || !m->peek)
             continue;

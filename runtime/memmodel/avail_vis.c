@@ -157,6 +157,31 @@ bool vkmm_mm_visible_set(struct vkmm_mm_engine *e, const struct vkmm_mm_memory *
 }
 
 /* The visible seq of read path (stage, access) for each byte of [begin, end). */
+/* The same when it is one seq for the whole range: no buffer-barrier
+ * record raises any byte of it above the global ones (the common case),
+ * and *uniform gets it; false otherwise (the caller asks per byte). */
+static bool uniform_visible_seq(const struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m,
+                                VkPipelineStageFlags2 stage, VkAccessFlags2 access, uint64_t begin, uint64_t end,
+                                uint64_t *uniform)
+{
+    VkPipelineStageFlags2 s = vkmm_mm_expand_stages(e, stage);
+    VkAccessFlags2 a = vkmm_mm_expand_access(e, access);
+    uint64_t base = e->submit_vis;
+    for (uint32_t i = 0; i < e->gvis_count; i++)
+        if (record_covers(&e->gvis[i], s, a) && e->gvis[i].seq > base)
+            base = e->gvis[i].seq;
+    *uniform = base;
+    for (uint32_t i = 0; i < m->vis_count; i++) {
+        const struct vkmm_mm_vis_record *r = &m->vis[i];
+        if (!record_covers(r, s, a))
+            continue;
+        for (uint32_t k = range_find(r, begin); k < r->count && r->ranges[k].begin < end; k++)
+            if (r->ranges[k].seq > base)
+                return false;
+    }
+    return true;
+}
+
 static void visible_seqs(const struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, VkPipelineStageFlags2 stage,
                          VkAccessFlags2 access, uint64_t begin, uint64_t end, uint64_t *vis)
 {
@@ -384,7 +409,7 @@ struct device_read {
 static bool read_older_version(const struct vkmm_mm_memory *m, uint64_t g, uint64_t b, uint64_t n,
                                const uint64_t *vis, uint64_t least, uint8_t *out)
 {
-    for (uint64_t i = 1; i < n; i++)
+    for (uint64_t i = 1; vis && i < n; i++)
         if (vis[i] != least)
             return false;
     for (uint32_t i = m->dev_hist[g]; i; i = m->versions[i].next) {
@@ -399,13 +424,14 @@ static bool read_older_version(const struct vkmm_mm_memory *m, uint64_t g, uint6
     return false;
 }
 
-/* Bytes [b, stop) of one granule, each with its visible seq vis[i]. */
+/* Bytes [b, stop) of one granule, each with its visible seq vis[i] (vis
+ * NULL: `uniform` for all). */
 static void read_granule(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t b, uint64_t stop,
-                         const uint64_t *vis, uint8_t *out, struct device_read *r)
+                         const uint64_t *vis, uint64_t uniform, uint8_t *out, struct device_read *r)
 {
     uint64_t g = b / VKMM_MM_GRANULE, n = stop - b;
-    uint64_t least = vis[0];
-    for (uint64_t i = 1; i < n; i++)
+    uint64_t least = vis ? vis[0] : uniform;
+    for (uint64_t i = 1; vis && i < n; i++)
         least = vis[i] < least ? vis[i] : least;
     /* The common granule: its newest version is visible to the path, equal
      * to the coherent view, and written since the allocation. */
@@ -418,7 +444,7 @@ static void read_granule(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
         return;
     }
     for (uint64_t i = 0; i < n; i++, b++) {
-        out[i] = vkmm_mm_device_value_at(m, b, vis[i]);
+        out[i] = vkmm_mm_device_value_at(m, b, vis ? vis[i] : uniform);
         if (!r->report)
             continue;
         /* DESIGN §3.4: "Whenever a read returns something else [than the
@@ -466,11 +492,14 @@ static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
     vkmm_mm_run_init(e, &r.uninitialized, VKMM_MM_HAZARD_UNINITIALIZED_READ, m, &reader, stage, access);
     for (uint64_t at = begin; at < end; at += chunk) {
         uint64_t chunk_end = end - at < chunk ? end : at + chunk;
-        visible_seqs(e, m, stage, access, at, chunk_end, vis);
+        uint64_t uniform;
+        bool one_seq = uniform_visible_seq(e, m, stage, access, at, chunk_end, &uniform);
+        if (!one_seq)
+            visible_seqs(e, m, stage, access, at, chunk_end, vis);
         for (uint64_t b = at; b < chunk_end;) {
             uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
             uint64_t stop = g_end < chunk_end ? g_end : chunk_end;
-            read_granule(e, m, b, stop, vis + (b - at), o + (b - begin), &r);
+            read_granule(e, m, b, stop, one_seq ? NULL : vis + (b - at), uniform, o + (b - begin), &r);
             b = stop;
         }
     }

@@ -17,7 +17,10 @@ static const struct sync_variant variants[VARIANTS] = {
     [DISPATCH_THEN_COPY_NO_BARRIER] = { "bug_large_buffer_dispatch_then_copy_no_barrier", "VKMM-HAZARD-STALE-READ" },
 };
 
+/* -DLARGE_BYTES=... tries other sizes (1 GiB: docs/performance.md). */
+#ifndef LARGE_BYTES
 #define LARGE_BYTES (65ull << 20)
+#endif
 /* The window: past the old 64 MiB limit, not at a granule boundary. */
 #define WINDOW_OFFSET ((64ull << 20) + 4 * 40)
 
