@@ -106,11 +106,15 @@ static LLVMValueRef image_value(struct tr *t, LLVMValueRef image, LLVMValueRef s
     return LLVMBuildInsertValue(t->builder, value, sampler, 1, "");
 }
 
-/* A field of every lane's descriptor (a null descriptor reads 0). */
+/* A field of every active lane's descriptor (a null descriptor reads 0).
+ * Only active lanes: an inactive lane's descriptor may be anything — in
+ * strict mode, after a suspension, it is the state's fill pattern (a
+ * workgroup of one invocation crashed reading through it). */
 static LLVMValueRef field(struct tr *t, LLVMValueRef descriptor, unsigned offset, LLVMTypeRef scalar)
 {
     LLVMTypeRef vector = LLVMVectorType(scalar, t->width);
-    LLVMValueRef present = LLVMBuildICmp(t->builder, LLVMIntNE, descriptor, spv_i64_splat(t, 0), "");
+    LLVMValueRef present = LLVMBuildAnd(
+        t->builder, LLVMBuildICmp(t->builder, LLVMIntNE, descriptor, spv_i64_splat(t, 0), ""), t->exec, "");
     LLVMValueRef addresses = LLVMBuildAdd(t->builder, descriptor, spv_i64_splat(t, offset), "");
     LLVMTypeRef overloads[2] = { vector, LLVMVectorType(t->ptr, t->width) };
     LLVMValueRef args[4] = { spv_to_pointers(t, addresses), LLVMConstInt(t->i32, 4, 0), present,

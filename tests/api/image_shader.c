@@ -237,10 +237,93 @@ static void test_image_shader_paths(void **state)
     vkmm_test_buffer_destroy(t, &out);
 }
 
+/* A workgroup of one invocation: an image atomic, then an image store
+ * (tests/api/shaders/image_atomic_lone_invocation.comp). */
+static void test_image_atomic_in_a_lone_invocation(void **state)
+{
+    struct vkmm_test *t = *state;
+    struct image counters = make_image(t, VK_FORMAT_R32_UINT, VK_IMAGE_USAGE_STORAGE_BIT);
+    struct vkmm_test_buffer readback = vkmm_test_buffer_create(t, 64, HOST);
+    VkDescriptorSetLayoutBinding binding = { 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL };
+    VkDescriptorSetLayoutCreateInfo set_info = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                                 .bindingCount = 1, .pBindings = &binding };
+    VkDescriptorSetLayout set_layout;
+    VK_CHECK(vkCreateDescriptorSetLayout(t->device, &set_info, NULL, &set_layout));
+    VkPipelineLayoutCreateInfo layout_info = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                               .setLayoutCount = 1, .pSetLayouts = &set_layout };
+    VkPipelineLayout layout;
+    VK_CHECK(vkCreatePipelineLayout(t->device, &layout_info, NULL, &layout));
+    size_t size;
+    uint32_t *code = vkmm_test_load_spirv("image_atomic_lone_invocation", &size);
+    VkShaderModuleCreateInfo module_info = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                             .codeSize = size, .pCode = code };
+    VkShaderModule module;
+    VK_CHECK(vkCreateShaderModule(t->device, &module_info, NULL, &module));
+    free(code);
+    VkComputePipelineCreateInfo pipeline_info = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                   .module = module, .pName = "main" },
+        .layout = layout,
+    };
+    VkPipeline pipeline;
+    VK_CHECK(vkCreateComputePipelines(t->device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, &pipeline));
+    VkDescriptorPoolSize pool_size = { VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1 };
+    VkDescriptorPoolCreateInfo pool_info = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                             .maxSets = 1, .poolSizeCount = 1, .pPoolSizes = &pool_size };
+    VkDescriptorPool pool;
+    VK_CHECK(vkCreateDescriptorPool(t->device, &pool_info, NULL, &pool));
+    VkDescriptorSetAllocateInfo alloc = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                          .descriptorPool = pool, .descriptorSetCount = 1, .pSetLayouts = &set_layout };
+    VkDescriptorSet set;
+    VK_CHECK(vkAllocateDescriptorSets(t->device, &alloc, &set));
+    VkDescriptorImageInfo image_info = { VK_NULL_HANDLE, counters.view, VK_IMAGE_LAYOUT_GENERAL };
+    VkWriteDescriptorSet write = { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 0,
+                                   .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                                   .pImageInfo = &image_info };
+    vkUpdateDescriptorSets(t->device, 1, &write, 0, NULL);
+
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    to_general(cmd, counters.image);
+    VkClearColorValue zero = { .uint32 = { 0 } };
+    VkImageSubresourceRange all = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
+    vkCmdClearColorImage(cmd, counters.image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &all);
+    vkmm_test_full_barrier(cmd);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    vkCmdDispatch(cmd, 3, 1, 1);
+    vkmm_test_full_barrier(cmd);
+    VkBufferImageCopy region = { .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 }, .imageExtent = { 4, 4, 1 } };
+    vkCmdCopyImageToBuffer(cmd, counters.image, VK_IMAGE_LAYOUT_GENERAL, readback.buffer, 1, &region);
+    vkmm_test_full_barrier(cmd);
+    vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
+
+    /* Three workgroups added 1 each; each stored what it saw (0, 1 or 2,
+     * in some order) plus 100 in row 1. */
+    const uint32_t *c = readback.mapped;
+    assert_int_equal(c[0], 3);
+    uint32_t seen = 0;
+    for (uint32_t x = 1; x < 4; x++) {
+        assert_in_range(c[4 + x], 100, 102);
+        seen |= 1u << (c[4 + x] - 100);
+    }
+    assert_int_equal(seen, 7);
+
+    vkDestroyPipeline(t->device, pipeline, NULL);
+    vkDestroyShaderModule(t->device, module, NULL);
+    vkDestroyPipelineLayout(t->device, layout, NULL);
+    vkDestroyDescriptorPool(t->device, pool, NULL);
+    vkDestroyDescriptorSetLayout(t->device, set_layout, NULL);
+    free_image(t, &counters);
+    vkmm_test_buffer_destroy(t, &readback);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_image_shader_paths, vkmm_test_setup, vkmm_test_teardown),
+        cmocka_unit_test_setup_teardown(test_image_atomic_in_a_lone_invocation, vkmm_test_setup,
+                                        vkmm_test_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
