@@ -133,6 +133,15 @@ static bool capability_supported(uint32_t capability)
     /* Declares that the shader may read DeviceIndex; lowering builtins
      * checks that one where it is read. */
     case SpvCapabilityDeviceGroup:
+    /* Integer dot products (spirv_dot.c). */
+    case SpvCapabilityDotProductInputAll:
+    case SpvCapabilityDotProductInput4x8Bit:
+    case SpvCapabilityDotProductInput4x8BitPacked:
+    case SpvCapabilityDotProduct:
+    /* Their instructions exist only in fragment shaders, which a compute
+     * device never runs: declaring the capability is all a compute module
+     * can do with it. */
+    case SpvCapabilityDemoteToHelperInvocation:
     /* Images, samplers and texel buffers (spirv_image.c). */
     case SpvCapabilityImage1D:
     case SpvCapabilitySampled1D:

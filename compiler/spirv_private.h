@@ -294,6 +294,7 @@ LLVMValueRef tr_state_field_ptr(struct tr *t, unsigned field);
  * (false with t->error unset: not its opcode). */
 bool spv_translate_arith(struct tr *t, const struct spv_insn *insn, bool *handled);
 bool spv_translate_composite(struct tr *t, const struct spv_insn *insn, bool *handled);
+bool spv_translate_dot(struct tr *t, const struct spv_insn *insn, bool *handled);
 bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handled);
 /* lower_memory.c: a control barrier's effect on the workgroup-memory monitor (strict mode). */
 void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_t semantics);

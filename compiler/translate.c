@@ -894,6 +894,8 @@ static bool translate_instruction(struct tr *t, const struct spv_insn *insn)
         return !t->error->failed;
     if (!spv_translate_composite(t, insn, &handled) || handled)
         return !t->error->failed;
+    if (!spv_translate_dot(t, insn, &handled) || handled)
+        return !t->error->failed;
     if (!spv_translate_memory(t, insn, &handled) || handled)
         return !t->error->failed;
     if (!spv_translate_subgroup(t, insn, &handled) || handled)

@@ -79,6 +79,14 @@ static void init_features(struct vkmm_core_features *f)
     /* Workgroup variables with an OpConstantNull initializer start zeroed
      * (compiler/lower_variables.c, zero_workgroup_variable). */
     f->v13.shaderZeroInitializeWorkgroupMemory = VK_TRUE;
+    f->v13.shaderIntegerDotProduct = VK_TRUE; /* spirv_dot.c */
+    /* OpGroupNonUniformBroadcast takes the first active lane's Id
+     * (spirv_subgroup.c): a dynamically uniform Id is all it needs. */
+    f->v12.subgroupBroadcastDynamicId = VK_TRUE;
+    /* Fragment-only instructions (a compute device never runs them):
+     * modules may declare their capability and extension. */
+    f->v13.shaderTerminateInvocation = VK_TRUE;
+    f->v13.shaderDemoteToHelperInvocation = VK_TRUE;
     /* Images (compiler/spirv_image.c): texels are converted at run time
      * from the view's format, so reads and writes need no declared format;
      * out-of-range coordinates read zeros and drop writes. */

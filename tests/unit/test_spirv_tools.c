@@ -98,6 +98,58 @@ static void test_spirv_tools_computes_unfolded_spec_constant_ops(void **state)
     }
 }
 
+/* The reference for tests/shaders/integer_dot_product.spvasm: exact sums
+ * in 64 bits, truncated or saturated. */
+static int64_t packed_byte(uint32_t v, unsigned i, bool is_signed)
+{
+    uint8_t b = (uint8_t)(v >> (8 * i));
+    return is_signed ? (int64_t)(int8_t)b : (int64_t)b;
+}
+
+static int64_t packed_dot(uint32_t p, uint32_t q, bool p_signed, bool q_signed)
+{
+    int64_t sum = 0;
+    for (unsigned i = 0; i < 4; i++)
+        sum += packed_byte(p, i, p_signed) * packed_byte(q, i, q_signed);
+    return sum;
+}
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void test_spirv_integer_dot_products(void **state)
+{
+    (void)state;
+    for (unsigned w = 0; w < 4; w++) {
+        uint32_t out[48];
+        run_one_binding("integer_dot_product", widths[w], NULL, 0, out, 48, 0);
+        for (uint32_t x = 0; x < 8; x++) {
+            int64_t sx = x;
+            int64_t a[4] = { sx - 3, 2, -5, 7 }, b[4] = { 4, sx, 3, -2 };
+            uint64_t c[4] = { x, 2, 3, 4 }, d[4] = { x, 5, 6, 7 };
+            int64_t sdot = 0, sudot = 0;
+            uint64_t udot = 0;
+            for (unsigned i = 0; i < 4; i++) {
+                sdot += a[i] * b[i];
+                udot += c[i] * d[i];
+                sudot += a[i] * (int64_t)d[i];
+            }
+            uint32_t p = 0x807F02FFu, q = 0x01020304u * (x + 1);
+            int64_t sacc = (x & 1) ? INT32_MAX - 100 : INT32_MIN + 100;
+            int64_t suacc = (x & 1) ? INT32_MAX - 10 : INT32_MIN + 10;
+            const uint32_t *r = out + 6 * x;
+            assert_int_equal(r[0], (uint32_t)sdot);
+            assert_int_equal(r[1], (uint32_t)udot);
+            assert_int_equal(r[2], (uint32_t)sudot);
+            assert_int_equal(r[3], (uint32_t)clamp64(sacc + packed_dot(p, q, true, true), INT32_MIN, INT32_MAX));
+            assert_int_equal(r[4], (uint32_t)clamp64(0xFFFFFF00ll + packed_dot(p, q, false, false), 0, UINT32_MAX));
+            assert_int_equal(r[5], (uint32_t)clamp64(suacc + packed_dot(p, q, true, false), INT32_MIN, INT32_MAX));
+        }
+    }
+}
+
 static void test_spirv_tools_accepts_the_device_group_capability(void **state)
 {
     (void)state;
@@ -117,6 +169,7 @@ int main(void)
         cmocka_unit_test(test_spirv_tools_ignores_other_entry_points_bindings),
         cmocka_unit_test(test_spirv_tools_computes_unfolded_spec_constant_ops),
         cmocka_unit_test(test_spirv_tools_accepts_the_device_group_capability),
+        cmocka_unit_test(test_spirv_integer_dot_products),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
