@@ -370,34 +370,34 @@ static const struct vkmm_footprint *footprint_of(struct queue_state *state, uint
     return f;
 }
 
+/* Whether a node later in submission order that may touch what `node`
+ * touches has run (`ran`) or has not run yet. */
+static bool conflicting_later_node(struct queue_state *state, uint32_t node, bool ran)
+{
+    const struct vkmm_command_graph *g = state->graph;
+    const struct vkmm_footprint *mine = footprint_of(state, node);
+    if (!mine->everything && !mine->count)
+        return false;
+    for (uint32_t later = node + 1; later < g->node_count; later++)
+        if (g->nodes[later].done == ran && vkmm_footprints_conflict(mine, footprint_of(state, later)))
+            return true;
+    return false;
+}
+
 /* Whether running `node` now could be the benign order of a race: a node
  * later in submission order that has not run may touch what it touches.
  * (If that node depends on this one the order is forced anyway; running it
  * now is then no choice of the seed's.) */
 static bool may_be_overtaken(struct queue_state *state, uint32_t node)
 {
-    const struct vkmm_command_graph *g = state->graph;
-    const struct vkmm_footprint *mine = footprint_of(state, node);
-    if (!mine->everything && !mine->count)
-        return false;
-    for (uint32_t later = node + 1; later < g->node_count; later++)
-        if (!g->nodes[later].done && vkmm_footprints_conflict(mine, footprint_of(state, later)))
-            return true;
-    return false;
+    return conflicting_later_node(state, node, false);
 }
 
-/* Whether a node later in submission order that may touch what `node`
- * touches has already run: `node` was overtaken. */
+/* Whether a conflicting node later in submission order already ran:
+ * `node` was overtaken. */
 static bool overtaken(struct queue_state *state, uint32_t node)
 {
-    const struct vkmm_command_graph *g = state->graph;
-    const struct vkmm_footprint *mine = footprint_of(state, node);
-    if (!mine->everything && !mine->count)
-        return false;
-    for (uint32_t later = node + 1; later < g->node_count; later++)
-        if (g->nodes[later].done && vkmm_footprints_conflict(mine, footprint_of(state, later)))
-            return true;
-    return false;
+    return conflicting_later_node(state, node, true);
 }
 
 /* A command that touches no memory: a barrier, an event operation. */
