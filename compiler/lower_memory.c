@@ -336,20 +336,114 @@ static bool access_is_private(struct tr *t, uint32_t pointer_id)
     return true;
 }
 
+/* The constant an id names (scopes and semantics are constants). */
+static uint32_t constant_of(const struct spv_module *m, uint32_t id)
+{
+    const struct spv_insn *insn = &m->insns[m->ids[id].insn];
+    return insn->word_count > 3 ? spv_words(m, insn)[3] : 0;
+}
+
+/* A SPIR-V scope as a level of the dispatch (dispatch_levels.h). */
+static unsigned level_of_scope(uint32_t scope)
+{
+    switch (scope) {
+    case SpvScopeWorkgroup: return VKMM_SCOPE_WORKGROUP;
+    case SpvScopeSubgroup:
+    case SpvScopeInvocation: return VKMM_SCOPE_SUBGROUP;
+    default: return VKMM_SCOPE_DEVICE; /* Device, QueueFamily, CrossDevice */
+    }
+}
+
+/* The level a non-private access of the current instruction reaches: an
+ * atomic's scope; for a NonPrivatePointer load or store the scope of its
+ * MakePointerVisible / MakePointerAvailable (none without); device scope
+ * for legacy Coherent/Volatile accesses and everything else (000
+ * "Per-Instruction Availability and Visibility Semantics"; DESIGN §3.2
+ * legacy row). */
+static unsigned access_level(struct tr *t)
+{
+    const struct spv_module *m = t->m;
+    const struct spv_insn *insn = t->current_insn;
+    if (!insn)
+        return VKMM_SCOPE_DEVICE;
+    const uint32_t *w = spv_words(m, insn);
+    if (insn->opcode == SpvOpAtomicStore)
+        return level_of_scope(constant_of(m, w[2]));
+    if (insn->opcode >= SpvOpAtomicLoad && insn->opcode <= SpvOpAtomicXor && insn->word_count > 4)
+        return level_of_scope(constant_of(m, w[4]));
+    if (insn->opcode == SpvOpAtomicFAddEXT || insn->opcode == SpvOpAtomicFMinEXT || insn->opcode == SpvOpAtomicFMaxEXT)
+        return level_of_scope(constant_of(m, w[4]));
+    if (insn->opcode != SpvOpLoad && insn->opcode != SpvOpStore)
+        return VKMM_SCOPE_DEVICE;
+    unsigned operand = insn->opcode == SpvOpLoad ? 4 : 3;
+    uint32_t access = insn->word_count > operand ? w[operand] : 0;
+    if (!(access & SpvMemoryAccessNonPrivatePointerMask) || (access & SpvMemoryAccessVolatileMask))
+        return VKMM_SCOPE_DEVICE;
+    unsigned next = operand + 1 + ((access & SpvMemoryAccessAlignedMask) ? 1 : 0);
+    if (access & SpvMemoryAccessMakePointerAvailableMask) {
+        if (insn->opcode == SpvOpStore && next < insn->word_count)
+            return level_of_scope(constant_of(m, w[next]));
+        next++;
+    }
+    if ((access & SpvMemoryAccessMakePointerVisibleMask) && insn->opcode == SpvOpLoad && next < insn->word_count)
+        return level_of_scope(constant_of(m, w[next]));
+    return VKMM_SCOPE_NONE;
+}
+
+/* The availability (before) or visibility (after) part of a barrier's or
+ * an atomic's semantics on device memory, for strict mode's levels
+ * (dispatch_levels.h).  With the Vulkan memory model only MakeAvailable /
+ * MakeVisible perform them (000 "Availability and Visibility Semantics");
+ * legacy modules' release and acquire imply them (DESIGN §3.2).  A release
+ * without MakeAvailable still orders the atomic stores before it. */
+void spv_device_fence(struct tr *t, uint32_t scope, uint32_t semantics, bool available, bool visible)
+{
+    if (!t->options->monitor_device_memory)
+        return;
+    const uint32_t device_memory = SpvMemorySemanticsUniformMemoryMask | SpvMemorySemanticsCrossWorkgroupMemoryMask |
+                                   SpvMemorySemanticsAtomicCounterMemoryMask | SpvMemorySemanticsImageMemoryMask;
+    if (!(semantics & device_memory))
+        return;
+    bool release = (semantics & (SpvMemorySemanticsReleaseMask | SpvMemorySemanticsAcquireReleaseMask |
+                                 SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
+    bool acquire = (semantics & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsAcquireReleaseMask |
+                                 SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
+    bool vmm = t->m->uses_vulkan_memory_model;
+    bool av = available && release && (!vmm || (semantics & SpvMemorySemanticsMakeAvailableMask));
+    bool vis = visible && acquire && (!vmm || (semantics & SpvMemorySemanticsMakeVisibleMask));
+    bool orders = available && release && !av;
+    unsigned level = level_of_scope(scope);
+    if ((!av && !vis && !orders) || level < VKMM_SCOPE_WORKGROUP)
+        return;
+    unsigned kind = level | (av ? VKMM_FENCE_AVAILABLE : 0) | (vis ? VKMM_FENCE_VISIBLE : 0) |
+                    (orders ? VKMM_FENCE_RELEASE : 0);
+    LLVMTypeRef params[4] = { t->ptr, t->i32, t->i32, t->i32 };
+    LLVMTypeRef type = LLVMFunctionType(t->void_type, params, 4, 0);
+    LLVMValueRef args[4] = {
+        tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MONITOR, t->ptr),
+        tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_TAG, t->i32),
+        tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32),
+        LLVMConstInt(t->i32, kind, 0),
+    };
+    LLVMBuildCall2(t->builder, type, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_FENCE, t->ptr), args, 4, "");
+}
+
 /* Calls a monitor hook (shader_abi.h) with the lanes' addresses spilled to
- * memory; returns its result. */
+ * memory; returns its result.  The device hook takes the subgroup too
+ * (`subgroup`, NULL for the workgroup hook). */
 static LLVMValueRef call_monitor(struct tr *t, unsigned monitor_field, unsigned hook_field, LLVMValueRef who,
                                  uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef mask, unsigned size,
-                                 unsigned flags)
+                                 unsigned flags, LLVMValueRef subgroup)
 {
     LLVMValueRef spill = LLVMBuildStore(t->builder, addresses, t->monitor_addresses);
     LLVMSetAlignment(spill, 8); /* the alloca is an [W x i64] array, not a vector */
     LLVMValueRef bits = LLVMBuildBitCast(t->builder, mask, LLVMIntTypeInContext(t->context, t->width), "");
     LLVMValueRef lanes = LLVMBuildZExt(t->builder, bits, t->i64, "");
     uint64_t site = (uint64_t)(t->current_insn ? t->current_insn->offset : 0) << 32 | t->current_line;
-    LLVMTypeRef params[7] = { t->ptr, t->ptr, t->i64, t->i32, t->i32, t->i64, t->ptr };
-    LLVMTypeRef type = LLVMFunctionType(t->i64, params, 7, 0);
-    LLVMValueRef args[7] = {
+    LLVMTypeRef params[8] = { t->ptr, t->ptr, t->i64, t->i32, t->i32, t->i64, t->ptr, t->i32 };
+    unsigned count = subgroup ? 8 : 7;
+    LLVMTypeRef type = LLVMFunctionType(t->i64, params, count, 0);
+    LLVMValueRef args[8] = {
         tr_invocation_field(t, monitor_field, t->ptr),
         t->monitor_addresses,
         lanes,
@@ -357,8 +451,9 @@ static LLVMValueRef call_monitor(struct tr *t, unsigned monitor_field, unsigned 
         who,
         LLVMConstInt(t->i64, site, 0),
         monitor_site_text(t, pointer_id),
+        subgroup,
     };
-    return LLVMBuildCall2(t->builder, type, tr_invocation_field(t, hook_field, t->ptr), args, 7, "");
+    return LLVMBuildCall2(t->builder, type, tr_invocation_field(t, hook_field, t->ptr), args, count, "");
 }
 
 /* Before an access to Workgroup storage: the monitor records it, finds
@@ -372,7 +467,7 @@ static LLVMValueRef monitor_access(struct tr *t, uint32_t pointer_id, LLVMValueR
         return addresses;
     LLVMValueRef delta = call_monitor(t, VKMM_INVOCATION_WORKGROUP_MONITOR, VKMM_INVOCATION_WORKGROUP_ACCESS,
                                       tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32), pointer_id,
-                                      addresses, mask, size, flags);
+                                      addresses, mask, size, flags, NULL);
     return LLVMBuildAdd(t->builder, addresses, tr_splat(t, delta), "");
 }
 
@@ -387,9 +482,12 @@ static LLVMValueRef monitor_device(struct tr *t, uint32_t pointer_id, LLVMValueR
         return addresses;
     if (access_is_private(t, pointer_id))
         flags |= VKMM_ACCESS_PRIVATE;
+    else
+        flags |= access_level(t) << VKMM_ACCESS_SCOPE_SHIFT;
     LLVMValueRef moved = call_monitor(t, VKMM_INVOCATION_DEVICE_MONITOR, VKMM_INVOCATION_DEVICE_ACCESS,
                                       tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_TAG, t->i32), pointer_id,
-                                      addresses, mask, size, flags);
+                                      addresses, mask, size, flags,
+                                      tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32));
     LLVMValueRef reloaded = LLVMBuildLoad2(t->builder, t->lane_i64, t->monitor_addresses, "");
     LLVMSetAlignment(reloaded, 8);
     LLVMValueRef any = LLVMBuildICmp(t->builder, LLVMIntNE, moved, LLVMConstInt(t->i64, 0, 0), "");
@@ -1105,6 +1203,11 @@ static bool translate_atomic(struct tr *t, const struct spv_insn *insn, const ui
     struct place at = place_of(t, pointer_id);
     LLVMValueRef addresses = leaf_addresses(t, &at.pointer, spv_i64_splat(t, 0), size, at.kind);
     LLVMValueRef mask = in_bounds(t, &at.pointer, addresses, size);
+    uint32_t scope = constant_of(m, is_store ? w[2] : w[4]);
+    uint32_t semantics = constant_of(m, is_store ? w[3] : w[5]);
+    if (op == SpvOpAtomicCompareExchange)
+        semantics |= constant_of(m, w[6]);
+    spv_device_fence(t, scope, semantics, true, false);
     if (at.kind == SPV_STORAGE_EXPLICIT) {
         if (!is_store)
             mark_accesses(t, addresses, mask, size, false);
@@ -1173,6 +1276,7 @@ static bool translate_atomic(struct tr *t, const struct spv_insn *insn, const ui
         LLVMAddIncoming(phi, values, blocks, 2);
         result = phi;
     }
+    spv_device_fence(t, scope, semantics, false, true);
     if (!is_store)
         tr_set(t, w[2], result);
     return true;
@@ -1230,9 +1334,12 @@ bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handl
         return translate_pointer_bitcast(t, w);
     case SpvOpMemoryBarrier:
         memory_barrier(t, w[1], w[2]);
+        spv_device_fence(t, constant_of(t->m, w[1]), constant_of(t->m, w[2]), true, true);
         return true;
     case SpvOpControlBarrier:
+        /* The visibility half comes after the barrier (translate.c). */
         memory_barrier(t, w[2], w[3]);
+        spv_device_fence(t, constant_of(t->m, w[2]), constant_of(t->m, w[3]), true, false);
         spv_monitor_control_barrier(t, spv_words(t->m, &t->m->insns[t->m->ids[w[1]].insn])[3],
                                     spv_words(t->m, &t->m->insns[t->m->ids[w[3]].insn])[3]);
         return true;

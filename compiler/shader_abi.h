@@ -49,11 +49,17 @@ struct vkmm_shader_invocation {
      * with the same arguments as workgroup_access but the workgroup's tag in
      * place of the subgroup and VKMM_ACCESS_PRIVATE in the flags for a
      * private access (neither Coherent/Volatile nor NonPrivatePointer nor
-     * atomic).  A nonzero result means it rewrote some lanes' addresses in
-     * the array: the access must use those. */
+     * atomic) and the access's scope at VKMM_ACCESS_SCOPE_SHIFT (the scope
+     * of its MakePointerAvailable/MakePointerVisible, device scope for
+     * legacy Coherent/Volatile and image accesses, an atomic's own scope),
+     * then the subgroup.  A nonzero result means it rewrote some lanes'
+     * addresses in the array: the access must use those.  Memory barriers,
+     * control barriers and atomics with semantics on device memory call
+     * device_fence with the scope | VKMM_FENCE_AVAILABLE / VKMM_FENCE_VISIBLE
+     * (dispatch_levels.h): availability before, visibility after. */
     void *device_monitor;
     int64_t (*device_access)(void *monitor, uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
-                             uint32_t workgroup_tag, uint64_t site, const char *text);
+                             uint32_t workgroup_tag, uint64_t site, const char *text, uint32_t subgroup);
     /* The watchdog (poll_loops): every VKMM_POLL_ITERATIONS passes through
      * a loop header a subgroup calls poll with the loop's text ("the loop at
      * line 12"); a nonzero result means the dispatch is over (its time ran
@@ -66,6 +72,7 @@ struct vkmm_shader_invocation {
      * once, the format of each lane from its descriptor. */
     void (*texel_decode)(uint32_t *values, const uint32_t *raw, const uint32_t *formats, uint32_t width);
     void (*texel_encode)(uint32_t *raw, const uint32_t *values, const uint32_t *formats, uint32_t width);
+    void (*device_fence)(void *monitor, uint32_t workgroup_tag, uint32_t subgroup, uint32_t kind);
 };
 
 #define VKMM_POLL_ITERATIONS 4096 /* a power of two */
@@ -85,6 +92,21 @@ enum vkmm_workgroup_access_flag {
     VKMM_WORKGROUP_ATOMIC = 4,
     VKMM_ACCESS_PRIVATE = 8,
 };
+#define VKMM_ACCESS_SCOPE_SHIFT 4 /* 2 bits: enum vkmm_access_scope */
+
+/* The scope of an access or fence as the generated code passes it. */
+enum vkmm_access_scope {
+    VKMM_SCOPE_NONE = 0,      /* no availability/visibility (NonPrivatePointer alone, relaxed atomic store) */
+    VKMM_SCOPE_SUBGROUP = 1,  /* Subgroup or Invocation scope */
+    VKMM_SCOPE_WORKGROUP = 2, /* Workgroup scope */
+    VKMM_SCOPE_DEVICE = 3,    /* QueueFamily, Device or CrossDevice scope */
+};
+
+/* A fence's kind: scope | VKMM_FENCE_* bits. */
+#define VKMM_FENCE_AVAILABLE 4u /* MakeAvailable (or a legacy release) on device memory */
+#define VKMM_FENCE_VISIBLE 8u   /* MakeVisible (or a legacy acquire) on device memory */
+#define VKMM_FENCE_RELEASE 16u  /* a release without MakeAvailable: orders the atomic stores before it */
+
 
 enum vkmm_workgroup_barrier_kind {
     VKMM_WORKGROUP_BARRIER_EXECUTION = 0, /* Workgroup execution scope, no Workgroup-memory semantics */
@@ -113,6 +135,7 @@ enum vkmm_shader_invocation_field {
     VKMM_INVOCATION_POLL = 192,
     VKMM_INVOCATION_TEXEL_DECODE = 200,
     VKMM_INVOCATION_TEXEL_ENCODE = 208,
+    VKMM_INVOCATION_DEVICE_FENCE = 216,
 };
 _Static_assert(offsetof(struct vkmm_shader_invocation, push_constants) == VKMM_INVOCATION_PUSH_CONSTANTS, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, shared_memory) == VKMM_INVOCATION_SHARED_MEMORY, "abi");
@@ -133,6 +156,7 @@ _Static_assert(offsetof(struct vkmm_shader_invocation, poll_context) == VKMM_INV
 _Static_assert(offsetof(struct vkmm_shader_invocation, poll) == VKMM_INVOCATION_POLL, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, texel_decode) == VKMM_INVOCATION_TEXEL_DECODE, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, texel_encode) == VKMM_INVOCATION_TEXEL_ENCODE, "abi");
+_Static_assert(offsetof(struct vkmm_shader_invocation, device_fence) == VKMM_INVOCATION_DEVICE_FENCE, "abi");
 
 /* Descriptor as the generated code reads it: base pointer then range
  * (every kind: the bytes a shader may touch), and for images, texel

@@ -298,6 +298,7 @@ bool spv_translate_dot(struct tr *t, const struct spv_insn *insn, bool *handled)
 bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handled);
 /* lower_memory.c: a control barrier's effect on the workgroup-memory monitor (strict mode). */
 void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_t semantics);
+void spv_device_fence(struct tr *t, uint32_t scope, uint32_t semantics, bool available, bool visible);
 bool spv_translate_glsl450(struct tr *t, const struct spv_insn *insn, bool *handled);
 bool spv_translate_subgroup(struct tr *t, const struct spv_insn *insn, bool *handled);
 /* spirv_image.c: image, sampler and texel-buffer instructions, and loads

@@ -838,6 +838,11 @@ static void emit_control_barrier(struct tr *t, const uint32_t *w)
     uint32_t scope = spv_words(m, &m->insns[m->ids[w[1]].insn])[3];
     if (scope == SpvScopeWorkgroup)
         emit_suspension(t, VKMM_SHADER_AT_BARRIER, true);
+    /* The barrier's visibility operation, after it (000). */
+    const struct spv_insn *memory_scope = &m->insns[m->ids[w[2]].insn];
+    const struct spv_insn *semantics = &m->insns[m->ids[w[3]].insn];
+    spv_device_fence(t, memory_scope->word_count > 3 ? spv_words(m, memory_scope)[3] : 0,
+                     semantics->word_count > 3 ? spv_words(m, semantics)[3] : 0, false, true);
 }
 
 /* --- Blocks ------------------------------------------------------------------ */

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "dispatch_levels.h"
 #include "shader_abi.h"
 
 /* Owner word of one byte: workgroup tag (20 bits, 0: untouched in this
@@ -35,6 +36,9 @@ struct vkmm_device_monitor {
     uint32_t site_count;
     struct site sites[VKMM_DEVICE_MAX_SITES + 1]; /* index 0: unknown */
     uint8_t view[64 * 64];                        /* what moved lanes read: W lanes of up to 64 bytes */
+    uint8_t level_view[64 * 64];                  /* what lanes read through the dispatch's levels */
+    struct vkmm_dispatch_levels *levels;
+    bool lost;                                    /* the levels ran out of memory */
 };
 
 struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t size)
@@ -51,6 +55,12 @@ struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t s
     m->base = base;
     m->size = size;
     m->owner = owner;
+    m->levels = vkmm_dispatch_levels_create(base, size);
+    if (!m->levels) {
+        munmap(owner, size * sizeof(uint32_t));
+        free(m);
+        return NULL;
+    }
     return m;
 }
 
@@ -59,12 +69,15 @@ void vkmm_device_monitor_destroy(struct vkmm_device_monitor *m)
     if (!m)
         return;
     munmap(m->owner, m->size * sizeof(uint32_t));
+    vkmm_dispatch_levels_destroy(m->levels);
     free(m);
 }
 
 void vkmm_device_monitor_begin(struct vkmm_device_monitor *m, struct vkmm_device_races *races,
-                               vkmm_device_monitor_peek peek, void *peek_user)
+                               vkmm_device_monitor_peek peek, void *peek_user, uint64_t seed)
 {
+    vkmm_dispatch_levels_begin(m->levels, seed);
+    m->lost = false;
     m->races = races;
     m->peek = peek;
     m->peek_user = peek_user;
@@ -192,8 +205,24 @@ static bool access_lane(struct vkmm_device_monitor *m, uint64_t at, uint32_t siz
     return stale;
 }
 
+/* The lane's bytes through the dispatch's levels (dispatch_levels.h):
+ * moves its address when a level holds them. */
+static bool access_levels(struct vkmm_device_monitor *m, uint64_t *address, uint64_t at, uint32_t size,
+                          uint32_t flags, uint32_t workgroup_tag, uint32_t subgroup, uint8_t *view)
+{
+    uint8_t *bytes = vkmm_dispatch_levels_access(m->levels, workgroup_tag, subgroup, at, size, flags, view);
+    if (!bytes) {
+        m->lost = true; /* out of memory: the dispatch goes on coherently, the device is lost after it */
+        return false;
+    }
+    if (bytes == m->base + at)
+        return false;
+    *address = (uintptr_t)bytes;
+    return true;
+}
+
 int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
-                                   uint32_t workgroup_tag, uint64_t site, const char *text)
+                                   uint32_t workgroup_tag, uint64_t site, const char *text, uint32_t subgroup)
 {
     struct vkmm_device_monitor *m = monitor;
     if (!m || !workgroup_tag)
@@ -206,6 +235,10 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
     };
     uintptr_t base = (uintptr_t)m->base;
     int64_t moved = 0;
+    /* A private access goes through the levels only where its workgroup
+     * holds lines (its own writes); otherwise its bytes are the device's. */
+    bool through_levels = !m->lost && (!a.private_ || (flags & VKMM_WORKGROUP_ATOMIC) ||
+                                       vkmm_dispatch_levels_busy(m->levels, workgroup_tag));
     for (uint32_t lane = 0; lane < 64; lane++) {
         uint64_t at;
         if (!(lanes >> lane & 1) || !vkmm_lane_offset(addresses[lane], base, m->size, size, &at))
@@ -219,8 +252,12 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
             a.write = true;
             access_lane(m, at, size, &a);
         }
-        if (!stale || size > 64 || !m->peek)
+        if (!stale || size > 64 || !m->peek) {
+            if (through_levels)
+                moved |= access_levels(m, &addresses[lane], at, size, flags, workgroup_tag, subgroup,
+                                       m->level_view + lane * 64);
             continue;
+        }
         /* This lane reads what the bytes held before the dispatch: private
          * reads never see another workgroup's writes inside a command. */
         uint8_t *view = m->view + lane * 64;
@@ -229,4 +266,21 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         moved = 1;
     }
     return moved;
+}
+
+void vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32_t subgroup, uint32_t kind)
+{
+    struct vkmm_device_monitor *m = monitor;
+    if (m && workgroup_tag)
+        vkmm_dispatch_levels_fence(m->levels, workgroup_tag, subgroup, kind);
+}
+
+struct vkmm_dispatch_levels *vkmm_device_monitor_levels(struct vkmm_device_monitor *m)
+{
+    return m->levels;
+}
+
+bool vkmm_device_monitor_lost(const struct vkmm_device_monitor *m)
+{
+    return m->lost || vkmm_dispatch_levels_failed(m->levels);
 }

@@ -55,10 +55,17 @@ struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t s
 void vkmm_device_monitor_destroy(struct vkmm_device_monitor *monitor);
 /* A dispatch starts: its races go to `races`. */
 void vkmm_device_monitor_begin(struct vkmm_device_monitor *monitor, struct vkmm_device_races *races,
-                               vkmm_device_monitor_peek peek, void *peek_user);
+                               vkmm_device_monitor_peek peek, void *peek_user, uint64_t seed);
 /* After the dispatch: forgets what it recorded over [bytes, bytes + size). */
 void vkmm_device_monitor_clear(struct vkmm_device_monitor *monitor, const uint8_t *bytes, uint64_t size);
 
 /* The hook the generated code calls (shader_abi.h, device_access). */
 int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
-                                   uint32_t workgroup_tag, uint64_t site, const char *text);
+                                   uint32_t workgroup_tag, uint64_t site, const char *text, uint32_t subgroup);
+/* The hook for fences (shader_abi.h, device_fence): the dispatch's levels. */
+void vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32_t subgroup, uint32_t kind);
+/* The subgroup and workgroup domains of the running dispatch (dispatch.c
+ * tells them about scheduling). */
+struct vkmm_dispatch_levels *vkmm_device_monitor_levels(struct vkmm_device_monitor *m);
+/* Did the levels run out of memory in this dispatch (a store may be lost)? */
+bool vkmm_device_monitor_lost(const struct vkmm_device_monitor *m);

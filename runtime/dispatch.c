@@ -12,6 +12,8 @@
 #include "descriptor_set.h"
 #include "descriptor_set_layout.h"
 #include "device.h"
+#include "device_monitor.h"
+#include "dispatch_levels.h"
 #include "execute.h"
 #include "log.h"
 #include "physical_device.h"
@@ -48,6 +50,7 @@ struct dispatch_run {
     size_t states_size;
     bool patterned;         /* strict mode: variables start with the seeded pattern */
     uint64_t seed;
+    struct vkmm_dispatch_levels *levels; /* strict mode: the subgroup and workgroup domains */
 };
 
 /* Strict mode (DESIGN §3.2): Workgroup, Private and Function variables
@@ -113,6 +116,8 @@ struct workgroup_slot {
     struct vkmm_shader_invocation invocation;
     uint32_t unfinished;
     uint8_t status[MAX_SUBGROUPS]; /* vkmm_shader_status per subgroup (checked in vkmm_dispatch_execute) */
+    uint8_t at_point[MAX_SUBGROUPS]; /* stopped at a scheduling point (not a barrier): may sit out a turn */
+    uint64_t random;                 /* strict mode: the seeded turns */
     struct vkmm_workgroup_monitor *monitor; /* strict mode with Workgroup storage, else NULL */
 };
 
@@ -132,6 +137,8 @@ static void start_workgroup(const struct dispatch_run *run, struct workgroup_slo
     for (uint32_t g = 0; g < shader->subgroup_count; g++)
         memset(slot->scratch + (size_t)g * shader->state_size, 0, 16);
     memset(slot->status, VKMM_SHADER_YIELDED, shader->subgroup_count);
+    memset(slot->at_point, 0, shader->subgroup_count);
+    slot->random = (run->seed + 1) * 0x9E3779B97F4A7C15ull ^ (index + 1) * 0xBF58476D1CE4E5B9ull;
     slot->unfinished = shader->subgroup_count;
     /* Strict-mode code calls the hooks whether or not there is a monitor
      * (a shader without Workgroup storage has none): they accept NULL. */
@@ -148,13 +155,29 @@ static void start_workgroup(const struct dispatch_run *run, struct workgroup_slo
  * the barrier opens: every unfinished subgroup waits at it (SPIR-V
  * OpControlBarrier: all invocations of the workgroup).  Returns true while
  * the workgroup has not finished. */
+static uint64_t next_turn_random(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
 static bool step_workgroup(const struct dispatch_run *run, struct workgroup_slot *slot)
 {
     const struct vkmm_compiled_shader *shader = run->shader;
-    bool ran = false;
+    bool ran = false, sat_out = false;
     for (uint32_t g = 0; g < shader->subgroup_count; g++) {
         if (slot->status[g] != VKMM_SHADER_YIELDED)
             continue;
+        /* Strict mode: a subgroup stopped at an atomic or a loop header
+         * sometimes sits out a turn, as the seed decides, so that subgroups
+         * drift a step apart as they do on a GPU (a reader one step behind
+         * its writer sees a half-published result). */
+        if (run->levels && slot->at_point[g] && (next_turn_random(&slot->random) & 3) == 0) {
+            sat_out = true;
+            continue;
+        }
         slot->invocation.subgroup_id = g;
         slot->status[g] = (uint8_t)shader->function(slot->scratch + (size_t)g * shader->state_size, &slot->invocation);
         if (slot->status[g] == VKMM_SHADER_ABORTED) {
@@ -162,9 +185,18 @@ static bool step_workgroup(const struct dispatch_run *run, struct workgroup_slot
             return false;
         }
         slot->unfinished -= slot->status[g] == VKMM_SHADER_DONE;
+        slot->at_point[g] = slot->status[g] == VKMM_SHADER_YIELDED;
         ran = true;
+        if (!run->levels)
+            continue;
+        /* A scheduling point: the subgroup's caches may evict (DESIGN §3.3);
+         * a finished subgroup's writes move to its workgroup's domain. */
+        if (slot->status[g] == VKMM_SHADER_DONE)
+            vkmm_dispatch_levels_subgroup_done(run->levels, slot->invocation.workgroup_tag, g);
+        else
+            vkmm_dispatch_levels_yield(run->levels, slot->invocation.workgroup_tag, g);
     }
-    if (!ran) {
+    if (!ran && !sat_out) {
         for (uint32_t g = 0; g < shader->subgroup_count; g++)
             if (slot->status[g] == VKMM_SHADER_AT_BARRIER)
                 slot->status[g] = VKMM_SHADER_YIELDED;
@@ -226,10 +258,19 @@ static void run_resident(struct dispatch_run *run, struct workgroup_slot *slots,
         start_workgroup(run, &slots[r], workgroup_order(next, groups, run->seed));
         busy[r] = true;
     }
+    uint64_t random = (run->seed + 1) * 0xD1B54A32D192ED03ull;
     while (active && !atomic_load(&run->watchdog->over)) {
+        if (run->levels)
+            vkmm_dispatch_levels_round(run->levels);
         for (unsigned r = 0; r < resident; r++) {
+            /* A workgroup sometimes sits out a round (seeded): workgroups
+             * started together drift apart. */
+            if (run->levels && busy[r] && (next_turn_random(&random) & 3) == 0)
+                continue;
             if (!busy[r] || step_workgroup(run, &slots[r]))
                 continue;
+            if (run->levels)
+                vkmm_dispatch_levels_workgroup_done(run->levels, slots[r].invocation.workgroup_tag);
             if (next < groups) {
                 start_workgroup(run, &slots[r], workgroup_order(next++, groups, run->seed));
             } else {
@@ -421,7 +462,13 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
         if (device->engine && !mirror) {
             lose_for_memory(device, groups); /* without it the shader's hooks are not set */
         } else {
+            run.levels = device->engine ? vkmm_device_monitor_levels(device->device_monitor) : NULL;
             run_strict(device, x, command, &run, threads, groups);
+            if (run.levels) {
+                vkmm_dispatch_levels_end(run.levels);
+                if (vkmm_device_monitor_lost(device->device_monitor))
+                    lose_for_memory(device, groups);
+            }
             if (mirror)
                 vkmm_strict_dispatch_finish(x, command, mirror);
         }

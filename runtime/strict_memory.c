@@ -1080,7 +1080,8 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_prepare(struct vkmm_execution 
     mirror->command = command;
     invocation->device_monitor = device->device_monitor;
     invocation->device_access = vkmm_device_monitor_access;
-    vkmm_device_monitor_begin(device->device_monitor, &mirror->races, peek_before_dispatch, mirror);
+    invocation->device_fence = vkmm_device_monitor_fence;
+    vkmm_device_monitor_begin(device->device_monitor, &mirror->races, peek_before_dispatch, mirror, vkmm_seed());
     invocation->read_marks_delta = vkmm_access_marks_delta(&device->access_marks, &device->address_space,
                                                            VKMM_MARK_READ);
     invocation->write_marks_delta = vkmm_access_marks_delta(&device->access_marks, &device->address_space,

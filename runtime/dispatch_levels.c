@@ -1,0 +1,795 @@
+#include "dispatch_levels.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "shader_abi.h"
+
+#define LINE_BYTES 64u
+#define MAX_WORKGROUPS 64u  /* resident at once: dispatch.c keeps 16 */
+#define IDLE_YIELDS_DRAIN 8 /* scheduling points without a store before a cache drains (progress) */
+
+struct line {
+    uint64_t granule; /* offset / 64 in the device address space */
+    uint64_t valid;   /* bytes this level holds a value for */
+    uint64_t dirty;   /* bytes written here and not yet pushed outward (dirty ⊆ valid) */
+    uint64_t atomic;  /* dirty bytes an atomic store wrote (atomic ⊆ dirty): a release orders them */
+    uint64_t device;  /* those of device scope (device ⊆ atomic): performed in the shader domain */
+    uint64_t order;   /* when the line last became dirty: eviction picks the newest */
+    uint64_t epoch;   /* the subgroup's release epoch of its atomic bytes */
+    uint8_t bytes[LINE_BYTES];
+};
+
+/* One domain's cache: lines in an array, found through an open-addressing
+ * index.  Lines are never removed one by one; the whole cache is emptied
+ * when its workgroup's lines go out (the dispatch ends, or room is needed). */
+struct cache {
+    struct line *lines;
+    uint32_t count, capacity;
+    uint32_t *index; /* line number + 1, 0: empty */
+    uint32_t index_size;
+    uint32_t dirty_lines; /* lines with dirty bytes (an upper bound: cleared lazily) */
+    uint32_t idle_yields;
+    uint64_t retire_round; /* its agent finished: its atomic stores are performed at this round
+                              (0: running; UINT64_MAX: performed) */
+    uint64_t epoch;        /* releases so far: atomic stores of an older epoch go out first */
+};
+
+struct workgroup {
+    uint32_t tag; /* 0: free */
+    bool done;    /* finished: its lines wait for the dispatch's end, or for room */
+    struct cache domain;
+    struct cache *subgroups;
+    uint32_t subgroup_count;
+};
+
+struct vkmm_dispatch_levels {
+    uint8_t *base;
+    uint64_t size;
+    uint64_t seed, random, clock;
+    uint64_t round; /* scheduling rounds of the dispatch (every resident workgroup stepped once) */
+    uint32_t used;  /* workgroups in the table */
+    bool failed;
+    struct workgroup workgroups[MAX_WORKGROUPS];
+};
+
+/* --- Lines ------------------------------------------------------------------------ */
+
+static uint32_t hash_granule(uint64_t granule)
+{
+    return (uint32_t)((granule * 0x9E3779B97F4A7C15ull) >> 32);
+}
+
+static struct line *find_line(const struct cache *c, uint64_t granule)
+{
+    if (!c->index_size)
+        return NULL;
+    for (uint32_t i = hash_granule(granule) & (c->index_size - 1);; i = (i + 1) & (c->index_size - 1)) {
+        uint32_t n = c->index[i];
+        if (!n)
+            return NULL;
+        if (c->lines[n - 1].granule == granule)
+            return &c->lines[n - 1];
+    }
+}
+
+static void index_line(struct cache *c, uint32_t n)
+{
+    uint32_t i = hash_granule(c->lines[n].granule) & (c->index_size - 1);
+    while (c->index[i])
+        i = (i + 1) & (c->index_size - 1);
+    c->index[i] = n + 1;
+}
+
+static bool grow(struct cache *c)
+{
+    uint32_t capacity = c->capacity ? c->capacity * 2 : 16;
+    struct line *lines = realloc(c->lines, capacity * sizeof(*lines));
+    if (!lines)
+        return false;
+    c->lines = lines;
+    c->capacity = capacity;
+    uint32_t *index = calloc(capacity * 2, sizeof(*index));
+    if (!index)
+        return false;
+    free(c->index);
+    c->index = index;
+    c->index_size = capacity * 2;
+    for (uint32_t n = 0; n < c->count; n++)
+        index_line(c, n);
+    return true;
+}
+
+/* The line for `granule`, added empty when absent; NULL when out of memory. */
+static struct line *get_line(struct vkmm_dispatch_levels *l, struct cache *c, uint64_t granule)
+{
+    struct line *line = find_line(c, granule);
+    if (line)
+        return line;
+    if (c->count == c->capacity && !grow(c)) {
+        l->failed = true;
+        return NULL;
+    }
+    line = &c->lines[c->count];
+    *line = (struct line){ .granule = granule };
+    index_line(c, c->count++);
+    return line;
+}
+
+static void clear_cache(struct cache *c)
+{
+    free(c->lines);
+    free(c->index);
+    *c = (struct cache){ 0 };
+}
+
+static uint64_t byte_mask(uint32_t first, uint32_t count)
+{
+    return count >= 64 ? ~0ull << first : ((1ull << count) - 1) << first;
+}
+
+static void copy_bytes(uint8_t *to, const uint8_t *from, uint64_t mask)
+{
+    while (mask) {
+        unsigned b = (unsigned)__builtin_ctzll(mask);
+        to[b] = from[b];
+        mask &= mask - 1;
+    }
+}
+
+static uint8_t *granule_bytes(const struct vkmm_dispatch_levels *l, uint64_t granule)
+{
+    return l->base + granule * LINE_BYTES;
+}
+
+static void mark_dirty(struct vkmm_dispatch_levels *l, struct cache *c, struct line *line, uint64_t mask,
+                       uint64_t atomic)
+{
+    if (!line->dirty)
+        c->dirty_lines++;
+    line->dirty |= mask;
+    line->atomic = (line->atomic & ~mask) | (atomic & mask);
+    line->device &= ~mask;
+    line->valid |= mask;
+    line->order = ++l->clock;
+    c->idle_yields = 0;
+}
+
+/* --- Agents ----------------------------------------------------------------------- */
+
+static struct workgroup *find_workgroup(struct vkmm_dispatch_levels *l, uint32_t tag)
+{
+    for (uint32_t i = 0; i < MAX_WORKGROUPS; i++)
+        if (l->workgroups[i].tag == tag)
+            return &l->workgroups[i];
+    return NULL;
+}
+
+static void finish_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w);
+static void flush_retired(struct vkmm_dispatch_levels *l);
+
+static struct workgroup *get_workgroup(struct vkmm_dispatch_levels *l, uint32_t tag)
+{
+    struct workgroup *w = find_workgroup(l, tag);
+    if (w)
+        return w;
+    w = find_workgroup(l, 0);
+    for (uint32_t i = 0; !w && i < MAX_WORKGROUPS; i++) {
+        if (l->workgroups[i].done) {
+            /* The table is full of retired workgroups: the first goes out
+             * early (always allowed: it only makes writes visible sooner). */
+            w = &l->workgroups[i];
+            finish_workgroup(l, w);
+        }
+    }
+    if (!w) {
+        l->failed = true;
+        return NULL;
+    }
+    w->tag = tag;
+    l->used++;
+    return w;
+}
+
+static struct cache *get_subgroup(struct vkmm_dispatch_levels *l, struct workgroup *w, uint32_t subgroup)
+{
+    if (subgroup >= w->subgroup_count) {
+        uint32_t count = subgroup + 1 > 2 * w->subgroup_count ? subgroup + 1 : 2 * w->subgroup_count;
+        struct cache *grown = realloc(w->subgroups, count * sizeof(*grown));
+        if (!grown) {
+            l->failed = true;
+            return NULL;
+        }
+        memset(grown + w->subgroup_count, 0, (count - w->subgroup_count) * sizeof(*grown));
+        w->subgroups = grown;
+        w->subgroup_count = count;
+    }
+    return &w->subgroups[subgroup];
+}
+
+/* --- Moving bytes between levels ---------------------------------------------- */
+
+/* Workgroup domain -> shader domain: the line's dirty bytes in `mask`. */
+static void push_to_device(struct vkmm_dispatch_levels *l, struct line *line, uint64_t mask)
+{
+    mask &= line->dirty;
+    copy_bytes(granule_bytes(l, line->granule), line->bytes, mask);
+    line->dirty &= ~mask;
+    line->atomic &= ~mask;
+    line->device &= ~mask;
+}
+
+/* Subgroup domain -> workgroup domain. */
+static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w, struct line *line, uint64_t mask)
+{
+    mask &= line->dirty;
+    if (!mask)
+        return;
+    /* A device-scope atomic store leaves the store buffer for the shader
+     * domain: it is performed there, and the workgroup's copy of its bytes
+     * takes the new value (an older write held there is overwritten: it
+     * came first). */
+    uint64_t atomic = line->device & mask;
+    struct line *outer = atomic ? find_line(&w->domain, line->granule) : NULL;
+    copy_bytes(granule_bytes(l, line->granule), line->bytes, atomic);
+    if (outer) {
+        copy_bytes(outer->bytes, line->bytes, atomic);
+        outer->valid |= atomic;
+        outer->dirty &= ~atomic;
+        outer->atomic &= ~atomic;
+    }
+    line->dirty &= ~atomic;
+    line->atomic &= ~atomic;
+    line->device &= ~atomic;
+    mask &= ~atomic;
+    if (!mask)
+        return;
+    outer = get_line(l, &w->domain, line->granule);
+    if (!outer)
+        return; /* l->failed: the device is lost */
+    copy_bytes(outer->bytes, line->bytes, mask);
+    mark_dirty(l, &w->domain, outer, mask, 0);
+    w->domain.idle_yields = 0;
+    line->dirty &= ~mask;
+    line->atomic &= ~mask;
+}
+
+/* Fills the workgroup line's missing bytes from the device bytes. */
+static void fill_workgroup_line(const struct vkmm_dispatch_levels *l, struct line *line)
+{
+    copy_bytes(line->bytes, granule_bytes(l, line->granule), ~line->valid);
+    line->valid = ~0ull;
+}
+
+/* Fills the subgroup line's missing bytes from what the workgroup domain
+ * holds, taking a workgroup snapshot of the line too (a cache that fills
+ * on a miss: later reads in the workgroup see this snapshot until a
+ * visibility operation — DESIGN §3.2 "the stalest result"). */
+static void fill_subgroup_line(struct vkmm_dispatch_levels *l, struct workgroup *w, struct line *line)
+{
+    if (line->valid == ~0ull)
+        return;
+    struct line *outer = get_line(l, &w->domain, line->granule);
+    if (!outer) {
+        copy_bytes(line->bytes, granule_bytes(l, line->granule), ~line->valid);
+    } else {
+        fill_workgroup_line(l, outer);
+        copy_bytes(line->bytes, outer->bytes, ~line->valid);
+    }
+    line->valid = ~0ull;
+}
+
+/* Availability of `mask` of one granule from the subgroup outward to
+ * `scope`, dropping the subgroup's (and for device scope the workgroup's)
+ * snapshots of those bytes, which are older than what the access does next. */
+static void settle(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg, uint64_t granule,
+                   uint64_t mask, enum vkmm_access_scope scope)
+{
+    struct line *inner = sg ? find_line(sg, granule) : NULL;
+    if (inner) {
+        push_to_workgroup(l, w, inner, mask);
+        inner->valid &= ~(mask & ~inner->dirty);
+    }
+    if (scope < VKMM_SCOPE_DEVICE)
+        return;
+    struct line *outer = find_line(&w->domain, granule);
+    if (outer) {
+        push_to_device(l, outer, mask);
+        outer->valid &= ~(mask & ~outer->dirty);
+    }
+}
+
+/* What a read of `mask` sees through the levels up to the shader domain:
+ * the subgroup's dirty bytes, else the workgroup's dirty bytes, else the
+ * device bytes.  Returns false (nothing to merge) when no level holds a
+ * dirty byte of it. */
+static bool merge_dirty(const struct vkmm_dispatch_levels *l, const struct workgroup *w, const struct cache *sg,
+                        uint64_t granule, uint64_t mask, uint8_t *out)
+{
+    const struct line *inner = sg ? find_line(sg, granule) : NULL;
+    const struct line *outer = find_line(&w->domain, granule);
+    uint64_t from_inner = inner ? inner->dirty & mask : 0;
+    uint64_t from_outer = outer ? outer->dirty & mask & ~from_inner : 0;
+    if (!from_inner && !from_outer)
+        return false;
+    copy_bytes(out, granule_bytes(l, granule), mask & ~from_inner & ~from_outer);
+    if (from_outer)
+        copy_bytes(out, outer->bytes, from_outer);
+    if (from_inner)
+        copy_bytes(out, inner->bytes, from_inner);
+    return true;
+}
+
+/* --- Accesses --------------------------------------------------------------------- */
+
+/* A lane whose bytes cross a line: every level gives its bytes of both
+ * granules to the device bytes, and the access goes there. */
+static uint8_t *access_across_lines(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg,
+                                    uint64_t offset, uint32_t size)
+{
+    for (uint64_t at = offset; at < offset + size;) {
+        uint64_t granule = at / LINE_BYTES;
+        uint32_t first = (uint32_t)(at % LINE_BYTES);
+        uint32_t count = LINE_BYTES - first < offset + size - at ? LINE_BYTES - first : (uint32_t)(offset + size - at);
+        settle(l, w, sg, granule, byte_mask(first, count), VKMM_SCOPE_DEVICE);
+        at += count;
+    }
+    return l->base + offset;
+}
+
+/* A private access (000 "Private"): it never communicates with another
+ * agent inside the command, but it must see the agent's own writes held in
+ * its levels, and a private store must land after them. */
+static uint8_t *access_private(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg,
+                               uint64_t granule, uint64_t mask, uint32_t flags, uint8_t *view)
+{
+    uint32_t first = (uint32_t)__builtin_ctzll(mask);
+    if (flags & VKMM_WORKGROUP_WRITE) {
+        struct line *line = sg ? find_line(sg, granule) : NULL;
+        struct cache *holder = sg;
+        if (!line) {
+            line = find_line(&w->domain, granule);
+            holder = &w->domain;
+        }
+        if (!line)
+            return granule_bytes(l, granule) + first;
+        mark_dirty(l, holder, line, mask, 0);
+        return line->bytes + first;
+    }
+    uint8_t merged[LINE_BYTES];
+    if (!merge_dirty(l, w, sg, granule, mask, merged))
+        return granule_bytes(l, granule) + first;
+    memcpy(view, merged + first, (size_t)__builtin_popcountll(mask));
+    return view;
+}
+
+/* A non-atomic, non-private access: NonPrivatePointer, with the scope of
+ * its MakePointerAvailable / MakePointerVisible (NONE without), or a
+ * legacy Coherent/Volatile one (device scope). */
+static uint8_t *access_shared(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg,
+                              uint64_t granule, uint64_t mask, uint32_t flags, enum vkmm_access_scope scope,
+                              uint8_t *view)
+{
+    uint32_t first = (uint32_t)__builtin_ctzll(mask);
+    bool write = (flags & VKMM_WORKGROUP_WRITE) != 0;
+    if (scope <= VKMM_SCOPE_SUBGROUP) {
+        /* Into (or out of) the subgroup's own cache. */
+        struct line *line = get_line(l, sg, granule);
+        if (!line)
+            return granule_bytes(l, granule) + first;
+        if (write)
+            mark_dirty(l, sg, line, mask, 0);
+        else
+            fill_subgroup_line(l, w, line);
+        return line->bytes + first;
+    }
+    if (scope == VKMM_SCOPE_WORKGROUP) {
+        struct line *inner = find_line(sg, granule);
+        if (!write && inner && (inner->dirty & mask)) {
+            uint8_t merged[LINE_BYTES];
+            struct line *outer = get_line(l, &w->domain, granule);
+            if (outer)
+                fill_workgroup_line(l, outer);
+            copy_bytes(merged, outer ? outer->bytes : granule_bytes(l, granule), mask);
+            copy_bytes(merged, inner->bytes, inner->dirty & mask);
+            memcpy(view, merged + first, (size_t)__builtin_popcountll(mask));
+            return view;
+        }
+        if (inner) {
+            push_to_workgroup(l, w, inner, mask);
+            inner->valid &= ~(mask & ~inner->dirty);
+        }
+        struct line *outer = get_line(l, &w->domain, granule);
+        if (!outer)
+            return granule_bytes(l, granule) + first;
+        if (write)
+            mark_dirty(l, &w->domain, outer, mask, 0);
+        else
+            fill_workgroup_line(l, outer);
+        return outer->bytes + first;
+    }
+    if (write) {
+        settle(l, w, sg, granule, mask, VKMM_SCOPE_DEVICE);
+        return granule_bytes(l, granule) + first;
+    }
+    uint8_t merged[LINE_BYTES];
+    bool moved = merge_dirty(l, w, sg, granule, mask, merged);
+    struct line *inner = find_line(sg, granule), *outer = find_line(&w->domain, granule);
+    if (inner)
+        inner->valid &= ~(mask & ~inner->dirty);
+    if (outer)
+        outer->valid &= ~(mask & ~outer->dirty);
+    if (!moved)
+        return granule_bytes(l, granule) + first;
+    memcpy(view, merged + first, (size_t)__builtin_popcountll(mask));
+    return view;
+}
+
+/* An atomic at its scope's level (DESIGN §3.2 "atomics"): a device-scope
+ * one on the device bytes, a workgroup-scope one on its workgroup's copy (so
+ * workgroup-scope atomics of two workgroups may lose each other's updates),
+ * a subgroup-scope one in the subgroup's cache.  An atomic store waits in
+ * the subgroup's store buffer (its cache) like any store: coherence per
+ * location holds because the agent's own later atomics push it out first. */
+static uint8_t *access_atomic(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg,
+                              uint64_t granule, uint64_t mask, uint32_t flags, enum vkmm_access_scope scope)
+{
+    uint32_t first = (uint32_t)__builtin_ctzll(mask);
+    bool store_only = !(flags & VKMM_WORKGROUP_READ);
+    if (store_only && scope >= VKMM_SCOPE_WORKGROUP) {
+        /* The store buffer: performed later (in the scope's domain), after
+         * the subgroup's atomic stores of earlier release epochs. */
+        struct line *line = get_line(l, sg, granule);
+        if (!line)
+            return granule_bytes(l, granule) + first;
+        mark_dirty(l, sg, line, mask, mask);
+        if (scope == VKMM_SCOPE_DEVICE)
+            line->device |= mask;
+        line->epoch = sg->epoch;
+        return line->bytes + first;
+    }
+    if (scope <= VKMM_SCOPE_SUBGROUP) {
+        struct line *line = get_line(l, sg, granule);
+        if (!line)
+            return granule_bytes(l, granule) + first;
+        if (!store_only) {
+            /* The subgroup's copy must hold the latest value it may see. */
+            settle(l, w, sg, granule, mask, VKMM_SCOPE_WORKGROUP);
+            struct line *outer = find_line(&w->domain, granule);
+            copy_bytes(line->bytes, outer && (outer->valid & mask) == mask ? outer->bytes : granule_bytes(l, granule),
+                       mask & ~line->valid);
+            line->valid |= mask;
+        }
+        if (flags & VKMM_WORKGROUP_WRITE)
+            mark_dirty(l, sg, line, mask, 0);
+        return line->bytes + first;
+    }
+    settle(l, w, sg, granule, mask, scope);
+    if (scope == VKMM_SCOPE_DEVICE)
+        return granule_bytes(l, granule) + first;
+    struct line *outer = get_line(l, &w->domain, granule);
+    if (!outer)
+        return granule_bytes(l, granule) + first;
+    copy_bytes(outer->bytes, granule_bytes(l, granule), mask & ~outer->valid);
+    outer->valid |= mask;
+    if (flags & VKMM_WORKGROUP_WRITE)
+        mark_dirty(l, &w->domain, outer, mask, 0);
+    return outer->bytes + first;
+}
+
+bool vkmm_dispatch_levels_busy(const struct vkmm_dispatch_levels *l, uint32_t workgroup_tag)
+{
+    if (!l->used)
+        return false;
+    for (uint32_t i = 0; i < MAX_WORKGROUPS; i++)
+        if (l->workgroups[i].tag == workgroup_tag)
+            return true;
+    return false;
+}
+
+uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag, uint32_t subgroup,
+                                     uint64_t offset, uint32_t size, uint32_t flags, uint8_t *view)
+{
+    uint8_t *address = l->base + offset;
+    bool private_ = (flags & VKMM_ACCESS_PRIVATE) && !(flags & VKMM_WORKGROUP_ATOMIC);
+    if (private_ && !vkmm_dispatch_levels_busy(l, workgroup_tag))
+        return address; /* nothing held: the device bytes are the agent's own view */
+    struct workgroup *w = get_workgroup(l, workgroup_tag);
+    struct cache *sg = w ? get_subgroup(l, w, subgroup) : NULL;
+    if (!sg)
+        return NULL;
+    uint64_t granule = offset / LINE_BYTES;
+    uint32_t first = (uint32_t)(offset % LINE_BYTES);
+    if (size == 0 || first + size > LINE_BYTES)
+        return access_across_lines(l, w, sg, offset, size);
+    uint64_t mask = byte_mask(first, size);
+    enum vkmm_access_scope scope = (enum vkmm_access_scope)(flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u);
+    uint8_t *result;
+    if (flags & VKMM_WORKGROUP_ATOMIC)
+        result = access_atomic(l, w, sg, granule, mask, flags, scope);
+    else if (private_)
+        result = access_private(l, w, sg, granule, mask, flags, view);
+    else
+        result = access_shared(l, w, sg, granule, mask, flags, scope, view);
+    return l->failed ? NULL : result;
+}
+
+/* --- Fences ------------------------------------------------------------------------ */
+
+static void push_subgroup(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg)
+{
+    for (uint32_t n = 0; n < sg->count; n++)
+        push_to_workgroup(l, w, &sg->lines[n], ~0ull);
+    sg->dirty_lines = 0;
+}
+
+static void push_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w)
+{
+    for (uint32_t n = 0; n < w->domain.count; n++)
+        push_to_device(l, &w->domain.lines[n], ~0ull);
+    w->domain.dirty_lines = 0;
+}
+
+static void drop_snapshots(struct cache *c)
+{
+    for (uint32_t n = 0; n < c->count; n++)
+        c->lines[n].valid = c->lines[n].dirty;
+}
+
+void vkmm_dispatch_levels_fence(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag, uint32_t subgroup,
+                                uint32_t kind)
+{
+    enum vkmm_access_scope scope = (enum vkmm_access_scope)(kind & 3u);
+    if (scope < VKMM_SCOPE_WORKGROUP)
+        return; /* the subgroup's cache is its subgroup domain */
+    struct workgroup *w = find_workgroup(l, workgroup_tag);
+    if (!w)
+        return; /* nothing held */
+    struct cache *sg = subgroup < w->subgroup_count ? &w->subgroups[subgroup] : NULL;
+    /* Availability first, then visibility (000: a barrier's implicit
+     * availability operation comes before it, the visibility after). */
+    if (kind & VKMM_FENCE_AVAILABLE) {
+        if (sg)
+            push_subgroup(l, w, sg);
+        if (scope == VKMM_SCOPE_DEVICE)
+            push_workgroup(l, w);
+    } else if ((kind & VKMM_FENCE_RELEASE) && sg) {
+        /* A release without availability orders the atomic stores before
+         * it before those after it (the store buffer drains in epochs). */
+        sg->epoch++;
+    }
+    if (kind & VKMM_FENCE_VISIBLE) {
+        if (sg)
+            drop_snapshots(sg);
+        if (scope == VKMM_SCOPE_DEVICE)
+            drop_snapshots(&w->domain);
+    }
+}
+
+/* --- Scheduling ------------------------------------------------------------------ */
+
+static uint64_t next_random(struct vkmm_dispatch_levels *l)
+{
+    l->random ^= l->random << 13;
+    l->random ^= l->random >> 7;
+    l->random ^= l->random << 17;
+    return l->random;
+}
+
+/* The oldest release epoch among the cache's atomic stores: only lines
+ * of that epoch (or without atomic bytes) may leave. */
+static uint64_t oldest_epoch(const struct cache *c)
+{
+    uint64_t oldest = UINT64_MAX;
+    for (uint32_t n = 0; n < c->count; n++)
+        if (c->lines[n].atomic && c->lines[n].epoch < oldest)
+            oldest = c->lines[n].epoch;
+    return oldest;
+}
+
+static bool may_leave(const struct line *line, uint64_t oldest)
+{
+    return line->dirty && (!line->atomic || line->epoch <= oldest);
+}
+
+/* The newest dirty line of a cache that may leave, or NULL. */
+static struct line *newest_dirty(struct cache *c, uint32_t *dirty_count)
+{
+    struct line *newest = NULL;
+    uint32_t count = 0;
+    uint64_t oldest = oldest_epoch(c);
+    for (uint32_t n = 0; n < c->count; n++) {
+        struct line *line = &c->lines[n];
+        if (!line->dirty)
+            continue;
+        count++;
+        if (may_leave(line, oldest) && (!newest || line->order > newest->order))
+            newest = line;
+    }
+    *dirty_count = count;
+    c->dirty_lines = count;
+    return newest;
+}
+
+/* A cache evicts at a scheduling point (DESIGN §3.3).  Seed 0: the newest
+ * dirty line goes out (through every level) while an older one stays —
+ * the order that shows a missing release (a flag written after its data
+ * is seen first).  Other
+ * seeds: each dirty line goes out or stays, as the seed decides. */
+static void evict(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *c, bool subgroup_level)
+{
+    if (!c->dirty_lines)
+        return;
+    if (l->seed == 0) {
+        uint32_t dirty;
+        struct line *newest = newest_dirty(c, &dirty);
+        if (dirty < 2 || !newest)
+            return;
+        if (subgroup_level) {
+            /* Out through every level, while the older line waits in the
+             * subgroup: another workgroup sees the newer store first. */
+            push_to_workgroup(l, w, newest, ~0ull);
+            struct line *outer = find_line(&w->domain, newest->granule);
+            if (outer)
+                push_to_device(l, outer, ~0ull);
+        } else {
+            push_to_device(l, newest, ~0ull);
+        }
+        c->dirty_lines--;
+        return;
+    }
+    uint64_t oldest = oldest_epoch(c);
+    for (uint32_t n = 0; n < c->count; n++) {
+        struct line *line = &c->lines[n];
+        if (!may_leave(line, oldest) || (next_random(l) & 1))
+            continue;
+        if (subgroup_level)
+            push_to_workgroup(l, w, line, ~0ull);
+        else
+            push_to_device(l, line, ~0ull);
+    }
+    uint32_t dirty;
+    newest_dirty(c, &dirty);
+}
+
+void vkmm_dispatch_levels_yield(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag, uint32_t subgroup)
+{
+    struct workgroup *w = find_workgroup(l, workgroup_tag);
+    if (!w || subgroup >= w->subgroup_count)
+        return;
+    struct cache *sg = &w->subgroups[subgroup];
+    /* A subgroup that keeps stopping without storing anything is most
+     * likely waiting for another agent: everything it holds goes out, so
+     * that waits on its own stores finish (a cache does not keep a line
+     * forever). */
+    if (++sg->idle_yields >= IDLE_YIELDS_DRAIN) {
+        push_subgroup(l, w, sg);
+        push_workgroup(l, w);
+        flush_retired(l);
+        sg->idle_yields = 0;
+        return;
+    }
+    evict(l, w, sg, true);
+    evict(l, w, &w->domain, false);
+}
+
+/* How many rounds a finished subgroup's atomic stores wait before they are
+ * performed: a store buffer does not empty when its invocations end, so a
+ * later store of theirs may be seen while an earlier one is on its way.
+ * Seed 0: two rounds; other seeds: zero to three. */
+static uint64_t retire_delay(struct vkmm_dispatch_levels *l)
+{
+    return l->seed == 0 ? 2 : next_random(l) % 4;
+}
+
+void vkmm_dispatch_levels_subgroup_done(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag, uint32_t subgroup)
+{
+    struct workgroup *w = find_workgroup(l, workgroup_tag);
+    if (!w || subgroup >= w->subgroup_count)
+        return;
+    struct cache *sg = &w->subgroups[subgroup];
+    drop_snapshots(sg);
+    sg->retire_round = l->round + 1 + retire_delay(l);
+}
+
+static void finish_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w)
+{
+    for (uint32_t g = 0; g < w->subgroup_count; g++) {
+        push_subgroup(l, w, &w->subgroups[g]);
+        clear_cache(&w->subgroups[g]);
+    }
+    push_workgroup(l, w);
+    clear_cache(&w->domain);
+    free(w->subgroups);
+    *w = (struct workgroup){ 0 };
+    l->used--;
+}
+
+void vkmm_dispatch_levels_workgroup_done(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag)
+{
+    struct workgroup *w = find_workgroup(l, workgroup_tag);
+    if (!w)
+        return;
+    w->done = true;
+    drop_snapshots(&w->domain);
+}
+
+/* A finished subgroup's atomic stores are performed (they must be, for
+ * waiting agents to progress); its other writes stay in its caches until
+ * the dispatch ends or room is needed — writes nobody made available may
+ * stay unseen that long (DESIGN §3.2 "the stalest result"). */
+static void perform_retired_atomics(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg)
+{
+    for (uint32_t n = 0; n < sg->count; n++)
+        push_to_workgroup(l, w, &sg->lines[n], sg->lines[n].atomic);
+    sg->retire_round = UINT64_MAX;
+}
+
+/* Every resident workgroup has stepped once: finished subgroups whose
+ * time came perform their atomic stores. */
+void vkmm_dispatch_levels_round(struct vkmm_dispatch_levels *l)
+{
+    l->round++;
+    for (uint32_t i = 0; i < MAX_WORKGROUPS; i++) {
+        struct workgroup *w = &l->workgroups[i];
+        for (uint32_t g = 0; w->tag && g < w->subgroup_count; g++) {
+            struct cache *sg = &w->subgroups[g];
+            if (sg->retire_round && sg->retire_round <= l->round)
+                perform_retired_atomics(l, w, sg);
+        }
+    }
+}
+
+/* Every atomic store finished subgroups still hold is performed now (an
+ * agent waits: it must eventually see them). */
+static void flush_retired(struct vkmm_dispatch_levels *l)
+{
+    for (uint32_t i = 0; i < MAX_WORKGROUPS; i++) {
+        struct workgroup *w = &l->workgroups[i];
+        for (uint32_t g = 0; w->tag && g < w->subgroup_count; g++)
+            if (w->subgroups[g].retire_round && w->subgroups[g].retire_round != UINT64_MAX)
+                perform_retired_atomics(l, w, &w->subgroups[g]);
+    }
+}
+
+/* --- Life -------------------------------------------------------------------------- */
+
+struct vkmm_dispatch_levels *vkmm_dispatch_levels_create(uint8_t *base, uint64_t size)
+{
+    struct vkmm_dispatch_levels *l = calloc(1, sizeof(*l));
+    if (!l)
+        return NULL;
+    l->base = base;
+    l->size = size;
+    return l;
+}
+
+void vkmm_dispatch_levels_end(struct vkmm_dispatch_levels *l)
+{
+    for (uint32_t i = 0; i < MAX_WORKGROUPS; i++)
+        if (l->workgroups[i].tag)
+            finish_workgroup(l, &l->workgroups[i]);
+}
+
+void vkmm_dispatch_levels_destroy(struct vkmm_dispatch_levels *l)
+{
+    if (!l)
+        return;
+    vkmm_dispatch_levels_end(l);
+    free(l);
+}
+
+void vkmm_dispatch_levels_begin(struct vkmm_dispatch_levels *l, uint64_t seed)
+{
+    vkmm_dispatch_levels_end(l);
+    l->seed = seed;
+    l->random = seed * 0x9E3779B97F4A7C15ull | 1;
+    l->clock = 0;
+    l->round = 0;
+    l->failed = false;
+}
+
+bool vkmm_dispatch_levels_failed(const struct vkmm_dispatch_levels *l)
+{
+    return l->failed;
+}

@@ -1,0 +1,69 @@
+/* Strict mode inside a dispatch: the subgroup and workgroup domains of
+ * device memory (DESIGN §3.1), as caches of 64-byte lines.
+ *
+ *   subgroup domain   one cache per subgroup (its invocations' caches: the
+ *                     lanes of one subgroup share it)
+ *   workgroup domain  one cache per workgroup
+ *   shader domain     the device bytes the dispatch runs on
+ *
+ * A line holds, per byte, whether the level has a value for it (`valid`,
+ * a snapshot taken when the line was filled) and whether that value was
+ * written at this level and not yet pushed outward (`dirty`).  Stores that
+ * are not available at a wider scope stay in the subgroup's cache; reads
+ * without visibility read the subgroup's snapshot, which stays stale until
+ * a visibility operation (000 "Availability and Visibility Semantics").
+ * Availability operations push dirty bytes outward; visibility operations
+ * drop snapshots; atomics run at the level of their scope, so atomics of
+ * different scope instances may each work on their own copy.  Caches evict
+ * at scheduling points, out of program order, as the seed decides.
+ *
+ * The generated code calls the device-memory monitor's hook before every
+ * access; the monitor hands each lane here, and a lane whose bytes live in
+ * a line gets the line's address (stores, snapshots) or a view holding the
+ * merged bytes (reads).  Knows no Vulkan object. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "shader_abi.h" /* enum vkmm_access_scope, VKMM_FENCE_* */
+
+struct vkmm_dispatch_levels;
+
+/* Levels over the device address space [base, base + size); NULL when out
+ * of memory. */
+struct vkmm_dispatch_levels *vkmm_dispatch_levels_create(uint8_t *base, uint64_t size);
+void vkmm_dispatch_levels_destroy(struct vkmm_dispatch_levels *levels);
+
+/* A dispatch starts under `seed` (0: the stalest schedule). */
+void vkmm_dispatch_levels_begin(struct vkmm_dispatch_levels *levels, uint64_t seed);
+/* Every line still held goes out to the device bytes (the dispatch ended,
+ * or was aborted). */
+void vkmm_dispatch_levels_end(struct vkmm_dispatch_levels *levels);
+
+/* One lane's access of `size` bytes at `offset` (flags as the generated code
+ * passes them: VKMM_WORKGROUP_READ/WRITE/ATOMIC, VKMM_ACCESS_PRIVATE, the
+ * scope at VKMM_ACCESS_SCOPE_SHIFT).  Returns the address the lane must use:
+ * `address` itself, a line's bytes, or `view` (at least 64 bytes) filled with
+ * what the read sees.  Returns NULL when out of memory (the device is lost). */
+uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *levels, uint32_t workgroup_tag, uint32_t subgroup,
+                                     uint64_t offset, uint32_t size, uint32_t flags, uint8_t *view);
+/* Does the workgroup hold any line?  (Private accesses look here first.) */
+bool vkmm_dispatch_levels_busy(const struct vkmm_dispatch_levels *levels, uint32_t workgroup_tag);
+
+/* A memory barrier, or the release / acquire half of a control barrier or
+ * an atomic's semantics. */
+void vkmm_dispatch_levels_fence(struct vkmm_dispatch_levels *levels, uint32_t workgroup_tag, uint32_t subgroup,
+                                uint32_t kind);
+
+/* Scheduling (dispatch.c): a subgroup stopped at a scheduling point, a
+ * subgroup finished, a workgroup finished. */
+void vkmm_dispatch_levels_yield(struct vkmm_dispatch_levels *levels, uint32_t workgroup_tag, uint32_t subgroup);
+void vkmm_dispatch_levels_subgroup_done(struct vkmm_dispatch_levels *levels, uint32_t workgroup_tag,
+                                        uint32_t subgroup);
+void vkmm_dispatch_levels_workgroup_done(struct vkmm_dispatch_levels *levels, uint32_t workgroup_tag);
+/* Every resident workgroup stepped once. */
+void vkmm_dispatch_levels_round(struct vkmm_dispatch_levels *levels);
+/* An allocation failed while the dispatch ran: some store may have been
+ * dropped, and the device must be lost.  Cleared by begin. */
+bool vkmm_dispatch_levels_failed(const struct vkmm_dispatch_levels *levels);
