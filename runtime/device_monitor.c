@@ -168,6 +168,37 @@ static void record(struct vkmm_device_monitor *m, uint64_t offset, uint32_t owne
     };
 }
 
+/* A read through the levels returned bytes older than another invocation's
+ * write: one record per pair of instructions. */
+static void record_stale(struct vkmm_device_monitor *m, const struct vkmm_level_stale *stale, const struct access *a,
+                         uint32_t owner_before, uint32_t size)
+{
+    struct vkmm_device_races *races = m->races;
+    uint32_t writer_site = stale->held ? stale->writer_site : owner_before >> SITE_SHIFT & SITE_MASK;
+    uint32_t writer_tag = stale->held ? stale->writer_tag : owner_before & TAG_MASK;
+    const struct site *write = &m->sites[writer_site], *read = &m->sites[a->site];
+    for (uint32_t i = 0; i < races->count; i++) {
+        struct vkmm_device_race *r = &races->race[i];
+        if (r->stale && r->earlier.word == write->word && r->later.word == read->word) {
+            r->bytes += size;
+            return;
+        }
+    }
+    if (races->count == VKMM_DEVICE_MAX_RACES) {
+        races->more++;
+        return;
+    }
+    races->race[races->count++] = (struct vkmm_device_race){
+        .earlier = { .text = write->text, .word = write->word,
+                     .workgroup = writer_tag && writer_tag != SEVERAL ? writer_tag - 1 : UINT32_MAX, .write = true },
+        .later = { .text = read->text, .word = read->word, .workgroup = a->tag - 1 },
+        .offset = stale->offset,
+        .bytes = size,
+        .stale = true,
+        .held = stale->held,
+    };
+}
+
 /* Records the access of `count` bytes that hold one owner word; returns
  * true when it is a private read of bytes another workgroup wrote (it must
  * read the value from before the dispatch). */
@@ -208,13 +239,17 @@ static bool access_lane(struct vkmm_device_monitor *m, uint64_t at, uint32_t siz
 /* The lane's bytes through the dispatch's levels (dispatch_levels.h):
  * moves its address when a level holds them. */
 static bool access_levels(struct vkmm_device_monitor *m, uint64_t *address, uint64_t at, uint32_t size,
-                          uint32_t flags, uint32_t workgroup_tag, uint32_t subgroup, uint8_t *view)
+                          uint32_t flags, const struct access *a, uint32_t workgroup_tag, uint32_t subgroup,
+                          uint8_t *view, uint32_t owner_before)
 {
-    uint8_t *bytes = vkmm_dispatch_levels_access(m->levels, workgroup_tag, subgroup, at, size, flags, view);
+    uint8_t *bytes = vkmm_dispatch_levels_access(m->levels, workgroup_tag, subgroup, at, size, flags, view, a->site);
     if (!bytes) {
         m->lost = true; /* out of memory: the dispatch goes on coherently, the device is lost after it */
         return false;
     }
+    const struct vkmm_level_stale *stale = vkmm_dispatch_levels_stale(m->levels);
+    if (stale->stale && m->races)
+        record_stale(m, stale, a, owner_before, size);
     if (bytes == m->base + at)
         return false;
     *address = (uintptr_t)bytes;
@@ -244,6 +279,7 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         if (!(lanes >> lane & 1) || !vkmm_lane_offset(addresses[lane], base, m->size, size, &at))
             continue; /* inactive, or outside device memory */
         bool stale = false;
+        uint32_t owner_before = m->owner[at];
         if (flags & VKMM_WORKGROUP_READ) {
             a.write = false;
             stale = access_lane(m, at, size, &a);
@@ -254,8 +290,8 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         }
         if (!stale || size > 64 || !m->peek) {
             if (through_levels)
-                moved |= access_levels(m, &addresses[lane], at, size, flags, workgroup_tag, subgroup,
-                                       m->level_view + lane * 64);
+                moved |= access_levels(m, &addresses[lane], at, size, flags, &a, workgroup_tag, subgroup,
+                                       m->level_view + lane * 64, owner_before);
             continue;
         }
         /* This lane reads what the bytes held before the dispatch: private

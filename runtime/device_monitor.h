@@ -32,6 +32,10 @@ struct vkmm_device_race {
     struct vkmm_device_race_access earlier, later; /* in program order */
     uint64_t offset;                               /* first byte, from the device's address-space base */
     uint64_t bytes;
+    /* A stale read through the dispatch's levels (dispatch_levels.h):
+     * `later` is the read, `earlier` the write it did not see (held: still
+     * in the writer's cache). */
+    bool stale, held;
 };
 
 #define VKMM_DEVICE_MAX_RACES 32

@@ -17,6 +17,7 @@ struct line {
     uint64_t device;  /* those of device scope (device ⊆ atomic): performed in the shader domain */
     uint64_t order;   /* when the line last became dirty: eviction picks the newest */
     uint64_t epoch;   /* the subgroup's release epoch of its atomic bytes */
+    uint32_t writer_tag, writer_site; /* the last write into the line (for reports) */
     uint8_t bytes[LINE_BYTES];
 };
 
@@ -49,6 +50,8 @@ struct vkmm_dispatch_levels {
     uint64_t seed, random, clock;
     uint64_t round; /* scheduling rounds of the dispatch (every resident workgroup stepped once) */
     uint32_t used;  /* workgroups in the table */
+    uint32_t site, tag; /* the access being made */
+    struct vkmm_level_stale stale;
     bool failed;
     struct workgroup workgroups[MAX_WORKGROUPS];
 };
@@ -149,6 +152,8 @@ static void mark_dirty(struct vkmm_dispatch_levels *l, struct cache *c, struct l
         c->dirty_lines++;
     line->dirty |= mask;
     line->atomic = (line->atomic & ~mask) | (atomic & mask);
+    line->writer_tag = l->tag;
+    line->writer_site = l->site;
     line->device &= ~mask;
     line->valid |= mask;
     line->order = ++l->clock;
@@ -249,6 +254,9 @@ static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *
         return; /* l->failed: the device is lost */
     copy_bytes(outer->bytes, line->bytes, mask);
     mark_dirty(l, &w->domain, outer, mask, 0);
+    outer->writer_tag = line->writer_tag;
+    outer->writer_site = line->writer_site;
+    outer->order = line->order;
     w->domain.idle_yields = 0;
     line->dirty &= ~mask;
     line->atomic &= ~mask;
@@ -318,6 +326,51 @@ static bool merge_dirty(const struct vkmm_dispatch_levels *l, const struct workg
     if (from_inner)
         copy_bytes(out, inner->bytes, from_inner);
     return true;
+}
+
+/* --- The coherent view ------------------------------------------------------------ */
+
+/* Compares what a read returned with the newest write of each byte: the
+ * newest dirty copy in any cache (by the time its line was written), else
+ * the device bytes.  Records the first difference in l->stale. */
+static void check_stale(struct vkmm_dispatch_levels *l, uint64_t granule, uint64_t mask, const uint8_t *returned)
+{
+    uint8_t newest[LINE_BYTES];
+    uint64_t order[LINE_BYTES] = { 0 };
+    const struct line *holder[LINE_BYTES] = { 0 };
+    copy_bytes(newest, granule_bytes(l, granule), mask);
+    for (uint32_t i = 0; i < MAX_WORKGROUPS; i++) {
+        const struct workgroup *w = &l->workgroups[i];
+        for (uint32_t g = 0; w->tag && g <= w->subgroup_count; g++) {
+            const struct line *line = find_line(g < w->subgroup_count ? &w->subgroups[g] : &w->domain, granule);
+            for (uint64_t bytes = line ? line->dirty & mask : 0; bytes; bytes &= bytes - 1) {
+                unsigned b = (unsigned)__builtin_ctzll(bytes);
+                if (line->order > order[b]) {
+                    order[b] = line->order;
+                    newest[b] = line->bytes[b];
+                    holder[b] = line;
+                }
+            }
+        }
+    }
+    for (uint64_t bytes = mask; bytes; bytes &= bytes - 1) {
+        unsigned b = (unsigned)__builtin_ctzll(bytes);
+        if (returned[b - __builtin_ctzll(mask)] == newest[b])
+            continue;
+        l->stale = (struct vkmm_level_stale){
+            .stale = true,
+            .held = holder[b] != NULL,
+            .writer_tag = holder[b] ? holder[b]->writer_tag : 0,
+            .writer_site = holder[b] ? holder[b]->writer_site : 0,
+            .offset = granule * LINE_BYTES + b,
+        };
+        return;
+    }
+}
+
+const struct vkmm_level_stale *vkmm_dispatch_levels_stale(const struct vkmm_dispatch_levels *l)
+{
+    return &l->stale;
 }
 
 /* --- Accesses --------------------------------------------------------------------- */
@@ -488,9 +541,12 @@ bool vkmm_dispatch_levels_busy(const struct vkmm_dispatch_levels *l, uint32_t wo
 }
 
 uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag, uint32_t subgroup,
-                                     uint64_t offset, uint32_t size, uint32_t flags, uint8_t *view)
+                                     uint64_t offset, uint32_t size, uint32_t flags, uint8_t *view, uint32_t site)
 {
     uint8_t *address = l->base + offset;
+    l->stale.stale = false;
+    l->site = site;
+    l->tag = workgroup_tag;
     bool private_ = (flags & VKMM_ACCESS_PRIVATE) && !(flags & VKMM_WORKGROUP_ATOMIC);
     if (private_ && !vkmm_dispatch_levels_busy(l, workgroup_tag))
         return address; /* nothing held: the device bytes are the agent's own view */
@@ -511,6 +567,8 @@ uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *l, uint32_t wo
         result = access_private(l, w, sg, granule, mask, flags, view);
     else
         result = access_shared(l, w, sg, granule, mask, flags, scope, view);
+    if (result && !private_ && !(flags & (VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_WRITE)))
+        check_stale(l, granule, mask, result);
     return l->failed ? NULL : result;
 }
 
@@ -639,9 +697,13 @@ static void evict(struct vkmm_dispatch_levels *l, struct workgroup *w, struct ca
         return;
     }
     uint64_t oldest = oldest_epoch(c);
+    const struct line *first = NULL; /* the oldest dirty line stays, on every seed */
+    for (uint32_t n = 0; n < c->count; n++)
+        if (c->lines[n].dirty && (!first || c->lines[n].order < first->order))
+            first = &c->lines[n];
     for (uint32_t n = 0; n < c->count; n++) {
         struct line *line = &c->lines[n];
-        if (!may_leave(line, oldest) || (next_random(l) & 1))
+        if (line == first || !may_leave(line, oldest) || (next_random(l) & 1))
             continue;
         if (subgroup_level)
             push_to_workgroup(l, w, line, ~0ull);

@@ -47,7 +47,22 @@ void vkmm_dispatch_levels_end(struct vkmm_dispatch_levels *levels);
  * `address` itself, a line's bytes, or `view` (at least 64 bytes) filled with
  * what the read sees.  Returns NULL when out of memory (the device is lost). */
 uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *levels, uint32_t workgroup_tag, uint32_t subgroup,
-                                     uint64_t offset, uint32_t size, uint32_t flags, uint8_t *view);
+                                     uint64_t offset, uint32_t size, uint32_t flags, uint8_t *view, uint32_t site);
+
+/* What made the last access's read stale (DESIGN §3.4: the coherent view
+ * — the newest write of each byte, wherever it is held — differs from what
+ * the read returned).  Only non-atomic, non-private reads are judged: in a
+ * race-free program every such read returns the newest write, which
+ * happens before it. */
+struct vkmm_level_stale {
+    bool stale;
+    bool held;              /* the newer bytes wait in a cache (else they reached the device bytes) */
+    uint32_t writer_tag;    /* held: the writer's workgroup tag */
+    uint32_t writer_site;   /* held: the writing instruction's site (the caller's index) */
+    uint64_t offset;        /* the first stale byte */
+};
+/* The last access's verdict (cleared by every access). */
+const struct vkmm_level_stale *vkmm_dispatch_levels_stale(const struct vkmm_dispatch_levels *levels);
 /* Does the workgroup hold any line?  (Private accesses look here first.) */
 bool vkmm_dispatch_levels_busy(const struct vkmm_dispatch_levels *levels, uint32_t workgroup_tag);
 

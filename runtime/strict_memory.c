@@ -1247,6 +1247,28 @@ static void forget_uninitialized(struct vkmm_device *device, const struct vkmm_m
 /* Races between workgroups the device-memory monitor found: one report per
  * pair of instructions, with the bytes named as the application knows them.
  * The engine lock is held. */
+/* A read inside the dispatch returned bytes older than another
+ * invocation's write (the subgroup and workgroup domains,
+ * dispatch_levels.h): nothing made the write available and visible to the
+ * reader, so the two are unsynchronized (DESIGN §3.4 "stale read"). */
+static void describe_stale_read(struct vkmm_execution *x, const struct vkmm_dispatch_mirror *mirror,
+                                const struct vkmm_device_race *r, struct vkmm_mm_hazard *hazard)
+{
+    hazard->id = VKMM_MM_HAZARD_DISPATCH_STALE_READ;
+    snprintf(hazard->missing, sizeof(hazard->missing),
+             "the read of %s missed the write of %s by another invocation%s: make the write available and the "
+             "read visible at a scope holding both (Device across workgroups) - MakeAvailable/MakeVisible on the "
+             "release/acquire, or devicecoherent - with semantics naming UniformMemory (barrier() covers only "
+             "shared memory)",
+             r->later.text, r->earlier.text,
+             r->held ? " (still in the writer's cache)" : " (the reader used its stale copy)");
+    char writer[64], reader[64];
+    device_race_workgroup(writer, sizeof(writer), x, mirror->command, r->earlier.workgroup);
+    device_race_workgroup(reader, sizeof(reader), x, mirror->command, r->later.workgroup);
+    snprintf(hazard->example, sizeof(hazard->example), "%s wrote, %s read first; %llu bytes read stale", writer,
+             reader, (unsigned long long)r->bytes);
+}
+
 static void report_device_races(struct vkmm_execution *x, struct vkmm_dispatch_mirror *mirror,
                                 const struct vkmm_mm_agent *agent)
 {
@@ -1270,6 +1292,9 @@ static void report_device_races(struct vkmm_execution *x, struct vkmm_dispatch_m
             .reader_or_second = *agent,
             .writer_or_first = *agent,
         };
+        if (r->stale) {
+            describe_stale_read(x, mirror, r, &hazard);
+        } else {
         bool neither = r->earlier.private_ && r->later.private_;
         snprintf(hazard.missing, sizeof(hazard.missing),
                  "the %s of %s and the %s of %s by different workgroups of one dispatch cannot be synchronized: "
@@ -1284,6 +1309,7 @@ static void report_device_races(struct vkmm_execution *x, struct vkmm_dispatch_m
         snprintf(hazard.example, sizeof(hazard.example), "%s (%s) and %s (%s) first; %llu byte accesses raced",
                  first, device_race_verb(&r->earlier), second, device_race_verb(&r->later),
                  (unsigned long long)r->bytes);
+        }
         struct vkmm_hazard_place place;
         describe(device, &hazard, &place);
         vkmm_hazard_report_add(device, &hazard, &place);
