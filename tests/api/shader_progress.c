@@ -71,6 +71,17 @@ static void test_spin_lock_within_and_across_subgroups(void **state)
     assert_permutation(words + 2, N);
 }
 
+static void test_spin_lock_vulkan_memory_model(void **state)
+{
+    (void)state;
+    enum { GROUPS = 4, N = GROUPS * 64 };
+    static uint32_t words[2 + N];
+    run("progress_spin_lock_vmm", GROUPS, words, 2 + N);
+    assert_int_equal(words[0], 0);
+    assert_int_equal(words[1], N);
+    assert_permutation(words + 2, N);
+}
+
 static void test_ticket_lock(void **state)
 {
     (void)state;
@@ -165,6 +176,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spin_lock_within_and_across_subgroups),
+        cmocka_unit_test(test_spin_lock_vulkan_memory_model),
         cmocka_unit_test(test_ticket_lock),
         cmocka_unit_test(test_workgroups_hand_off_backwards),
         cmocka_unit_test(test_spin_on_coherent_flag_sees_the_other_workgroup),
