@@ -116,7 +116,6 @@ struct workgroup_slot {
     struct vkmm_shader_invocation invocation;
     uint32_t unfinished;
     uint8_t status[MAX_SUBGROUPS]; /* vkmm_shader_status per subgroup (checked in vkmm_dispatch_execute) */
-    uint8_t at_point[MAX_SUBGROUPS]; /* stopped at a scheduling point (not a barrier): may sit out a turn */
     uint64_t random;                 /* strict mode: the seeded turns */
     struct vkmm_workgroup_monitor *monitor; /* strict mode with Workgroup storage, else NULL */
 };
@@ -137,7 +136,6 @@ static void start_workgroup(const struct dispatch_run *run, struct workgroup_slo
     for (uint32_t g = 0; g < shader->subgroup_count; g++)
         memset(slot->scratch + (size_t)g * shader->state_size, 0, 16);
     memset(slot->status, VKMM_SHADER_YIELDED, shader->subgroup_count);
-    memset(slot->at_point, 0, shader->subgroup_count);
     slot->random = (run->seed + 1) * 0x9E3779B97F4A7C15ull ^ (index + 1) * 0xBF58476D1CE4E5B9ull;
     slot->unfinished = shader->subgroup_count;
     /* Strict-mode code calls the hooks whether or not there is a monitor
@@ -170,11 +168,12 @@ static bool step_workgroup(const struct dispatch_run *run, struct workgroup_slot
     for (uint32_t g = 0; g < shader->subgroup_count; g++) {
         if (slot->status[g] != VKMM_SHADER_YIELDED)
             continue;
-        /* Strict mode: a subgroup stopped at an atomic or a loop header
-         * sometimes sits out a turn, as the seed decides, so that subgroups
-         * drift a step apart as they do on a GPU (a reader one step behind
-         * its writer sees a half-published result). */
-        if (run->levels && slot->at_point[g] && (next_turn_random(&slot->random) & 3) == 0) {
+        /* Strict mode: a subgroup sometimes sits out a turn, as the seed
+         * decides, so that subgroups drift a step apart as they do on a GPU
+         * (a reader one step behind its writer sees a half-published
+         * result).  When every runnable one sat out, the barrier does not
+         * open: the next turn runs them. */
+        if (run->levels && (next_turn_random(&slot->random) & 3) == 0) {
             sat_out = true;
             continue;
         }
@@ -185,7 +184,6 @@ static bool step_workgroup(const struct dispatch_run *run, struct workgroup_slot
             return false;
         }
         slot->unfinished -= slot->status[g] == VKMM_SHADER_DONE;
-        slot->at_point[g] = slot->status[g] == VKMM_SHADER_YIELDED;
         ran = true;
         if (!run->levels)
             continue;
