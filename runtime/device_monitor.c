@@ -320,3 +320,33 @@ bool vkmm_device_monitor_lost(const struct vkmm_device_monitor *m)
 {
     return m->lost || vkmm_dispatch_levels_failed(m->levels);
 }
+
+/* The dispatch ran to its end: the levels give every held byte to the
+ * device bytes, and the lost updates found on the way become records (the
+ * other side: the last writer the owner map saw at the lost byte). */
+void vkmm_device_monitor_end_dispatch(struct vkmm_device_monitor *m)
+{
+    vkmm_dispatch_levels_end(m->levels);
+    uint32_t count;
+    const struct vkmm_level_lost *lost = vkmm_dispatch_levels_lost(m->levels, &count);
+    for (uint32_t i = 0; i < count && m->races; i++) {
+        struct vkmm_device_races *races = m->races;
+        if (races->count == VKMM_DEVICE_MAX_RACES) {
+            races->more++;
+            continue;
+        }
+        uint32_t owner = lost[i].offset < m->size ? m->owner[lost[i].offset] : 0;
+        const struct site *atomic = &m->sites[lost[i].writer_site <= m->site_count ? lost[i].writer_site : 0];
+        const struct site *other = &m->sites[owner >> SITE_SHIFT & SITE_MASK];
+        uint32_t other_tag = owner & TAG_MASK;
+        races->race[races->count++] = (struct vkmm_device_race){
+            .earlier = { .text = atomic->text, .word = atomic->word, .workgroup = lost[i].writer_tag - 1,
+                         .write = true },
+            .later = { .text = other->text, .word = other->word,
+                       .workgroup = other_tag && other_tag != SEVERAL ? other_tag - 1 : UINT32_MAX, .write = true },
+            .offset = lost[i].offset,
+            .bytes = 1,
+            .lost = true,
+        };
+    }
+}

@@ -36,6 +36,9 @@ struct vkmm_device_race {
      * `later` is the read, `earlier` the write it did not see (held: still
      * in the writer's cache). */
     bool stale, held;
+    /* A lost update: `earlier` is a workgroup-scope atomic whose workgroup's
+     * copy went out over `later`'s change (DESIGN §3.2). */
+    bool lost;
 };
 
 #define VKMM_DEVICE_MAX_RACES 32
@@ -71,5 +74,8 @@ void vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32_t s
 /* The subgroup and workgroup domains of the running dispatch (dispatch.c
  * tells them about scheduling). */
 struct vkmm_dispatch_levels *vkmm_device_monitor_levels(struct vkmm_device_monitor *m);
+/* The dispatch's workgroups all finished (or it was aborted): the levels
+ * empty into the device bytes and their lost updates are recorded. */
+void vkmm_device_monitor_end_dispatch(struct vkmm_device_monitor *m);
 /* Did the levels run out of memory in this dispatch (a store may be lost)? */
 bool vkmm_device_monitor_lost(const struct vkmm_device_monitor *m);

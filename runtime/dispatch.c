@@ -463,7 +463,7 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
             run.levels = device->engine ? vkmm_device_monitor_levels(device->device_monitor) : NULL;
             run_strict(device, x, command, &run, threads, groups);
             if (run.levels) {
-                vkmm_dispatch_levels_end(run.levels);
+                vkmm_device_monitor_end_dispatch(device->device_monitor);
                 if (vkmm_device_monitor_lost(device->device_monitor))
                     lose_for_memory(device, groups);
             }

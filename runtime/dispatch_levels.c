@@ -18,7 +18,9 @@ struct line {
     uint64_t order;   /* when the line last became dirty: eviction picks the newest */
     uint64_t epoch;   /* the subgroup's release epoch of its atomic bytes */
     uint32_t writer_tag, writer_site; /* the last write into the line (for reports) */
+    uint64_t scoped;  /* workgroup domain: bytes a workgroup-scope atomic read-modify-write changed */
     uint8_t bytes[LINE_BYTES];
+    uint8_t base[LINE_BYTES]; /* workgroup domain: the device bytes when the line was filled */
 };
 
 /* One domain's cache: lines in an array, found through an open-addressing
@@ -52,6 +54,8 @@ struct vkmm_dispatch_levels {
     uint32_t used;  /* workgroups in the table */
     uint32_t site, tag; /* the access being made */
     struct vkmm_level_stale stale;
+    struct vkmm_level_lost lost[VKMM_LEVEL_MAX_LOST];
+    uint32_t lost_count;
     bool failed;
     struct workgroup workgroups[MAX_WORKGROUPS];
 };
@@ -150,6 +154,9 @@ static void mark_dirty(struct vkmm_dispatch_levels *l, struct cache *c, struct l
 {
     if (!line->dirty)
         c->dirty_lines++;
+    /* The device bytes as the line first holds them (a later lost-update
+     * check compares against them). */
+    copy_bytes(line->base, granule_bytes(l, line->granule), mask & ~line->valid);
     line->dirty |= mask;
     line->atomic = (line->atomic & ~mask) | (atomic & mask);
     line->writer_tag = l->tag;
@@ -215,9 +222,39 @@ static struct cache *get_subgroup(struct vkmm_dispatch_levels *l, struct workgro
 /* --- Moving bytes between levels ---------------------------------------------- */
 
 /* Workgroup domain -> shader domain: the line's dirty bytes in `mask`. */
+/* A workgroup-scope read-modify-write worked on its workgroup's copy;
+ * when the copy goes out, bytes that another agent changed in the device
+ * bytes meanwhile lose that change (DESIGN §3.2: lost updates are the
+ * correct misbehaviour of atomics whose scopes do not hold each other).
+ * Recorded once per instruction. */
+static void note_lost_update(struct vkmm_dispatch_levels *l, const struct line *line, uint64_t mask)
+{
+    const uint8_t *device = granule_bytes(l, line->granule);
+    for (uint64_t bytes = mask & line->scoped; bytes; bytes &= bytes - 1) {
+        unsigned b = (unsigned)__builtin_ctzll(bytes);
+        if (device[b] == line->base[b])
+            continue;
+        for (uint32_t i = 0; i < l->lost_count; i++)
+            if (l->lost[i].writer_site == line->writer_site)
+                return;
+        if (l->lost_count < VKMM_LEVEL_MAX_LOST)
+            l->lost[l->lost_count++] = (struct vkmm_level_lost){
+                .offset = line->granule * LINE_BYTES + b,
+                .writer_tag = line->writer_tag,
+                .writer_site = line->writer_site,
+            };
+        return;
+    }
+}
+
 static void push_to_device(struct vkmm_dispatch_levels *l, struct line *line, uint64_t mask)
 {
     mask &= line->dirty;
+    if (line->scoped & mask) {
+        note_lost_update(l, line, mask);
+        line->scoped &= ~mask;
+    }
+    copy_bytes(line->base, line->bytes, mask);
     copy_bytes(granule_bytes(l, line->granule), line->bytes, mask);
     line->dirty &= ~mask;
     line->atomic &= ~mask;
@@ -239,6 +276,7 @@ static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *
     copy_bytes(granule_bytes(l, line->granule), line->bytes, atomic);
     if (outer) {
         copy_bytes(outer->bytes, line->bytes, atomic);
+        copy_bytes(outer->base, line->bytes, atomic);
         outer->valid |= atomic;
         outer->dirty &= ~atomic;
         outer->atomic &= ~atomic;
@@ -266,6 +304,7 @@ static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *
 static void fill_workgroup_line(const struct vkmm_dispatch_levels *l, struct line *line)
 {
     copy_bytes(line->bytes, granule_bytes(l, line->granule), ~line->valid);
+    copy_bytes(line->base, granule_bytes(l, line->granule), ~line->valid);
     line->valid = ~0ull;
 }
 
@@ -371,6 +410,12 @@ static void check_stale(struct vkmm_dispatch_levels *l, uint64_t granule, uint64
 const struct vkmm_level_stale *vkmm_dispatch_levels_stale(const struct vkmm_dispatch_levels *l)
 {
     return &l->stale;
+}
+
+const struct vkmm_level_lost *vkmm_dispatch_levels_lost(const struct vkmm_dispatch_levels *l, uint32_t *count)
+{
+    *count = l->lost_count;
+    return l->lost;
 }
 
 /* --- Accesses --------------------------------------------------------------------- */
@@ -524,9 +569,12 @@ static uint8_t *access_atomic(struct vkmm_dispatch_levels *l, struct workgroup *
     if (!outer)
         return granule_bytes(l, granule) + first;
     copy_bytes(outer->bytes, granule_bytes(l, granule), mask & ~outer->valid);
+    copy_bytes(outer->base, granule_bytes(l, granule), mask & ~outer->valid);
     outer->valid |= mask;
-    if (flags & VKMM_WORKGROUP_WRITE)
+    if (flags & VKMM_WORKGROUP_WRITE) {
         mark_dirty(l, &w->domain, outer, mask, 0);
+        outer->scoped |= mask;
+    }
     return outer->bytes + first;
 }
 
@@ -849,6 +897,7 @@ void vkmm_dispatch_levels_begin(struct vkmm_dispatch_levels *l, uint64_t seed)
     l->clock = 0;
     l->round = 0;
     l->failed = false;
+    l->lost_count = 0;
 }
 
 bool vkmm_dispatch_levels_failed(const struct vkmm_dispatch_levels *l)

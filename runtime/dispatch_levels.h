@@ -61,6 +61,17 @@ struct vkmm_level_stale {
     uint32_t writer_site;   /* held: the writing instruction's site (the caller's index) */
     uint64_t offset;        /* the first stale byte */
 };
+/* A workgroup-scope read-modify-write whose workgroup's copy went out over
+ * a change another agent made meanwhile: a lost update. */
+struct vkmm_level_lost {
+    uint64_t offset;      /* the first lost byte */
+    uint32_t writer_tag;  /* the atomic's workgroup tag */
+    uint32_t writer_site; /* the atomic's site (the caller's index) */
+};
+#define VKMM_LEVEL_MAX_LOST 16
+/* The lost updates of the dispatch so far (one per instruction). */
+const struct vkmm_level_lost *vkmm_dispatch_levels_lost(const struct vkmm_dispatch_levels *levels, uint32_t *count);
+
 /* The last access's verdict (cleared by every access). */
 const struct vkmm_level_stale *vkmm_dispatch_levels_stale(const struct vkmm_dispatch_levels *levels);
 /* Does the workgroup hold any line?  (Private accesses look here first.) */

@@ -1269,6 +1269,25 @@ static void describe_stale_read(struct vkmm_execution *x, const struct vkmm_disp
              reader, (unsigned long long)r->bytes);
 }
 
+/* A workgroup-scope atomic read-modify-write updated its workgroup's copy
+ * while another workgroup changed the bytes: atomics whose scope does not
+ * hold both invocations are not ordered with each other (DESIGN §3.2), and
+ * one update was lost. */
+static void describe_lost_update(struct vkmm_execution *x, const struct vkmm_dispatch_mirror *mirror,
+                                 const struct vkmm_device_race *r, struct vkmm_mm_hazard *hazard)
+{
+    hazard->id = VKMM_MM_HAZARD_DISPATCH_LOST_UPDATE;
+    snprintf(hazard->missing, sizeof(hazard->missing),
+             "the atomic %s has Workgroup scope, but another workgroup changed the same bytes (%s): atomics whose "
+             "scope does not hold both invocations are not ordered, and one update was lost; use Device scope "
+             "(gl_ScopeDevice / gl_ScopeQueueFamily) for atomics shared across workgroups",
+             r->earlier.text, r->later.text);
+    char atomic[64], other[64];
+    device_race_workgroup(atomic, sizeof(atomic), x, mirror->command, r->earlier.workgroup);
+    device_race_workgroup(other, sizeof(other), x, mirror->command, r->later.workgroup);
+    snprintf(hazard->example, sizeof(hazard->example), "%s's copy went out over %s's change", atomic, other);
+}
+
 static void report_device_races(struct vkmm_execution *x, struct vkmm_dispatch_mirror *mirror,
                                 const struct vkmm_mm_agent *agent)
 {
@@ -1294,6 +1313,8 @@ static void report_device_races(struct vkmm_execution *x, struct vkmm_dispatch_m
         };
         if (r->stale) {
             describe_stale_read(x, mirror, r, &hazard);
+        } else if (r->lost) {
+            describe_lost_update(x, mirror, r, &hazard);
         } else {
         bool neither = r->earlier.private_ && r->later.private_;
         snprintf(hazard.missing, sizeof(hazard.missing),

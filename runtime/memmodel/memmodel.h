@@ -62,6 +62,7 @@
  * nothing the shader does can order them (runtime/device_monitor.c). */
 #define VKMM_MM_HAZARD_DISPATCH_RACE "VKMM-HAZARD-DISPATCH-RACE"
 #define VKMM_MM_HAZARD_DISPATCH_STALE_READ "VKMM-HAZARD-DISPATCH-STALE-READ"
+#define VKMM_MM_HAZARD_DISPATCH_LOST_UPDATE "VKMM-HAZARD-DISPATCH-LOST-UPDATE"
 /* DESIGN §3.3 "no hangs": a dispatch still running when its time was up
  * (typically a spin on a value it can never see); the device is lost. */
 #define VKMM_MM_HAZARD_DISPATCH_TIMEOUT "VKMM-HAZARD-DISPATCH-TIMEOUT"

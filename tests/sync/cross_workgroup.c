@@ -5,7 +5,9 @@
  * atomics say), and a Vulkan-memory-model hand-off whose flag is relaxed and
  * whose words were never made available (they stay in the producers'
  * caches: VKMM-HAZARD-DISPATCH-STALE-READ), or were made available at
- * Workgroup scope only.  Strict mode reports each once
+ * Workgroup scope only, and a counter shared by workgroups through atomics
+ * of Workgroup scope (each workgroup's updates land on its own copy:
+ * VKMM-HAZARD-DISPATCH-LOST-UPDATE).  Strict mode reports each once
  * and the answer is wrong on every seed; the correct variants (two
  * dispatches with a barrier; coherent data; release/acquire with
  * MakeAvailable/MakeVisible) are right and report-free. */
@@ -19,6 +21,8 @@ enum {
     PLAIN_HANDOFF,
     RELAXED_VMM_HANDOFF,
     WORKGROUP_SCOPE_HANDOFF,
+    CORRECT_DEVICE_SCOPE_COUNTER,
+    WORKGROUP_SCOPE_COUNTER,
     VARIANTS
 };
 
@@ -31,6 +35,9 @@ static const struct sync_variant variants[VARIANTS] = {
     [RELAXED_VMM_HANDOFF] = { "bug_relaxed_flag_and_no_availability", "VKMM-HAZARD-DISPATCH-STALE-READ" },
     [WORKGROUP_SCOPE_HANDOFF] = { "bug_availability_at_workgroup_scope_across_workgroups",
                                   "VKMM-HAZARD-DISPATCH-STALE-READ" },
+    [CORRECT_DEVICE_SCOPE_COUNTER] = { "correct_counter_atomics_at_device_scope", NULL },
+    [WORKGROUP_SCOPE_COUNTER] = { "bug_counter_atomics_at_workgroup_scope_across_workgroups",
+                                  "VKMM-HAZARD-DISPATCH-LOST-UPDATE" },
 };
 
 static const char *const handoff_shaders[VARIANTS] = {
@@ -108,10 +115,33 @@ static void handoff(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
     vkmm_test_buffer_destroy(t, &out);
 }
 
+/* Four workgroups of 64 count themselves into out[0]. */
+static void counter(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
+{
+    struct vkmm_test_buffer out = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
+    const char *name = variant == WORKGROUP_SCOPE_COUNTER ? "sync_counter_workgroup_scope" : "sync_counter_device_scope";
+    struct vkmm_test_compute shader = vkmm_test_compute_create(t, name, 1, 0, NULL);
+    vkmm_test_compute_bind_buffer(t, &shader, 0, out.buffer, 0, VK_WHOLE_SIZE);
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkCmdFillBuffer(cmd, out.buffer, 0, VK_WHOLE_SIZE, 0);
+    sync_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    vkmm_test_compute_dispatch(&shader, cmd, NULL, 0, 4, 1, 1);
+    sync_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                 VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
+    memcpy(result, out.mapped, SYNC_WORDS * 4);
+    vkmm_test_compute_destroy(t, &shader);
+    vkmm_test_buffer_destroy(t, &out);
+}
+
 static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
 {
     if (variant == CORRECT_TWO_DISPATCHES || variant == SAME_DISPATCH)
         neighbours(t, variant, result);
+    else if (variant == CORRECT_DEVICE_SCOPE_COUNTER || variant == WORKGROUP_SCOPE_COUNTER)
+        counter(t, variant, result);
     else
         handoff(t, variant, result);
 }
@@ -122,6 +152,8 @@ static void run(int variant)
     for (uint32_t i = 0; i < SYNC_WORDS; i++) {
         if (variant == CORRECT_TWO_DISPATCHES || variant == SAME_DISPATCH)
             expected[i] = input_word((i + 64) % SYNC_WORDS) * 2u;
+        else if (variant == CORRECT_DEVICE_SCOPE_COUNTER || variant == WORKGROUP_SCOPE_COUNTER)
+            expected[i] = i == 0 ? 4 * 64 : 0;
         else if (i < 64)
             expected[i] = i * 7u + 3u;
     }
@@ -136,6 +168,8 @@ static void bug_same_dispatch(void **state) { (void)state; run(SAME_DISPATCH); }
 static void bug_plain_handoff(void **state) { (void)state; run(PLAIN_HANDOFF); }
 static void bug_relaxed_vmm_handoff(void **state) { (void)state; run(RELAXED_VMM_HANDOFF); }
 static void bug_workgroup_scope_handoff(void **state) { (void)state; run(WORKGROUP_SCOPE_HANDOFF); }
+static void correct_device_scope_counter(void **state) { (void)state; run(CORRECT_DEVICE_SCOPE_COUNTER); }
+static void bug_workgroup_scope_counter(void **state) { (void)state; run(WORKGROUP_SCOPE_COUNTER); }
 
 int main(void)
 {
@@ -147,6 +181,8 @@ int main(void)
         cmocka_unit_test(bug_plain_handoff),
         cmocka_unit_test(bug_relaxed_vmm_handoff),
         cmocka_unit_test(bug_workgroup_scope_handoff),
+        cmocka_unit_test(correct_device_scope_counter),
+        cmocka_unit_test(bug_workgroup_scope_counter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
