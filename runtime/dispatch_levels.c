@@ -596,8 +596,17 @@ uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *l, uint32_t wo
     l->site = site;
     l->tag = workgroup_tag;
     bool private_ = (flags & VKMM_ACCESS_PRIVATE) && !(flags & VKMM_WORKGROUP_ATOMIC);
-    if (private_ && !vkmm_dispatch_levels_busy(l, workgroup_tag))
-        return address; /* nothing held: the device bytes are the agent's own view */
+    enum vkmm_access_scope scope = (enum vkmm_access_scope)(flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u);
+    bool stores_in_line = (flags & VKMM_WORKGROUP_ATOMIC) && !(flags & VKMM_WORKGROUP_READ);
+    bool at_device = private_ || (scope == VKMM_SCOPE_DEVICE && !stores_in_line);
+    if (at_device && !find_workgroup(l, workgroup_tag)) {
+        /* The workgroup holds nothing: the access is the device bytes'
+         * (a read may still miss a newer write another workgroup holds). */
+        if (!private_ && !(flags & (VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_WRITE)) && l->used &&
+            offset % LINE_BYTES + size <= LINE_BYTES && size)
+            check_stale(l, offset / LINE_BYTES, byte_mask((uint32_t)(offset % LINE_BYTES), size), address);
+        return address;
+    }
     struct workgroup *w = get_workgroup(l, workgroup_tag);
     struct cache *sg = w ? get_subgroup(l, w, subgroup) : NULL;
     if (!sg)
@@ -607,7 +616,6 @@ uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *l, uint32_t wo
     if (size == 0 || first + size > LINE_BYTES)
         return access_across_lines(l, w, sg, offset, size);
     uint64_t mask = byte_mask(first, size);
-    enum vkmm_access_scope scope = (enum vkmm_access_scope)(flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u);
     uint8_t *result;
     if (flags & VKMM_WORKGROUP_ATOMIC)
         result = access_atomic(l, w, sg, granule, mask, flags, scope);
