@@ -1,5 +1,6 @@
 #include "device_monitor.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -7,6 +8,8 @@
 
 #include "dispatch_levels.h"
 #include "shader_abi.h"
+
+#define VKMM_HOPELESS_READS (1u << 16) /* lane reads */
 
 /* Owner word of one byte: workgroup tag (20 bits, 0: untouched in this
  * dispatch, all ones: several), the last instruction's site index (8 bits)
@@ -39,6 +42,11 @@ struct vkmm_device_monitor {
     uint8_t level_view[64 * 64];                  /* what lanes read through the dispatch's levels */
     struct vkmm_dispatch_levels *levels;
     bool lost;                                    /* the levels ran out of memory */
+    /* Reads that returned stale bytes for good, one after the other, with
+     * no write and no fresh read between: every invocation that runs spins
+     * on a value it can never see (DESIGN §3.3 "no hangs"). */
+    uint64_t hopeless_reads;
+    char hopeless[384];
 };
 
 struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t size)
@@ -78,6 +86,8 @@ void vkmm_device_monitor_begin(struct vkmm_device_monitor *m, struct vkmm_device
 {
     vkmm_dispatch_levels_begin(m->levels, seed);
     m->lost = false;
+    m->hopeless_reads = 0;
+    m->hopeless[0] = 0;
     m->races = races;
     m->peek = peek;
     m->peek_user = peek_user;
@@ -250,6 +260,18 @@ static bool access_levels(struct vkmm_device_monitor *m, uint64_t *address, uint
     const struct vkmm_level_stale *stale = vkmm_dispatch_levels_stale(m->levels);
     if (stale->stale && m->races)
         record_stale(m, stale, a, owner_before, size);
+    bool judged = !a->private_ && !(flags & (VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_WRITE));
+    if (judged && !(stale->stale && stale->for_good))
+        m->hopeless_reads = 0;
+    else if (judged && ++m->hopeless_reads == VKMM_HOPELESS_READS)
+        snprintf(m->hopeless, sizeof(m->hopeless),
+                 "every invocation still running spins on %s, which can never return the newer bytes %s: it "
+                 "reads %s", m->sites[a->site].text,
+                 stale->held ? "a finished invocation left in its cache (never made available)"
+                             : "another invocation wrote",
+                 stale->held ? "without them until the dispatch ends"
+                             : "its own stale copy (no visibility operation: MakePointerVisible / an acquire with "
+                               "MakeVisible, or devicecoherent)");
     if (bytes == m->base + at)
         return false;
     *address = (uintptr_t)bytes;
@@ -274,6 +296,8 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
      * holds lines (its own writes); otherwise its bytes are the device's. */
     bool through_levels = !m->lost && (!a.private_ || (flags & VKMM_WORKGROUP_ATOMIC) ||
                                        vkmm_dispatch_levels_busy(m->levels, workgroup_tag));
+    if (flags & VKMM_WORKGROUP_WRITE)
+        m->hopeless_reads = 0; /* something changes: the spinners may yet see it */
     for (uint32_t lane = 0; lane < 64; lane++) {
         uint64_t at;
         if (!(lanes >> lane & 1) || !vkmm_lane_offset(addresses[lane], base, m->size, size, &at))
@@ -349,4 +373,9 @@ void vkmm_device_monitor_end_dispatch(struct vkmm_device_monitor *m)
             .lost = true,
         };
     }
+}
+
+const char *vkmm_device_monitor_hopeless(const struct vkmm_device_monitor *m)
+{
+    return m->hopeless[0] ? m->hopeless : NULL;
 }

@@ -77,5 +77,8 @@ struct vkmm_dispatch_levels *vkmm_device_monitor_levels(struct vkmm_device_monit
 /* The dispatch's workgroups all finished (or it was aborted): the levels
  * empty into the device bytes and their lost updates are recorded. */
 void vkmm_device_monitor_end_dispatch(struct vkmm_device_monitor *m);
+/* Why the dispatch can never finish (every running invocation spins on a
+ * value it can never see), or NULL. */
+const char *vkmm_device_monitor_hopeless(const struct vkmm_device_monitor *m);
 /* Did the levels run out of memory in this dispatch (a store may be lost)? */
 bool vkmm_device_monitor_lost(const struct vkmm_device_monitor *m);

@@ -37,6 +37,7 @@ struct watchdog {
     atomic_flag claimed;
     const char *loop;
     uint32_t workgroup[3];
+    const char *hopeless; /* strict mode: why the dispatch can never finish (the device monitor's text) */
 };
 
 struct dispatch_run {
@@ -51,6 +52,7 @@ struct dispatch_run {
     bool patterned;         /* strict mode: variables start with the seeded pattern */
     uint64_t seed;
     struct vkmm_dispatch_levels *levels; /* strict mode: the subgroup and workgroup domains */
+    struct vkmm_device_monitor *monitor; /* strict mode: with them, the device-memory monitor */
 };
 
 /* Strict mode (DESIGN §3.2): Workgroup, Private and Function variables
@@ -265,7 +267,18 @@ static void run_resident(struct dispatch_run *run, struct workgroup_slot *slots,
              * started together drift apart. */
             if (run->levels && busy[r] && (next_turn_random(&random) & 3) == 0)
                 continue;
-            if (!busy[r] || step_workgroup(run, &slots[r]))
+            if (!busy[r])
+                continue;
+            bool unfinished = step_workgroup(run, &slots[r]);
+            const char *hopeless = run->monitor ? vkmm_device_monitor_hopeless(run->monitor) : NULL;
+            if (hopeless && !atomic_flag_test_and_set(&run->watchdog->claimed)) {
+                /* Every running invocation spins on what it can never see:
+                 * the dispatch ends now rather than at the watchdog's limit. */
+                run->watchdog->hopeless = hopeless;
+                memcpy(run->watchdog->workgroup, slots[r].invocation.workgroup_id, sizeof(run->watchdog->workgroup));
+                atomic_store(&run->watchdog->over, true);
+            }
+            if (unfinished)
                 continue;
             if (run->levels)
                 vkmm_dispatch_levels_workgroup_done(run->levels, slots[r].invocation.workgroup_tag);
@@ -341,12 +354,18 @@ static void lose_device(struct vkmm_execution *x, const struct vkmm_command *com
 {
     struct vkmm_device *device = x->device;
     char text[768];
-    snprintf(text, sizeof(text),
-             "vkCmdDispatch did not finish within VKMM_DISPATCH_TIMEOUT_MS: workgroup (%u,%u,%u) was still in %s. "
-             "The device is lost. A loop that waits for a value another invocation writes sees it only through an "
-             "atomic or a coherent (NonPrivatePointer, MakePointerVisible) load at a scope that holds both "
-             "invocations; a private load never sees another invocation's write inside a dispatch",
-             w->workgroup[0], w->workgroup[1], w->workgroup[2], w->loop ? w->loop : "a loop");
+    if (w->hopeless)
+        snprintf(text, sizeof(text),
+                 "vkCmdDispatch can never finish: %s. Workgroup (%u,%u,%u) was among the spinning ones. The device "
+                 "is lost",
+                 w->hopeless, w->workgroup[0], w->workgroup[1], w->workgroup[2]);
+    else
+        snprintf(text, sizeof(text),
+                 "vkCmdDispatch did not finish within VKMM_DISPATCH_TIMEOUT_MS: workgroup (%u,%u,%u) was still in %s. "
+                 "The device is lost. A loop that waits for a value another invocation writes sees it only through "
+                 "an atomic or a coherent (NonPrivatePointer, MakePointerVisible) load at a scope that holds both "
+                 "invocations; a private load never sees another invocation's write inside a dispatch",
+                 w->workgroup[0], w->workgroup[1], w->workgroup[2], w->loop ? w->loop : "a loop");
     vkmm_device_lose(device, "%s", text);
     if (device->engine)
         vkmm_strict_report_lost_dispatch(x, command, text);
@@ -461,6 +480,7 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
             lose_for_memory(device, groups); /* without it the shader's hooks are not set */
         } else {
             run.levels = device->engine ? vkmm_device_monitor_levels(device->device_monitor) : NULL;
+            run.monitor = device->engine ? device->device_monitor : NULL;
             run_strict(device, x, command, &run, threads, groups);
             if (run.levels) {
                 vkmm_device_monitor_end_dispatch(device->device_monitor);

@@ -377,17 +377,20 @@ static void check_stale(struct vkmm_dispatch_levels *l, uint64_t granule, uint64
     uint8_t newest[LINE_BYTES];
     uint64_t order[LINE_BYTES] = { 0 };
     const struct line *holder[LINE_BYTES] = { 0 };
+    bool finished[LINE_BYTES] = { false };
     copy_bytes(newest, granule_bytes(l, granule), mask);
     for (uint32_t i = 0; i < MAX_WORKGROUPS; i++) {
         const struct workgroup *w = &l->workgroups[i];
         for (uint32_t g = 0; w->tag && g <= w->subgroup_count; g++) {
-            const struct line *line = find_line(g < w->subgroup_count ? &w->subgroups[g] : &w->domain, granule);
+            const struct cache *c = g < w->subgroup_count ? &w->subgroups[g] : &w->domain;
+            const struct line *line = find_line(c, granule);
             for (uint64_t bytes = line ? line->dirty & mask : 0; bytes; bytes &= bytes - 1) {
                 unsigned b = (unsigned)__builtin_ctzll(bytes);
                 if (line->order > order[b]) {
                     order[b] = line->order;
                     newest[b] = line->bytes[b];
                     holder[b] = line;
+                    finished[b] = g < w->subgroup_count ? c->retire_round != 0 : w->done;
                 }
             }
         }
@@ -399,6 +402,7 @@ static void check_stale(struct vkmm_dispatch_levels *l, uint64_t granule, uint64
         l->stale = (struct vkmm_level_stale){
             .stale = true,
             .held = holder[b] != NULL,
+            .for_good = !holder[b] || finished[b],
             .writer_tag = holder[b] ? holder[b]->writer_tag : 0,
             .writer_site = holder[b] ? holder[b]->writer_site : 0,
             .offset = granule * LINE_BYTES + b,

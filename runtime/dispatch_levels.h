@@ -57,6 +57,8 @@ uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *levels, uint32
 struct vkmm_level_stale {
     bool stale;
     bool held;              /* the newer bytes wait in a cache (else they reached the device bytes) */
+    bool for_good;          /* nothing the writer does can change it: the reader used its own stale copy,
+                               or the writer finished and its cache keeps the bytes to the end */
     uint32_t writer_tag;    /* held: the writer's workgroup tag */
     uint32_t writer_site;   /* held: the writing instruction's site (the caller's index) */
     uint64_t offset;        /* the first stale byte */

@@ -55,10 +55,62 @@ static void test_spin_on_private_flag_loses_the_device(void **state)
     unsetenv("VKMM_DISPATCH_TIMEOUT_MS");
 }
 
+static bool strict_mode(void)
+{
+    const char *mode = getenv("VKMM_MODE");
+    return !mode || strcmp(mode, "fast") != 0;
+}
+
+/* A spin whose load makes nothing visible keeps reading its own stale copy
+ * of a flag another workgroup set (DESIGN §3.3 "no hangs from emulated
+ * staleness"): strict mode sees that every running invocation spins on a
+ * value it can never see and ends the dispatch at once — well before the
+ * watchdog's 20 s — with a message naming the load.  Fast mode is coherent:
+ * the spin sees the flag. */
+static void test_spin_on_stale_copy_ends_at_once(void **state)
+{
+    (void)state;
+    struct vkmm_test *t = vkmm_test_create(&(struct vkmm_test_options){ .no_validation = true });
+    t->expected_errors = UINT32_MAX;
+    const VkMemoryPropertyFlags coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    struct vkmm_test_buffer b = vkmm_test_buffer_create(t, 8, coherent);
+    memset(b.mapped, 0, 8);
+    struct vkmm_test_compute k = vkmm_test_compute_create(t, "spin_on_stale_copy", 1, 0, NULL);
+    vkmm_test_compute_bind_buffer(t, &k, 0, b.buffer, 0, VK_WHOLE_SIZE);
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkmm_test_compute_dispatch(&k, cmd, NULL, 0, 2, 1, 1);
+    vkmm_test_full_barrier(cmd);
+    assert_int_equal(vkEndCommandBuffer(cmd), VK_SUCCESS);
+    VkFence fence;
+    VkFenceCreateInfo fence_info = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+    assert_int_equal(vkCreateFence(t->device, &fence_info, NULL, &fence), VK_SUCCESS);
+    VkSubmitInfo submit = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd };
+    assert_int_equal(vkQueueSubmit(t->compute_queues[0], 1, &submit, fence), VK_SUCCESS);
+    double start = now_seconds();
+    VkResult waited = vkWaitForFences(t->device, 1, &fence, VK_TRUE, 60ull * 1000 * 1000 * 1000);
+    double took = now_seconds() - start;
+    if (strict_mode()) {
+        assert_int_equal(waited, VK_ERROR_DEVICE_LOST);
+        printf("strict mode gave up after %.2f s\n", took);
+        assert_true(took < 10.0);
+        assert_string_equal(t->first_message_id, "VKMM-DEVICE-LOST");
+        if (!strstr(t->first_message, "can never finish") || !strstr(t->first_message, "`Flag`"))
+            fail_msg("the device-lost message does not name the spin: %s", t->first_message);
+    } else {
+        assert_int_equal(waited, VK_SUCCESS);
+        assert_int_equal(((uint32_t *)b.mapped)[1], 1);
+    }
+    vkDestroyFence(t->device, fence, NULL);
+    vkmm_test_compute_destroy(t, &k);
+    vkmm_test_buffer_destroy(t, &b);
+    vkmm_test_destroy(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spin_on_private_flag_loses_the_device),
+        cmocka_unit_test(test_spin_on_stale_copy_ends_at_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
