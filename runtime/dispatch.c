@@ -119,6 +119,7 @@ struct workgroup_slot {
     uint32_t unfinished;
     uint8_t status[MAX_SUBGROUPS]; /* vkmm_shader_status per subgroup (checked in vkmm_dispatch_execute) */
     uint64_t random;                 /* strict mode: the seeded turns */
+    bool started;                    /* every subgroup has had its first turn */
     struct vkmm_workgroup_monitor *monitor; /* strict mode with Workgroup storage, else NULL */
 };
 
@@ -138,6 +139,7 @@ static void start_workgroup(const struct dispatch_run *run, struct workgroup_slo
     for (uint32_t g = 0; g < shader->subgroup_count; g++)
         memset(slot->scratch + (size_t)g * shader->state_size, 0, 16);
     memset(slot->status, VKMM_SHADER_YIELDED, shader->subgroup_count);
+    slot->started = false;
     slot->random = (run->seed + 1) * 0x9E3779B97F4A7C15ull ^ (index + 1) * 0xBF58476D1CE4E5B9ull;
     slot->unfinished = shader->subgroup_count;
     /* Strict-mode code calls the hooks whether or not there is a monitor
@@ -170,12 +172,12 @@ static bool step_workgroup(const struct dispatch_run *run, struct workgroup_slot
     for (uint32_t g = 0; g < shader->subgroup_count; g++) {
         if (slot->status[g] != VKMM_SHADER_YIELDED)
             continue;
-        /* Strict mode: a subgroup sometimes sits out a turn, as the seed
-         * decides, so that subgroups drift a step apart as they do on a GPU
-         * (a reader one step behind its writer sees a half-published
-         * result).  When every runnable one sat out, the barrier does not
-         * open: the next turn runs them. */
-        if (run->levels && (next_turn_random(&slot->random) & 3) == 0) {
+        /* Strict mode: after the first turn, a subgroup sometimes sits out
+         * a turn, as the seed decides, so that subgroups drift a step apart
+         * as they do on a GPU (a reader one step behind its writer sees a
+         * half-published result).  When every runnable one sat out, the
+         * barrier does not open: the next turn runs them. */
+        if (run->levels && slot->started && (next_turn_random(&slot->random) & 3) == 0) {
             sat_out = true;
             continue;
         }
@@ -196,6 +198,9 @@ static bool step_workgroup(const struct dispatch_run *run, struct workgroup_slot
         else
             vkmm_dispatch_levels_yield(run->levels, slot->invocation.workgroup_tag, g);
     }
+    /* The first turn runs every subgroup in order: subgroup 0 clears the
+     * zero-initialised Workgroup variables before anyone uses them. */
+    slot->started = true;
     if (!ran && !sat_out) {
         for (uint32_t g = 0; g < shader->subgroup_count; g++)
             if (slot->status[g] == VKMM_SHADER_AT_BARRIER)
