@@ -171,6 +171,8 @@ static void mark_dirty(struct vkmm_dispatch_levels *l, struct cache *c, struct l
 
 static struct workgroup *find_workgroup(struct vkmm_dispatch_levels *l, uint32_t tag)
 {
+    if (!l->used && tag)
+        return NULL; /* the usual case outside shaders with non-private accesses */
     for (uint32_t i = 0; i < MAX_WORKGROUPS; i++)
         if (l->workgroups[i].tag == tag)
             return &l->workgroups[i];
@@ -852,6 +854,8 @@ static void perform_retired_atomics(struct vkmm_dispatch_levels *l, struct workg
 void vkmm_dispatch_levels_round(struct vkmm_dispatch_levels *l)
 {
     l->round++;
+    if (!l->used)
+        return;
     for (uint32_t i = 0; i < MAX_WORKGROUPS; i++) {
         struct workgroup *w = &l->workgroups[i];
         for (uint32_t g = 0; w->tag && g < w->subgroup_count; g++) {
