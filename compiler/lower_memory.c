@@ -412,11 +412,12 @@ void spv_device_fence(struct tr *t, uint32_t scope, uint32_t semantics, bool ava
     bool av = available && release && (!vmm || (semantics & SpvMemorySemanticsMakeAvailableMask));
     bool vis = visible && acquire && (!vmm || (semantics & SpvMemorySemanticsMakeVisibleMask));
     bool orders = available && release && !av;
+    bool acquires = visible && acquire && !vis;
     unsigned level = level_of_scope(scope);
-    if ((!av && !vis && !orders) || level < VKMM_SCOPE_WORKGROUP)
+    if ((!av && !vis && !orders && !acquires) || level < VKMM_SCOPE_WORKGROUP)
         return;
     unsigned kind = level | (av ? VKMM_FENCE_AVAILABLE : 0) | (vis ? VKMM_FENCE_VISIBLE : 0) |
-                    (orders ? VKMM_FENCE_RELEASE : 0);
+                    (orders ? VKMM_FENCE_RELEASE : 0) | (acquires ? VKMM_FENCE_ACQUIRE : 0);
     LLVMTypeRef params[4] = { t->ptr, t->i32, t->i32, t->i32 };
     LLVMTypeRef type = LLVMFunctionType(t->void_type, params, 4, 0);
     LLVMValueRef args[4] = {

@@ -106,6 +106,7 @@ enum vkmm_access_scope {
 #define VKMM_FENCE_AVAILABLE 4u /* MakeAvailable (or a legacy release) on device memory */
 #define VKMM_FENCE_VISIBLE 8u   /* MakeVisible (or a legacy acquire) on device memory */
 #define VKMM_FENCE_RELEASE 16u  /* a release without MakeAvailable: orders the atomic stores before it */
+#define VKMM_FENCE_ACQUIRE 32u  /* an acquire without MakeVisible (VKMM_SHADER_FENCES=common reads it as one) */
 
 
 enum vkmm_workgroup_barrier_kind {

@@ -11,13 +11,15 @@
 
 #define VKMM_HOPELESS_READS (1u << 16) /* lane reads */
 
-/* Owner word of one byte: workgroup tag (20 bits, 0: untouched in this
- * dispatch, all ones: several), the last instruction's site index (8 bits)
- * and the kinds of access seen (4 bits). */
-#define TAG_BITS 20u
+/* Owner word of one byte: workgroup tag (19 bits, 0: untouched in this
+ * dispatch, all ones: several), whether the dispatch wrote the byte before
+ * anything read it (1 bit), the last instruction's site index (8 bits) and
+ * the kinds of access seen (4 bits). */
+#define TAG_BITS 19u
 #define TAG_MASK ((1u << TAG_BITS) - 1u)
 #define SEVERAL TAG_MASK
-#define SITE_SHIFT TAG_BITS
+#define FIRST_WRITE (1u << 19) /* the dispatch's first access to the byte was a write */
+#define SITE_SHIFT 20u
 #define SITE_MASK 0xffu
 #define PRIVATE_WRITE (1u << 28)
 #define SHARED_WRITE (1u << 29)
@@ -47,6 +49,7 @@ struct vkmm_device_monitor {
      * on a value it can never see (DESIGN §3.3 "no hangs"). */
     uint64_t hopeless_reads;
     char hopeless[384];
+    int64_t read_marks_delta; /* the read marks (shader_abi.h), 0: none */
 };
 
 struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t size)
@@ -82,8 +85,10 @@ void vkmm_device_monitor_destroy(struct vkmm_device_monitor *m)
 }
 
 void vkmm_device_monitor_begin(struct vkmm_device_monitor *m, struct vkmm_device_races *races,
-                               vkmm_device_monitor_peek peek, void *peek_user, uint64_t seed)
+                               vkmm_device_monitor_peek peek, void *peek_user, uint64_t seed,
+                               int64_t read_marks_delta)
 {
+    m->read_marks_delta = read_marks_delta;
     vkmm_dispatch_levels_begin(m->levels, seed);
     m->lost = false;
     m->hopeless_reads = 0;
@@ -225,7 +230,13 @@ static bool access_bytes(struct vkmm_device_monitor *m, uint64_t offset, uint32_
     uint32_t kind = a->write ? (a->private_ ? PRIVATE_WRITE : SHARED_WRITE)
                              : (a->private_ ? PRIVATE_READ : SHARED_READ);
     uint32_t new_tag = !tag || tag == a->tag ? a->tag : SEVERAL;
-    uint32_t word = new_tag | a->site << SITE_SHIFT | seen | kind;
+    uint32_t first_write = owner ? owner & FIRST_WRITE : (a->write ? FIRST_WRITE : 0);
+    uint32_t word = new_tag | first_write | a->site << SITE_SHIFT | seen | kind;
+    if (!a->write && first_write && m->read_marks_delta)
+        /* The read sees what this dispatch wrote, not what was there
+         * before it: not a read of the bytes as the command found them (an
+         * uninitialised buffer used as scratch inside one dispatch). */
+        memset(m->base + offset + m->read_marks_delta, 0, count);
     for (uint32_t i = 0; i < count; i++)
         m->owner[offset + i] = word;
     return stale;

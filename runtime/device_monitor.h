@@ -62,7 +62,8 @@ struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t s
 void vkmm_device_monitor_destroy(struct vkmm_device_monitor *monitor);
 /* A dispatch starts: its races go to `races`. */
 void vkmm_device_monitor_begin(struct vkmm_device_monitor *monitor, struct vkmm_device_races *races,
-                               vkmm_device_monitor_peek peek, void *peek_user, uint64_t seed);
+                               vkmm_device_monitor_peek peek, void *peek_user, uint64_t seed,
+                               int64_t read_marks_delta);
 /* After the dispatch: forgets what it recorded over [bytes, bytes + size). */
 void vkmm_device_monitor_clear(struct vkmm_device_monitor *monitor, const uint8_t *bytes, uint64_t size);
 

@@ -57,6 +57,7 @@ struct vkmm_dispatch_levels {
     struct vkmm_level_lost lost[VKMM_LEVEL_MAX_LOST];
     uint32_t lost_count;
     bool failed;
+    bool common_fences; /* VKMM_SHADER_FENCES=common */
     struct workgroup workgroups[MAX_WORKGROUPS];
 };
 
@@ -662,6 +663,12 @@ void vkmm_dispatch_levels_fence(struct vkmm_dispatch_levels *l, uint32_t workgro
     enum vkmm_access_scope scope = (enum vkmm_access_scope)(kind & 3u);
     if (scope < VKMM_SCOPE_WORKGROUP)
         return; /* the subgroup's cache is its subgroup domain */
+    if (l->common_fences) {
+        /* The common reading: release and acquire on device memory make
+         * available and visible, as in legacy modules. */
+        kind |= (kind & VKMM_FENCE_RELEASE ? VKMM_FENCE_AVAILABLE : 0) |
+                (kind & VKMM_FENCE_ACQUIRE ? VKMM_FENCE_VISIBLE : 0);
+    }
     struct workgroup *w = find_workgroup(l, workgroup_tag);
     if (!w)
         return; /* nothing held */
@@ -914,6 +921,11 @@ void vkmm_dispatch_levels_begin(struct vkmm_dispatch_levels *l, uint64_t seed)
     l->round = 0;
     l->failed = false;
     l->lost_count = 0;
+}
+
+void vkmm_dispatch_levels_set_common_fences(struct vkmm_dispatch_levels *l, bool common)
+{
+    l->common_fences = common;
 }
 
 bool vkmm_dispatch_levels_failed(const struct vkmm_dispatch_levels *l)

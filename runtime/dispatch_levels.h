@@ -92,6 +92,12 @@ void vkmm_dispatch_levels_subgroup_done(struct vkmm_dispatch_levels *levels, uin
 void vkmm_dispatch_levels_workgroup_done(struct vkmm_dispatch_levels *levels, uint32_t workgroup_tag);
 /* Every resident workgroup stepped once. */
 void vkmm_dispatch_levels_round(struct vkmm_dispatch_levels *levels);
+/* VKMM_SHADER_FENCES=common: in modules of the Vulkan memory model, a
+ * release on device memory also makes available and an acquire also makes
+ * visible (the reading of `memoryBarrierBuffer(); barrier();` many programs
+ * rely on; Vulkan-Docs issue 2779).  Default: the model — only MakeAvailable
+ * and MakeVisible do. */
+void vkmm_dispatch_levels_set_common_fences(struct vkmm_dispatch_levels *levels, bool common);
 /* An allocation failed while the dispatch ran: some store may have been
  * dropped, and the device must be lost.  Cleared by begin. */
 bool vkmm_dispatch_levels_failed(const struct vkmm_dispatch_levels *levels);

@@ -20,6 +20,7 @@
 #include "host_trap.h"
 #include "log.h"
 #include "device_monitor.h"
+#include "dispatch_levels.h"
 #include "workgroup_monitor.h"
 #include "memmodel/memmodel.h"
 #include "pipeline.h"
@@ -117,6 +118,11 @@ VkResult vkmm_strict_device_init(struct vkmm_device *device)
     device->device_monitor = vkmm_device_monitor_create(device->address_space.base, device->address_space.size);
     if (!device->device_monitor)
         return VK_ERROR_OUT_OF_HOST_MEMORY;
+    /* VKMM_SHADER_FENCES=common: release/acquire imply availability and
+     * visibility in Vulkan-memory-model modules too (dispatch_levels.h). */
+    const char *fences = getenv("VKMM_SHADER_FENCES");
+    vkmm_dispatch_levels_set_common_fences(vkmm_device_monitor_levels(device->device_monitor),
+                                           fences && strcmp(fences, "common") == 0);
     return vkmm_access_marks_init(&device->access_marks, &device->address_space);
 }
 
@@ -1081,9 +1087,10 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_prepare(struct vkmm_execution 
     invocation->device_monitor = device->device_monitor;
     invocation->device_access = vkmm_device_monitor_access;
     invocation->device_fence = vkmm_device_monitor_fence;
-    vkmm_device_monitor_begin(device->device_monitor, &mirror->races, peek_before_dispatch, mirror, vkmm_seed());
     invocation->read_marks_delta = vkmm_access_marks_delta(&device->access_marks, &device->address_space,
                                                            VKMM_MARK_READ);
+    vkmm_device_monitor_begin(device->device_monitor, &mirror->races, peek_before_dispatch, mirror, vkmm_seed(),
+                              invocation->read_marks_delta);
     invocation->write_marks_delta = vkmm_access_marks_delta(&device->access_marks, &device->address_space,
                                                             VKMM_MARK_WRITE);
     struct vkmm_mm_agent agent = agent_of(x, command);

@@ -1,0 +1,88 @@
+/* Invocations of one workgroup exchange words through a buffer under the
+ * Vulkan memory model.  With `memoryBarrierBuffer(); barrier();` nothing
+ * makes the nonprivate words available or visible (glslang's fence has no
+ * MakeAvailable/MakeVisible, the control barrier covers only Workgroup
+ * memory, and the acquire comes before the barrier: Vulkan-Docs issue
+ * 2779): strict mode follows the model, the words stay in the writers'
+ * caches, and the read is wrong and reported
+ * (VKMM-HAZARD-DISPATCH-STALE-READ) on every seed.  VKMM_SHADER_FENCES=common
+ * accepts the common reading (the fence's release and acquire make
+ * available and visible): right and report-free.  A control barrier whose
+ * semantics name the buffer with MakeAvailable|MakeVisible is right under
+ * either reading. */
+#include "sync_harness.h"
+
+enum { CORRECT_AV_VIS, IDIOM_UNDER_THE_MODEL, VARIANTS };
+
+static const struct sync_variant variants[VARIANTS] = {
+    [CORRECT_AV_VIS] = { "correct_control_barrier_with_make_available_visible", NULL },
+    [IDIOM_UNDER_THE_MODEL] = { "bug_memoryBarrierBuffer_barrier_under_the_vulkan_memory_model",
+                                "VKMM-HAZARD-DISPATCH-STALE-READ" },
+};
+
+static void exchange(struct vkmm_test *t, const char *shader_name, uint32_t result[SYNC_WORDS])
+{
+    struct vkmm_test_buffer data = vkmm_test_buffer_create(t, 64 * 4, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    struct vkmm_test_buffer out = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
+    memset(out.mapped, 0, SYNC_WORDS * 4);
+    struct vkmm_test_compute shader = vkmm_test_compute_create(t, shader_name, 2, 0, NULL);
+    vkmm_test_compute_bind_buffer(t, &shader, 0, data.buffer, 0, VK_WHOLE_SIZE);
+    vkmm_test_compute_bind_buffer(t, &shader, 1, out.buffer, 0, VK_WHOLE_SIZE);
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkmm_test_compute_dispatch(&shader, cmd, NULL, 0, 1, 1, 1);
+    sync_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                 VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
+    memcpy(result, out.mapped, SYNC_WORDS * 4);
+    vkmm_test_compute_destroy(t, &shader);
+    vkmm_test_buffer_destroy(t, &data);
+    vkmm_test_buffer_destroy(t, &out);
+}
+
+static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
+{
+    exchange(t, variant == CORRECT_AV_VIS ? "sync_buffer_exchange_av_vis" : "sync_buffer_exchange_idiom", result);
+}
+
+static void expected_words(uint32_t expected[SYNC_WORDS])
+{
+    memset(expected, 0, SYNC_WORDS * 4);
+    for (uint32_t i = 0; i < 64; i++)
+        expected[i] = ((i + 32u) % 64u) * 3u + 1u;
+}
+
+static void run(int variant)
+{
+    uint32_t expected[SYNC_WORDS];
+    expected_words(expected);
+    sync_check(program, variant, &variants[variant], expected);
+}
+
+static void correct_av_vis(void **state) { (void)state; run(CORRECT_AV_VIS); }
+static void bug_idiom_under_the_model(void **state) { (void)state; run(IDIOM_UNDER_THE_MODEL); }
+
+/* The knob: the idiom is right and nothing is reported (both modes). */
+static void correct_idiom_with_common_reading(void **state)
+{
+    (void)state;
+    setenv("VKMM_SHADER_FENCES", "common", 1);
+    struct vkmm_test *t = vkmm_test_create(&(struct vkmm_test_options){ .no_validation = false });
+    unsetenv("VKMM_SHADER_FENCES");
+    uint32_t result[SYNC_WORDS], expected[SYNC_WORDS];
+    exchange(t, "sync_buffer_exchange_idiom", result);
+    uint32_t hazards = t->hazard_count;
+    vkmm_test_destroy(t);
+    expected_words(expected);
+    assert_memory_equal(result, expected, sizeof(result));
+    assert_int_equal(hazards, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(correct_av_vis),
+        cmocka_unit_test(bug_idiom_under_the_model),
+        cmocka_unit_test(correct_idiom_with_common_reading),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
