@@ -8,6 +8,7 @@
 #define LINE_BYTES 64u
 #define MAX_WORKGROUPS 64u  /* resident at once: dispatch.c keeps 16 */
 #define IDLE_YIELDS_DRAIN 8 /* scheduling points without a store before a cache drains (progress) */
+#define VKMM_STALE_SCAN_CACHES 1024 /* caches the stale-read check scans at most */
 
 struct line {
     uint64_t granule; /* offset / 64 in the device address space */
@@ -26,8 +27,12 @@ struct line {
 /* One domain's cache: lines in an array, found through an open-addressing
  * index.  Lines are never removed one by one; the whole cache is emptied
  * when its workgroup's lines go out (the dispatch ends, or room is needed). */
+#define LINES_PER_BLOCK 32u
+
 struct cache {
-    struct line *lines;
+    /* Lines live in blocks that never move: an access hands out a line's
+     * address, and a later lane of the same access may add lines. */
+    struct line **blocks;
     uint32_t count, capacity;
     uint32_t *index; /* line number + 1, 0: empty */
     uint32_t index_size;
@@ -52,6 +57,7 @@ struct vkmm_dispatch_levels {
     uint64_t seed, random, clock;
     uint64_t round; /* scheduling rounds of the dispatch (every resident workgroup stepped once) */
     uint32_t used;  /* workgroups in the table */
+    uint32_t caches; /* subgroup caches of the workgroups in the table, plus their domains */
     uint32_t site, tag; /* the access being made */
     struct vkmm_level_stale stale;
     struct vkmm_level_lost lost[VKMM_LEVEL_MAX_LOST];
@@ -68,6 +74,11 @@ static uint32_t hash_granule(uint64_t granule)
     return (uint32_t)((granule * 0x9E3779B97F4A7C15ull) >> 32);
 }
 
+static struct line *line_at(const struct cache *c, uint32_t n)
+{
+    return &c->blocks[n / LINES_PER_BLOCK][n % LINES_PER_BLOCK];
+}
+
 static struct line *find_line(const struct cache *c, uint64_t granule)
 {
     if (!c->index_size)
@@ -76,33 +87,43 @@ static struct line *find_line(const struct cache *c, uint64_t granule)
         uint32_t n = c->index[i];
         if (!n)
             return NULL;
-        if (c->lines[n - 1].granule == granule)
-            return &c->lines[n - 1];
+        if (line_at(c, n - 1)->granule == granule)
+            return line_at(c, n - 1);
     }
 }
 
 static void index_line(struct cache *c, uint32_t n)
 {
-    uint32_t i = hash_granule(c->lines[n].granule) & (c->index_size - 1);
+    uint32_t i = hash_granule(line_at(c, n)->granule) & (c->index_size - 1);
     while (c->index[i])
         i = (i + 1) & (c->index_size - 1);
     c->index[i] = n + 1;
 }
 
+/* Room for one more line: a new block, and a larger index when the lines
+ * would fill half of it. */
 static bool grow(struct cache *c)
 {
-    uint32_t capacity = c->capacity ? c->capacity * 2 : 16;
-    struct line *lines = realloc(c->lines, capacity * sizeof(*lines));
-    if (!lines)
-        return false;
-    c->lines = lines;
-    c->capacity = capacity;
-    uint32_t *index = calloc(capacity * 2, sizeof(*index));
+    if (c->count % LINES_PER_BLOCK == 0) {
+        uint32_t blocks = c->count / LINES_PER_BLOCK;
+        struct line **grown = realloc(c->blocks, (blocks + 1) * sizeof(*grown));
+        if (!grown)
+            return false;
+        c->blocks = grown;
+        c->blocks[blocks] = malloc(LINES_PER_BLOCK * sizeof(struct line));
+        if (!c->blocks[blocks])
+            return false;
+        c->capacity += LINES_PER_BLOCK;
+    }
+    if (2 * (c->count + 1) <= c->index_size)
+        return true;
+    uint32_t size = c->index_size ? c->index_size * 2 : 2 * LINES_PER_BLOCK;
+    uint32_t *index = calloc(size, sizeof(*index));
     if (!index)
         return false;
     free(c->index);
     c->index = index;
-    c->index_size = capacity * 2;
+    c->index_size = size;
     for (uint32_t n = 0; n < c->count; n++)
         index_line(c, n);
     return true;
@@ -114,11 +135,11 @@ static struct line *get_line(struct vkmm_dispatch_levels *l, struct cache *c, ui
     struct line *line = find_line(c, granule);
     if (line)
         return line;
-    if (c->count == c->capacity && !grow(c)) {
+    if (!grow(c)) {
         l->failed = true;
         return NULL;
     }
-    line = &c->lines[c->count];
+    line = line_at(c, c->count);
     *line = (struct line){ .granule = granule };
     index_line(c, c->count++);
     return line;
@@ -126,7 +147,9 @@ static struct line *get_line(struct vkmm_dispatch_levels *l, struct cache *c, ui
 
 static void clear_cache(struct cache *c)
 {
-    free(c->lines);
+    for (uint32_t b = 0; b * LINES_PER_BLOCK < c->capacity; b++)
+        free(c->blocks[b]);
+    free(c->blocks);
     free(c->index);
     *c = (struct cache){ 0 };
 }
@@ -203,6 +226,7 @@ static struct workgroup *get_workgroup(struct vkmm_dispatch_levels *l, uint32_t 
     }
     w->tag = tag;
     l->used++;
+    l->caches++;
     return w;
 }
 
@@ -216,6 +240,7 @@ static struct cache *get_subgroup(struct vkmm_dispatch_levels *l, struct workgro
             return NULL;
         }
         memset(grown + w->subgroup_count, 0, (count - w->subgroup_count) * sizeof(*grown));
+        l->caches += count - w->subgroup_count;
         w->subgroups = grown;
         w->subgroup_count = count;
     }
@@ -377,6 +402,10 @@ static bool merge_dirty(const struct vkmm_dispatch_levels *l, const struct workg
  * the device bytes.  Records the first difference in l->stale. */
 static void check_stale(struct vkmm_dispatch_levels *l, uint64_t granule, uint64_t mask, const uint8_t *returned)
 {
+    /* The scan visits every cache: beyond this many, the check is skipped
+     * (a coherent-view index would lift the limit). */
+    if (l->caches > VKMM_STALE_SCAN_CACHES)
+        return;
     uint8_t newest[LINE_BYTES];
     uint64_t order[LINE_BYTES] = { 0 };
     const struct line *holder[LINE_BYTES] = { 0 };
@@ -640,21 +669,21 @@ uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *l, uint32_t wo
 static void push_subgroup(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg)
 {
     for (uint32_t n = 0; n < sg->count; n++)
-        push_to_workgroup(l, w, &sg->lines[n], ~0ull);
+        push_to_workgroup(l, w, line_at(sg, n), ~0ull);
     sg->dirty_lines = 0;
 }
 
 static void push_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w)
 {
     for (uint32_t n = 0; n < w->domain.count; n++)
-        push_to_device(l, &w->domain.lines[n], ~0ull);
+        push_to_device(l, line_at(&w->domain, n), ~0ull);
     w->domain.dirty_lines = 0;
 }
 
 static void drop_snapshots(struct cache *c)
 {
     for (uint32_t n = 0; n < c->count; n++)
-        c->lines[n].valid = c->lines[n].dirty;
+        line_at(c, n)->valid = line_at(c, n)->dirty;
 }
 
 void vkmm_dispatch_levels_fence(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag, uint32_t subgroup,
@@ -709,8 +738,8 @@ static uint64_t oldest_epoch(const struct cache *c)
 {
     uint64_t oldest = UINT64_MAX;
     for (uint32_t n = 0; n < c->count; n++)
-        if (c->lines[n].atomic && c->lines[n].epoch < oldest)
-            oldest = c->lines[n].epoch;
+        if (line_at(c, n)->atomic && line_at(c, n)->epoch < oldest)
+            oldest = line_at(c, n)->epoch;
     return oldest;
 }
 
@@ -726,7 +755,7 @@ static struct line *newest_dirty(struct cache *c, uint32_t *dirty_count)
     uint32_t count = 0;
     uint64_t oldest = oldest_epoch(c);
     for (uint32_t n = 0; n < c->count; n++) {
-        struct line *line = &c->lines[n];
+        struct line *line = line_at(c, n);
         if (!line->dirty)
             continue;
         count++;
@@ -768,10 +797,10 @@ static void evict(struct vkmm_dispatch_levels *l, struct workgroup *w, struct ca
     uint64_t oldest = oldest_epoch(c);
     const struct line *first = NULL; /* the oldest dirty line stays, on every seed */
     for (uint32_t n = 0; n < c->count; n++)
-        if (c->lines[n].dirty && (!first || c->lines[n].order < first->order))
-            first = &c->lines[n];
+        if (line_at(c, n)->dirty && (!first || line_at(c, n)->order < first->order))
+            first = line_at(c, n);
     for (uint32_t n = 0; n < c->count; n++) {
-        struct line *line = &c->lines[n];
+        struct line *line = line_at(c, n);
         if (line == first || !may_leave(line, oldest) || (next_random(l) & 1))
             continue;
         if (subgroup_level)
@@ -832,6 +861,7 @@ static void finish_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w
     push_workgroup(l, w);
     clear_cache(&w->domain);
     free(w->subgroups);
+    l->caches -= w->subgroup_count + 1;
     *w = (struct workgroup){ 0 };
     l->used--;
 }
@@ -852,7 +882,7 @@ void vkmm_dispatch_levels_workgroup_done(struct vkmm_dispatch_levels *l, uint32_
 static void perform_retired_atomics(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg)
 {
     for (uint32_t n = 0; n < sg->count; n++)
-        push_to_workgroup(l, w, &sg->lines[n], sg->lines[n].atomic);
+        push_to_workgroup(l, w, line_at(sg, n), line_at(sg, n)->atomic);
     sg->retire_round = UINT64_MAX;
 }
 
