@@ -1251,9 +1251,6 @@ static void forget_uninitialized(struct vkmm_device *device, const struct vkmm_m
     device->uninitialized_count = kept;
 }
 
-/* Races between workgroups the device-memory monitor found: one report per
- * pair of instructions, with the bytes named as the application knows them.
- * The engine lock is held. */
 /* A read inside the dispatch returned bytes older than another
  * invocation's write (the subgroup and workgroup domains,
  * dispatch_levels.h): nothing made the write available and visible to the
@@ -1295,6 +1292,9 @@ static void describe_lost_update(struct vkmm_execution *x, const struct vkmm_dis
     snprintf(hazard->example, sizeof(hazard->example), "%s's copy went out over %s's change", atomic, other);
 }
 
+/* Races between workgroups the device-memory monitor found: one report per
+ * pair of instructions, with the bytes named as the application knows them.
+ * The engine lock is held. */
 static void report_device_races(struct vkmm_execution *x, struct vkmm_dispatch_mirror *mirror,
                                 const struct vkmm_mm_agent *agent)
 {
