@@ -4,7 +4,7 @@
 #include "device.h"
 #include "device_memory.h"
 #include "log.h"
-#include "strict_memory.h"
+#include "strict/strict.h"
 
 /* Above every descriptor offset alignment vkmm reports, and a whole cache
  * line, so buffers never share one. */
@@ -41,6 +41,23 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateBuffer(VkDevice _device, const VkBuffe
     return VK_SUCCESS;
 }
 
+void vkmm_buffer_strict_bind(struct vkmm_device *device, struct vkmm_buffer *buffer)
+{
+    struct vkmm_device_memory *memory = buffer->memory;
+    if (!device->strict || !memory || !memory->strict)
+        return;
+    buffer->strict = vkmm_strict_buffer_bind(device->strict, memory->strict, buffer->memory_offset, buffer->size,
+                                             buffer->base.debug_name);
+}
+
+void vkmm_buffer_strict_unbind(struct vkmm_device *device, struct vkmm_buffer *buffer)
+{
+    if (!buffer->strict)
+        return;
+    vkmm_strict_buffer_unbind(device->strict, buffer->strict);
+    buffer->strict = NULL;
+}
+
 VKAPI_ATTR void VKAPI_CALL vkmm_DestroyBuffer(VkDevice _device, VkBuffer _buffer,
                                               const VkAllocationCallbacks *pAllocator)
 {
@@ -48,7 +65,7 @@ VKAPI_ATTR void VKAPI_CALL vkmm_DestroyBuffer(VkDevice _device, VkBuffer _buffer
     VKMM_FROM_HANDLE(vkmm_buffer, buffer, _buffer);
     if (!buffer)
         return;
-    vkmm_strict_buffer_destroyed(device, buffer);
+    vkmm_buffer_strict_unbind(device, buffer);
     vkmm_object_finish(&buffer->base);
     vkmm_free(&device->allocator, pAllocator, buffer);
 }
@@ -114,7 +131,7 @@ static VkResult bind_one(struct vkmm_device *device, const VkBindBufferMemoryInf
                            (unsigned long long)memory->size);
     buffer->memory = memory;
     buffer->memory_offset = info->memoryOffset;
-    vkmm_strict_buffer_bound(device, buffer);
+    vkmm_buffer_strict_bind(device, buffer);
     return VK_SUCCESS;
 }
 

@@ -3,9 +3,12 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "buffer.h"
 #include "device.h"
+#include "device_memory.h"
 #include "log.h"
 #include "queue.h"
+#include "strict/strict.h"
 
 /* Handles whose value the loader replaces with its own (so they do not point
  * at a vkmm object) cannot carry a name here.  Besides instances and
@@ -28,6 +31,23 @@ static bool handle_is_ours(VkObjectType type)
     }
 }
 
+/* Strict mode's reports name memories and buffers as the application
+ * does: the bridge's registry learns each new name (strict/strict.h). */
+static void name_in_strict_registry(struct vkmm_device *device, struct vkmm_object *object)
+{
+    if (!device->strict)
+        return;
+    if (object->type == VK_OBJECT_TYPE_DEVICE_MEMORY) {
+        struct vkmm_device_memory *memory = (struct vkmm_device_memory *)object;
+        if (memory->strict)
+            vkmm_strict_memory_name(device->strict, memory->strict, object->debug_name);
+    } else if (object->type == VK_OBJECT_TYPE_BUFFER) {
+        struct vkmm_buffer *buffer = (struct vkmm_buffer *)object;
+        if (buffer->strict)
+            vkmm_strict_buffer_name(device->strict, buffer->strict, object->debug_name);
+    }
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_SetDebugUtilsObjectNameEXT(VkDevice _device,
                                                                 const VkDebugUtilsObjectNameInfoEXT *pNameInfo)
 {
@@ -46,6 +66,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_SetDebugUtilsObjectNameEXT(VkDevice _device,
     }
     vkmm_free(&device->allocator, NULL, object->debug_name);
     object->debug_name = name;
+    name_in_strict_registry(device, object);
     return VK_SUCCESS;
 }
 

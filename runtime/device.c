@@ -11,8 +11,9 @@
 #include "log.h"
 #include "queue.h"
 #include "scheduler.h"
-#include "strict_memory.h"
+#include "strict/strict.h"
 #include "thread_pool.h"
+#include "vkmm/vkmm.h"
 #include "vkmm_extensions.h"
 
 static const char *find_unsupported_extension(const VkDeviceCreateInfo *info)
@@ -96,13 +97,38 @@ static void device_finish(struct vkmm_device *device)
             vkmm_free(&device->allocator, NULL, queue);
         }
     }
-    vkmm_strict_device_finish(device);
+    vkmm_strict_destroy(device->strict);
+    device->strict = NULL;
     vkmm_private_data_store_finish(&device->private_data, &device->allocator);
     vkmm_address_space_finish(&device->address_space);
     pthread_mutex_destroy(&device->memory_lock);
     vkmm_object_finish(&device->base);
     VkAllocationCallbacks allocator = device->allocator;
     vkmm_free(&allocator, NULL, device);
+}
+
+/* The strict bridge speaks to the application through the device. */
+static void strict_log(void *user, VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                       VkDebugUtilsMessageTypeFlagsEXT type, const char *id, const char *text)
+{
+    struct vkmm_device *device = user;
+    vkmm_log(&device->base, severity, type, id, "%s", text);
+}
+
+static void strict_lose(void *user, const char *text)
+{
+    struct vkmm_device *device = user;
+    if (!atomic_load(&device->lost))
+        vkmm_device_lose(device, "%s", text);
+}
+
+static VkResult create_strict_bridge(struct vkmm_device *device)
+{
+    if (vkmm_mode() != VKMM_MODE_STRICT)
+        return VK_SUCCESS;
+    const struct vkmm_strict_hooks hooks = { device, strict_log, strict_lose };
+    bool own_callbacks = device->allocator.pfnAllocation != vkmm_default_allocator.pfnAllocation;
+    return vkmm_strict_create(&device->allocator, own_callbacks, &device->address_space, &hooks, &device->strict);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDevice(VkPhysicalDevice physicalDevice,
@@ -135,7 +161,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDevice(VkPhysicalDevice physicalDevice
     vkmm_private_data_store_init(&device->private_data);
     result = vkmm_device_memory_init_address_space(device);
     if (result == VK_SUCCESS)
-        result = vkmm_strict_device_init(device);
+        result = create_strict_bridge(device);
     if (result == VK_SUCCESS)
         result = create_queues(device, pCreateInfo);
     if (result == VK_SUCCESS)
@@ -189,7 +215,8 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_DeviceWaitIdle(VkDevice _device)
     VkResult result = vkmm_scheduler_wait_idle_locked(device->scheduler, NULL);
     vkmm_scheduler_unlock(device->scheduler);
     if (result == VK_SUCCESS)
-        vkmm_strict_wait_idle(device, NULL);
+        if (device->strict)
+            vkmm_strict_wait_idle(device->strict, VKMM_STRICT_ANY_QUEUE);
     return vkmm_device_check_lost(device, result);
 }
 

@@ -4,17 +4,12 @@
 #include <stdatomic.h>
 #include <vulkan/vulkan.h>
 
-#include "access_marks.h"
-
-struct vkmm_device_monitor;
 #include "address_space.h"
-#include "hazard_report.h"
 #include "object.h"
 #include "physical_device.h"
 #include "private_data.h"
 
-struct vkmm_mm_engine;
-struct vkmm_strict_access;
+struct vkmm_strict;
 struct vkmm_queue;
 struct vkmm_scheduler;
 struct vkmm_thread_pool;
@@ -47,26 +42,9 @@ struct vkmm_device {
     /* VKMM_DISPATCH_TIMEOUT_MS, read when the device is created (dispatch.c). */
     uint64_t dispatch_timeout_ns;
 
-    /* Strict mode's memory engine (NULL in fast mode) and its reports;
-     * engine_lock serialises every call into it. */
-    struct vkmm_mm_engine *engine;
-    pthread_mutex_t engine_lock;
-    struct vkmm_hazard_report report;
-    struct vkmm_access_marks access_marks;         /* strict mode: what dispatches touched (access_marks.h) */
-    struct vkmm_device_monitor *device_monitor;   /* strict mode: workgroups' accesses in a dispatch (device_monitor.h) */
-    uint64_t memory_serial;
-    uint64_t buffer_serial;                        /* strict mode: buffers bound so far */
-    struct vkmm_device_memory *strict_memories;    /* strict mode: emulated memories (engine lock) */
-    bool host_trap_armed;                          /* strict mode: mapped views are protected (host_trap.h) */
-    bool host_signal_writes;                       /* strict mode: VKMM_HOST_WRITE=before-signal */
-    atomic_uint_fast64_t submit_calls;             /* strict mode: vkQueueSubmit calls, to mark memories */
-    struct vkmm_strict_access *accesses; /* strict_memory.c: command accesses since idle */
-    struct vkmm_strict_uninitialized *uninitialized; /* strict_memory.c: reads of never-written bytes, until idle */
-    uint32_t uninitialized_count;
-    struct vkmm_device_memory *addressable; /* strict mode: memories a buffer reference may reach */
-    uint32_t access_count, access_capacity;
-    uint64_t access_latest_submission, access_latest_position; /* the latest recorded, in submission order */
-    uint32_t access_overtaken;                                  /* recorded writes of overtaken commands */
+    /* Strict mode's bridge to the memory engine (strict/strict.h); NULL in
+     * fast mode. */
+    struct vkmm_strict *strict;
 
     /* Workers for dispatches, created by the first dispatch. */
     pthread_mutex_t thread_pool_lock;

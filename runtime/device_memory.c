@@ -5,7 +5,7 @@
 #include "alloc.h"
 #include "device.h"
 #include "log.h"
-#include "strict_memory.h"
+#include "strict/strict.h"
 
 uint8_t *vkmm_device_memory_device_bytes(struct vkmm_device_memory *memory, VkDeviceSize offset,
                                          VkDeviceSize size)
@@ -49,6 +49,26 @@ VkResult vkmm_device_memory_init_address_space(struct vkmm_device *device)
      * the heap budget runs out of bytes; only touched pages cost memory. */
     uint64_t heap = device->physical_device->memory.memoryHeaps[0].size;
     return vkmm_address_space_init(&device->address_space, heap * 2, &device->allocator);
+}
+
+/* Strict mode: the bridge emulates the new memory (strict/strict.h), or
+ * says why it does not. */
+static VkResult emulate(struct vkmm_device *device, struct vkmm_device_memory *memory)
+{
+    if (!device->strict)
+        return VK_SUCCESS;
+    const struct vkmm_strict_memory_info info = {
+        .size = memory->size,
+        .bytes = memory->bytes,
+        .host_visible = memory->properties & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
+        .host_coherent = memory->properties & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+        .device_addressable = memory->device_addressable,
+    };
+    struct vkmm_strict_note note;
+    VkResult result = vkmm_strict_memory_create(device->strict, &info, &memory->strict, &note);
+    if (note.severity)
+        vkmm_log(&memory->base, note.severity, note.type, note.id, "%s", note.text);
+    return result;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_AllocateMemory(VkDevice _device, const VkMemoryAllocateInfo *pAllocateInfo,
@@ -101,7 +121,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_AllocateMemory(VkDevice _device, const VkMem
     }
     memory->bytes = bytes;
     memory->device_address = (uint64_t)(uintptr_t)bytes;
-    if (vkmm_strict_memory_init(device, memory) != VK_SUCCESS) {
+    if (emulate(device, memory) != VK_SUCCESS) {
         vkmm_address_space_free(&device->address_space, memory->bytes, memory->mapping_size);
         vkmm_object_finish(&memory->base);
         vkmm_free(&device->allocator, pAllocator, memory);
@@ -122,7 +142,8 @@ VKAPI_ATTR void VKAPI_CALL vkmm_FreeMemory(VkDevice _device, VkDeviceMemory _mem
         return;
     /* The spec: "If a memory object is mapped at the time it is freed, it
      * is implicitly unmapped." */
-    vkmm_strict_memory_finish(device, memory);
+    if (memory->strict)
+        vkmm_strict_memory_destroy(device->strict, memory->strict);
     vkmm_address_space_free(&device->address_space, memory->bytes, memory->mapping_size);
     release_budget(device, memory->size);
     vkmm_object_finish(&memory->base);
@@ -150,11 +171,11 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_MapMemory(VkDevice _device, VkDeviceMemory _
         return vkmm_errorf(memory, VK_ERROR_MEMORY_MAP_FAILED, "range [%llu, +%llu) exceeds the size %llu",
                            (unsigned long long)offset, (unsigned long long)size,
                            (unsigned long long)memory->size);
-    (void)device;
     memory->map_offset = offset;
     memory->map_size = size;
     /* Strict mode gives the host its own view of the bytes (DESIGN §3.1). */
-    memory->map_pointer = memory->mm ? vkmm_strict_map(memory, offset) : memory->bytes + offset;
+    memory->map_pointer = memory->strict ? vkmm_strict_map(device->strict, memory->strict, offset, size)
+                                         : memory->bytes + offset;
     *ppData = memory->map_pointer;
     return VK_SUCCESS;
 }
@@ -163,7 +184,8 @@ VKAPI_ATTR void VKAPI_CALL vkmm_UnmapMemory(VkDevice _device, VkDeviceMemory _me
 {
     VKMM_FROM_HANDLE(vkmm_device, device, _device);
     VKMM_FROM_HANDLE(vkmm_device_memory, memory, _memory);
-    vkmm_strict_check_host_view(device, memory);
+    if (memory->strict)
+        vkmm_strict_unmap(device->strict, memory->strict);
     memory->map_pointer = NULL;
     memory->map_offset = 0;
     memory->map_size = 0;
@@ -202,6 +224,21 @@ static bool mapped_range_valid(struct vkmm_device *device, const VkMappedMemoryR
     return false;
 }
 
+/* Strict mode: the host domain's copy moves to the device domain (flush)
+ * or back (invalidate); fast mode has one copy. */
+static void flush_strict(struct vkmm_device *device, struct vkmm_device_memory *memory, const VkMappedMemoryRange *range)
+{
+    if (memory->strict)
+        vkmm_strict_flush(device->strict, memory->strict, range->offset, range->size);
+}
+
+static void invalidate_strict(struct vkmm_device *device, struct vkmm_device_memory *memory,
+                              const VkMappedMemoryRange *range)
+{
+    if (memory->strict)
+        vkmm_strict_invalidate(device->strict, memory->strict, range->offset, range->size);
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_FlushMappedMemoryRanges(VkDevice _device, uint32_t memoryRangeCount,
                                                              const VkMappedMemoryRange *pMemoryRanges)
 {
@@ -211,7 +248,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_FlushMappedMemoryRanges(VkDevice _device, ui
     for (uint32_t i = 0; i < memoryRangeCount; i++) {
         const VkMappedMemoryRange *range = &pMemoryRanges[i];
         if (mapped_range_valid(device, range, "vkFlushMappedMemoryRanges"))
-            vkmm_strict_flush(device, vkmm_device_memory_from_handle(range->memory), range->offset, range->size);
+            flush_strict(device, vkmm_device_memory_from_handle(range->memory), range);
     }
     return VK_SUCCESS;
 }
@@ -223,7 +260,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_InvalidateMappedMemoryRanges(VkDevice _devic
     for (uint32_t i = 0; i < memoryRangeCount; i++) {
         const VkMappedMemoryRange *range = &pMemoryRanges[i];
         if (mapped_range_valid(device, range, "vkInvalidateMappedMemoryRanges"))
-            vkmm_strict_invalidate(device, vkmm_device_memory_from_handle(range->memory), range->offset, range->size);
+            invalidate_strict(device, vkmm_device_memory_from_handle(range->memory), range);
     }
     return VK_SUCCESS;
 }

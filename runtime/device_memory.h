@@ -18,18 +18,10 @@ struct vkmm_device_memory {
     uint8_t *bytes;         /* the device domain's copy */
     size_t mapping_size;    /* bytes reserved with mmap */
     uint64_t device_address; /* base of its range in the device address space */
-    /* Strict mode: the memory engine's levels of these bytes, and the id
-     * reports use (allocation order, not an address). */
-    struct vkmm_mm_memory *mm;
-    uint64_t id;
     bool device_addressable; /* allocated with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT */
-    struct vkmm_device_memory *addressable_prev, *addressable_next; /* in device->addressable */
-    /* Strict mode, for reports (engine lock): every emulated memory in
-     * device->strict_memories, and the buffers bound to this one. */
-    struct vkmm_device_memory *strict_prev, *strict_next;
-    struct vkmm_buffer *bound_buffers;
-    uint64_t written_by_submit; /* strict mode: the last vkQueueSubmit whose work may write it (host_trap.h) */
-    uint64_t read_by_submit;    /* strict mode: the last vkQueueSubmit whose work may read it */
+    /* Strict mode: these bytes as the bridge knows them (strict/strict.h);
+     * NULL in fast mode and for memory strict mode does not emulate. */
+    struct vkmm_strict_memory *strict;
     /* Host mapping state (vkMapMemory is externally synchronized). */
     void *map_pointer;
     VkDeviceSize map_offset, map_size;

@@ -6,7 +6,7 @@
 #include "device.h"
 #include "log.h"
 #include "scheduler.h"
-#include "strict_memory.h"
+#include "strict/strict.h"
 
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateEvent(VkDevice _device, const VkEventCreateInfo *pCreateInfo,
                                                  const VkAllocationCallbacks *pAllocator, VkEvent *pEvent)
@@ -61,8 +61,10 @@ static VkResult host_set(struct vkmm_device *device, struct vkmm_event *event, b
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_SetEvent(VkDevice _device, VkEvent _event)
 {
     vkmm_host_trap_note_sync(); /* may order host writes before device work */
-    vkmm_strict_host_signal(vkmm_device_from_handle(_device));
-    return host_set(vkmm_device_from_handle(_device), vkmm_event_from_handle(_event), true, "vkSetEvent");
+    struct vkmm_device *device = vkmm_device_from_handle(_device);
+    if (device->strict)
+        vkmm_strict_host_signal(device->strict);
+    return host_set(device, vkmm_event_from_handle(_event), true, "vkSetEvent");
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_ResetEvent(VkDevice _device, VkEvent _event)

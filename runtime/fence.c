@@ -4,7 +4,7 @@
 #include "device.h"
 #include "log.h"
 #include "scheduler.h"
-#include "strict_memory.h"
+#include "strict/strict.h"
 
 void vkmm_fence_signal_locked(struct vkmm_fence *fence)
 {
@@ -71,8 +71,8 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_GetFenceStatus(VkDevice _device, VkFence _fe
     vkmm_scheduler_lock(device->scheduler);
     VkResult result = vkmm_scheduler_wait_locked(device->scheduler, fences_ready, &wait, 0);
     vkmm_scheduler_unlock(device->scheduler);
-    if (result == VK_SUCCESS)
-        vkmm_strict_host_wait(device);
+    if (result == VK_SUCCESS && device->strict)
+        vkmm_strict_host_wait(device->strict);
     return vkmm_device_check_lost(device, result == VK_SUCCESS ? VK_SUCCESS : VK_NOT_READY);
 }
 
@@ -84,7 +84,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_WaitForFences(VkDevice _device, uint32_t fen
     vkmm_scheduler_lock(device->scheduler);
     VkResult result = vkmm_scheduler_wait_locked(device->scheduler, fences_ready, &wait, timeout);
     vkmm_scheduler_unlock(device->scheduler);
-    if (result == VK_SUCCESS)
-        vkmm_strict_host_wait(device);
+    if (result == VK_SUCCESS && device->strict)
+        vkmm_strict_host_wait(device->strict);
     return vkmm_device_check_lost(device, result);
 }

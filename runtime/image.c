@@ -7,7 +7,7 @@
 #include "device_memory.h"
 #include "log.h"
 #include "physical_device.h"
-#include "strict_memory.h"
+#include "strict/strict.h"
 
 /* As buffers: above every texel size and a whole cache line, so images
  * never share one with another resource. */
@@ -153,7 +153,7 @@ VKAPI_ATTR void VKAPI_CALL vkmm_DestroyImage(VkDevice _device, VkImage _image, c
     VKMM_FROM_HANDLE(vkmm_image, image, _image);
     if (!image)
         return;
-    vkmm_strict_buffer_destroyed(device, &image->bytes);
+    vkmm_buffer_strict_unbind(device, &image->bytes);
     vkmm_object_finish(&image->bytes.base);
     vkmm_object_finish(&image->base);
     vkmm_free(&device->allocator, pAllocator, image);
@@ -254,7 +254,7 @@ static VkResult bind_one(struct vkmm_device *device, const VkBindImageMemoryInfo
                            (unsigned long long)memory->size);
     image->bytes.memory = memory;
     image->bytes.memory_offset = info->memoryOffset;
-    vkmm_strict_buffer_bound(device, &image->bytes);
+    vkmm_buffer_strict_bind(device, &image->bytes);
     return VK_SUCCESS;
 }
 

@@ -22,7 +22,7 @@ struct vkmm_pipeline_layout {
 
 VKMM_DEFINE_HANDLE_CASTS(vkmm_pipeline_layout, VkPipelineLayout, VK_OBJECT_TYPE_PIPELINE_LAYOUT)
 
-/* Strict mode's dispatch set-up (strict_memory.c) mirrors the bytes of
+/* Strict mode's dispatch set-up (exec/dispatch.c, strict/dispatch_access.c) mirrors the bytes of
  * buffer descriptors: a view of `layout` whose set layouts list each binding
  * as the buffer type whose accesses it makes (descriptor_set_layout.h,
  * memory_bindings), so image and texel-buffer descriptors are mirrored

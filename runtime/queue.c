@@ -4,12 +4,14 @@
 
 #include "alloc.h"
 #include "command_buffer.h"
+#include "command_footprint.h"
 #include "device.h"
+#include "device_memory.h"
 #include "fence.h"
 #include "log.h"
 #include "scheduler.h"
 #include "semaphore.h"
-#include "strict_memory.h"
+#include "strict/strict.h"
 
 static void free_list(struct vkmm_device *device, struct vkmm_submission *list)
 {
@@ -59,6 +61,29 @@ static void prepare_locked(struct vkmm_submission *list)
     }
 }
 
+/* Strict mode: the memories the submitted work may write, or only read
+ * (command_footprint.h), marked for the host trap (strict/strict.h).
+ * Returns the stamp, 0 when nothing is marked. */
+static uint64_t mark_footprints(struct vkmm_device *device, const struct vkmm_submission *list)
+{
+    uint64_t stamp = device->strict ? vkmm_strict_mark_begin(device->strict) : 0;
+    for (const struct vkmm_submission *s = list; s && stamp; s = s->next) {
+        for (uint32_t i = 0; i < s->command_buffer_count; i++) {
+            for (const struct vkmm_command *c = s->command_buffers[i]->first; c; c = c->next) {
+                struct vkmm_footprint f;
+                vkmm_command_footprint(c, false, &f);
+                if (f.everything)
+                    vkmm_strict_mark(device->strict, stamp, NULL, true);
+                for (uint32_t m = 0; m < f.count && !f.everything; m++) {
+                    if (f.memories[m]->strict)
+                        vkmm_strict_mark(device->strict, stamp, f.memories[m]->strict, f.writes[m]);
+                }
+            }
+        }
+    }
+    return stamp;
+}
+
 static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *list, struct vkmm_fence *fence)
 {
     struct vkmm_device *device = queue->base.device;
@@ -80,16 +105,18 @@ static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *li
         return VK_SUCCESS;
     /* Strict mode: the host->device domain operation of vkQueueSubmit
      * happens now, at the call, whenever the work itself runs. */
-    vkmm_strict_submit(device);
+    if (device->strict)
+        vkmm_strict_submit(device->strict);
     if (atomic_load(&device->lost)) {
         /* Strict mode could not keep its state (out of host memory). */
         free_list(device, list);
         return VK_ERROR_DEVICE_LOST;
     }
-    uint64_t written = vkmm_strict_mark_written(device, list);
+    uint64_t written = mark_footprints(device, list);
     /* Queue labels are externally synchronized with the queue: read now,
      * kept for reports however late the work runs. */
-    const char *queue_label = vkmm_strict_intern(device, queue->labels ? queue->labels->name : NULL);
+    const char *queue_label =
+        device->strict && queue->labels ? vkmm_strict_intern(device->strict, queue->labels->name) : NULL;
     for (struct vkmm_submission *s = list; s; s = s->next)
         s->queue_label = queue_label;
     vkmm_scheduler_lock(device->scheduler);
@@ -106,7 +133,8 @@ static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *li
     }
     vkmm_scheduler_unlock(device->scheduler);
     if (!bad) {
-        vkmm_strict_submitted(device, written, sequence);
+        if (device->strict)
+            vkmm_strict_submitted(device->strict, written, sequence);
         return VK_SUCCESS;
     }
     /* Logged outside the lock: the message goes to application callbacks. */
@@ -228,6 +256,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueWaitIdle(VkQueue _queue)
     VkResult result = vkmm_scheduler_wait_idle_locked(scheduler, queue);
     vkmm_scheduler_unlock(scheduler);
     if (result == VK_SUCCESS)
-        vkmm_strict_wait_idle(queue->base.device, queue);
+        if (queue->base.device->strict)
+            vkmm_strict_wait_idle(queue->base.device->strict, vkmm_queue_id(queue));
     return vkmm_device_check_lost(queue->base.device, result);
 }

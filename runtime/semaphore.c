@@ -6,7 +6,7 @@
 #include "device.h"
 #include "log.h"
 #include "scheduler.h"
-#include "strict_memory.h"
+#include "strict/strict.h"
 
 uint64_t vkmm_semaphore_wait_target_locked(struct vkmm_semaphore *semaphore, uint64_t value)
 {
@@ -112,8 +112,8 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_WaitSemaphores(VkDevice _device, const VkSem
     vkmm_scheduler_lock(device->scheduler);
     VkResult result = vkmm_scheduler_wait_locked(device->scheduler, semaphores_ready, &wait, timeout);
     vkmm_scheduler_unlock(device->scheduler);
-    if (result == VK_SUCCESS)
-        vkmm_strict_host_wait(device);
+    if (result == VK_SUCCESS && device->strict)
+        vkmm_strict_host_wait(device->strict);
     return vkmm_device_check_lost(device, result);
 }
 
@@ -124,7 +124,8 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_SignalSemaphore(VkDevice _device, const VkSe
     if (semaphore->type != VK_SEMAPHORE_TYPE_TIMELINE)
         return vkmm_errorf(semaphore, VK_ERROR_UNKNOWN, "vkSignalSemaphore needs a timeline semaphore");
     vkmm_host_trap_note_sync(); /* may order host writes before device work */
-    vkmm_strict_host_signal(device);
+    if (device->strict)
+        vkmm_strict_host_signal(device->strict);
     vkmm_scheduler_lock(device->scheduler);
     vkmm_semaphore_signal_locked(semaphore, pSignalInfo->value);
     vkmm_scheduler_notify_locked(device->scheduler);

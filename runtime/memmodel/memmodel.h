@@ -54,12 +54,12 @@
 /* 000 data race, inside a dispatch: two accesses of different invocations
  * of one workgroup to the same bytes of Workgroup storage, at least one a
  * write and not both atomic, with no control barrier that synchronizes
- * Workgroup memory between them (runtime/workgroup_monitor.c). */
+ * Workgroup memory between them (runtime/strict/workgroup_monitor.c). */
 #define VKMM_MM_HAZARD_WORKGROUP_RACE "VKMM-HAZARD-WORKGROUP-RACE"
 /* 000 "Private": accesses of different workgroups of one dispatch to the
  * same bytes, at least one a write and at least one private — private
  * accesses never communicate with another invocation inside a command, so
- * nothing the shader does can order them (runtime/device_monitor.c). */
+ * nothing the shader does can order them (runtime/strict/device_monitor.c). */
 #define VKMM_MM_HAZARD_DISPATCH_RACE "VKMM-HAZARD-DISPATCH-RACE"
 #define VKMM_MM_HAZARD_DISPATCH_STALE_READ "VKMM-HAZARD-DISPATCH-STALE-READ"
 #define VKMM_MM_HAZARD_DISPATCH_LOST_UPDATE "VKMM-HAZARD-DISPATCH-LOST-UPDATE"

@@ -80,7 +80,7 @@ static bool called_from_vkmm(const void *return_address)
  * dispatch whose strict-mode set-up or access recording cannot allocate,
  * and any strict-mode engine call that could not keep the machine's state
  * (a write path, a shadow block, a version), end in device loss with a
- * message (dispatch.c, strict_memory.c); failures vkmm absorbs (the command
+ * message (exec/dispatch.c, strict/dispatch_access.c); failures vkmm absorbs (the command
  * graph falls back to submission order with a warning) must give the right
  * results. */
 static bool sweep_execution;

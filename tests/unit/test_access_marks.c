@@ -1,4 +1,4 @@
-/* Unit tests of runtime/access_marks.c: the runs a scan finds are exactly
+/* Unit tests of runtime/strict/access_marks.c: the runs a scan finds are exactly
  * the marked bytes (checked against a plain byte-by-byte reference), runs
  * cross page boundaries, pages never marked are skipped, and a clear
  * leaves nothing. */

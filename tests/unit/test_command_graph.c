@@ -1,4 +1,4 @@
-/* Unit tests of runtime/command_graph.c: the execution-dependency graph of
+/* Unit tests of runtime/exec/command_graph.c: the execution-dependency graph of
  * a queue's submissions, built from hand-made commands and submissions (no
  * device).  A path in the graph is what the spec's dependencies promise. */
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* Unit tests of runtime/host_trap.c: protected views record the first host
+/* Unit tests of runtime/strict/host_trap.c: protected views record the first host
  * access per page and let it through; faults elsewhere reach the handler
  * installed before. */
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* Unit tests of runtime/scheduler.c waits and runtime/semaphore.c payload
+/* Unit tests of runtime/exec/scheduler.c waits and runtime/semaphore.c payload
  * targets, on a device with no queues. */
 #include <pthread.h>
 #include <setjmp.h>

@@ -20,7 +20,7 @@
 #include "log.h"
 #include "queue.h"
 #include "semaphore.h"
-#include "strict_memory.h"
+#include "strict/strict.h"
 #include "vkmm/vkmm.h"
 
 struct queue_state {
@@ -248,11 +248,12 @@ static void signal_locked(struct vkmm_scheduler *scheduler, struct vkmm_submissi
 {
     /* Strict mode: the memory side of the signal operations (000: a
      * semaphore signal's first access scope; a fence's is every access). */
-    if (scheduler->device->engine) {
+    struct vkmm_strict *strict = scheduler->device->strict;
+    if (strict) {
         for (uint32_t i = 0; i < s->signal_count; i++)
-            vkmm_strict_signal(scheduler->device, NULL, s->signals[i].stages);
+            vkmm_strict_signal(strict, NULL, s->signals[i].stages);
         if (s->fence)
-            vkmm_strict_signal(scheduler->device, NULL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
+            vkmm_strict_signal(strict, NULL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
     }
     for (uint32_t i = 0; i < s->signal_count; i++)
         vkmm_semaphore_signal_locked(s->signals[i].semaphore, s->signals[i].target);
@@ -283,8 +284,8 @@ static void retire_locked(struct vkmm_scheduler *scheduler, struct queue_state *
     state->completed = s->serial;
     vkmm_submission_destroy(scheduler->device, s);
     vkmm_scheduler_notify_locked(scheduler);
-    if (scheduler->device->engine && all_idle_locked(scheduler))
-        vkmm_strict_idle(scheduler->device);
+    if (scheduler->device->strict && all_idle_locked(scheduler))
+        vkmm_strict_idle(scheduler->device->strict);
 }
 
 static enum vkmm_execution_result execute_unlocked(struct vkmm_scheduler *scheduler, struct vkmm_submission *s,
@@ -455,8 +456,11 @@ static void run_node_locked(struct vkmm_scheduler *scheduler, struct queue_state
     const struct vkmm_command_graph_node *n = &state->graph->nodes[index];
     struct vkmm_device *device = scheduler->device;
     struct vkmm_submission *s = n->submission;
+    struct vkmm_strict *strict = device->strict;
     /* A signal's first synchronization scope: the node's ancestors. */
-    struct vkmm_strict_scope scope = { state->graph, index, vkmm_queue_id(state->queue) };
+    struct vkmm_strict_graph graph;
+    vkmm_command_graph_strict_view(state->graph, &graph);
+    struct vkmm_strict_scope scope = { &graph, index, vkmm_queue_id(state->queue) };
     /* An overtaken command's writes are evicted as soon as it ends: they
      * land over the overtaking command's, as a cache writing back early
      * may make them (a missing write-after-write dependency shows). */
@@ -471,28 +475,29 @@ static void run_node_locked(struct vkmm_scheduler *scheduler, struct queue_state
             .submission = s,
             .position = index,
             .graph = state->graph,
-            .where = vkmm_strict_place(device, n->command_buffer->base.debug_name, n->label, s->queue_label),
+            .where = strict ? vkmm_strict_place(strict, n->command_buffer->base.debug_name, n->label, s->queue_label)
+                            : NULL,
         };
         vkmm_execute_command(&x, n->command);
-        if (evict && device->engine)
-            vkmm_strict_evict(device, &scope);
+        if (evict && strict)
+            vkmm_strict_evict(strict, &scope);
         break;
     }
     case VKMM_NODE_INDIRECT_ARGS:
         break; /* the dispatch reads its arguments when it runs */
     case VKMM_NODE_SEMAPHORE_WAIT:
         /* The second access scope of the wait. */
-        if (device->engine)
-            vkmm_strict_wait(device, s->waits[n->operation].stages);
+        if (strict)
+            vkmm_strict_wait(strict, s->waits[n->operation].stages);
         break;
     case VKMM_NODE_SEMAPHORE_SIGNAL:
         /* 000: the signal's first access scope becomes available. */
-        if (device->engine)
-            vkmm_strict_signal(device, &scope, s->signals[n->operation].stages);
+        if (strict)
+            vkmm_strict_signal(strict, &scope, s->signals[n->operation].stages);
         break;
     case VKMM_NODE_FENCE_SIGNAL:
-        if (device->engine)
-            vkmm_strict_signal(device, &scope, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
+        if (strict)
+            vkmm_strict_signal(strict, &scope, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
         break;
     }
     vkmm_scheduler_lock(scheduler);
@@ -556,8 +561,8 @@ static enum vkmm_execution_result run_in_order_locked(struct vkmm_scheduler *sch
         if (!waits_satisfied(s))
             return VKMM_EXECUTION_BLOCKED;
         *progressed = true;
-        for (uint32_t i = 0; i < s->wait_count && scheduler->device->engine; i++)
-            vkmm_strict_wait(scheduler->device, s->waits[i].stages);
+        for (uint32_t i = 0; i < s->wait_count && scheduler->device->strict; i++)
+            vkmm_strict_wait(scheduler->device->strict, s->waits[i].stages);
     }
     if (execute_unlocked(scheduler, s, false) == VKMM_EXECUTION_BLOCKED)
         return VKMM_EXECUTION_BLOCKED;

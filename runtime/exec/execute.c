@@ -1,7 +1,8 @@
 /* The executor: one handle_<command>() per recorded command.  In fast mode
  * a queue runs its commands in order on one thread over coherent memory, so
  * barriers have nothing to do; in strict mode every access and dependency
- * goes to the memory engine (strict_memory.c, DESIGN §3.2). */
+ * goes to the memory engine through the strict bridge (strict/strict.h,
+ * DESIGN §3.2). */
 #include "execute.h"
 
 #include <stdlib.h>
@@ -9,25 +10,105 @@
 
 #include "buffer.h"
 #include "command_buffer.h"
+#include "command_graph.h"
 #include "device.h"
+#include "device_memory.h"
 #include "dispatch.h"
 #include "event.h"
 #include "query_pool.h"
 #include "queue.h"
 #include "scheduler.h"
-#include "strict_memory.h"
+#include "strict/strict.h"
 
 static bool strict(const struct vkmm_execution *x)
 {
-    return x->device->engine != NULL;
+    return x->device->strict != NULL;
+}
+
+void vkmm_execution_strict_command(const struct vkmm_execution *x, const struct vkmm_command *command,
+                                   struct vkmm_strict_graph *graph, struct vkmm_strict_command *out)
+{
+    if (x->graph)
+        vkmm_command_graph_strict_view(x->graph, graph);
+    *out = (struct vkmm_strict_command){
+        .agent = {
+            .queue = vkmm_queue_id(x->queue),
+            .position = x->position,
+            .submission = x->submission->sequence,
+            .command = command->index,
+            .kind = vkmm_command_name(command),
+            .where = x->where,
+        },
+        .graph = x->graph ? graph : NULL,
+    };
+}
+
+void vkmm_execution_strict_read(struct vkmm_execution *x, const struct vkmm_command *c, struct vkmm_buffer *buffer,
+                                VkDeviceSize offset, VkDeviceSize size, VkPipelineStageFlags2 stage,
+                                VkAccessFlags2 access, void *out)
+{
+    if (!buffer->memory->strict) {
+        memcpy(out, vkmm_buffer_device_bytes(buffer, offset, size), size);
+        return;
+    }
+    struct vkmm_strict_graph graph;
+    struct vkmm_strict_command command;
+    vkmm_execution_strict_command(x, c, &graph, &command);
+    vkmm_strict_read(x->device->strict, &command, buffer->memory->strict, buffer->memory_offset + offset, size, stage,
+                     access, out);
+}
+
+void vkmm_execution_strict_write(struct vkmm_execution *x, const struct vkmm_command *c, struct vkmm_buffer *buffer,
+                                 VkDeviceSize offset, VkDeviceSize size, VkPipelineStageFlags2 stage,
+                                 VkAccessFlags2 access, const void *data)
+{
+    if (!buffer->memory->strict) {
+        memmove(vkmm_buffer_device_bytes(buffer, offset, size), data, size);
+        return;
+    }
+    struct vkmm_strict_graph graph;
+    struct vkmm_strict_command command;
+    vkmm_execution_strict_command(x, c, &graph, &command);
+    vkmm_strict_write(x->device->strict, &command, buffer->memory->strict, buffer->memory_offset + offset, size, stage,
+                      access, data);
+}
+
+/* A buffer barrier's bytes in the bridge's terms; false for invalid usage
+ * or memory strict mode does not emulate. */
+static bool strict_buffer_barrier(const VkBufferMemoryBarrier2 *b, struct vkmm_strict_barrier *out)
+{
+    VKMM_FROM_HANDLE(vkmm_buffer, buffer, b->buffer);
+    if (!buffer || !buffer->memory || !buffer->memory->strict || b->offset > buffer->size)
+        return false;
+    VkDeviceSize size = b->size == VK_WHOLE_SIZE || b->size > buffer->size - b->offset ? buffer->size - b->offset
+                                                                                        : b->size;
+    *out = (struct vkmm_strict_barrier){ b->srcStageMask, b->dstStageMask, b->srcAccessMask, b->dstAccessMask,
+                                         buffer->memory->strict, buffer->memory_offset + b->offset, size };
+    return true;
 }
 
 /* A dependency's first synchronization scope: the running node's ancestors
  * (every earlier write when the submission runs in order). */
 static void strict_dependency(const struct vkmm_execution *x, const struct vkmm_dependency *dependency)
 {
-    struct vkmm_strict_scope scope = { x->graph, x->position, vkmm_queue_id(x->queue) };
-    vkmm_strict_dependency(x->device, x->graph ? &scope : NULL, dependency);
+    struct vkmm_strict_graph graph;
+    struct vkmm_strict_scope scope = { NULL, x->position, vkmm_queue_id(x->queue) };
+    if (x->graph) {
+        vkmm_command_graph_strict_view(x->graph, &graph);
+        scope.graph = &graph;
+    }
+    const struct vkmm_strict_scope *in = x->graph ? &scope : NULL;
+    for (uint32_t i = 0; i < dependency->memory_barrier_count; i++) {
+        const VkMemoryBarrier2 *b = &dependency->memory_barriers[i];
+        struct vkmm_strict_barrier barrier = { b->srcStageMask, b->dstStageMask, b->srcAccessMask, b->dstAccessMask,
+                                               NULL, 0, 0 };
+        vkmm_strict_barrier(x->device->strict, in, &barrier);
+    }
+    for (uint32_t i = 0; i < dependency->buffer_barrier_count; i++) {
+        struct vkmm_strict_barrier barrier;
+        if (strict_buffer_barrier(&dependency->buffer_barriers[i], &barrier))
+            vkmm_strict_barrier(x->device->strict, in, &barrier);
+    }
 }
 
 /* Strict mode: a transfer reads through its read path into a scratch copy,
@@ -38,9 +119,9 @@ static void strict_copy(struct vkmm_execution *x, const struct vkmm_command *c, 
     uint8_t *scratch = malloc(r->size ? r->size : 1);
     if (!scratch)
         return;
-    vkmm_strict_read(x, c, c->u.copy_buffer.src, r->srcOffset, r->size, VK_PIPELINE_STAGE_2_COPY_BIT,
+    vkmm_execution_strict_read(x, c, c->u.copy_buffer.src, r->srcOffset, r->size, VK_PIPELINE_STAGE_2_COPY_BIT,
                      VK_ACCESS_2_TRANSFER_READ_BIT, scratch);
-    vkmm_strict_write(x, c, c->u.copy_buffer.dst, r->dstOffset, r->size, VK_PIPELINE_STAGE_2_COPY_BIT,
+    vkmm_execution_strict_write(x, c, c->u.copy_buffer.dst, r->dstOffset, r->size, VK_PIPELINE_STAGE_2_COPY_BIT,
                       VK_ACCESS_2_TRANSFER_WRITE_BIT, scratch);
     free(scratch);
 }
@@ -70,7 +151,7 @@ static void handle_fill_buffer(struct vkmm_execution *x, const struct vkmm_comma
         memcpy(dst + i, &c->u.fill_buffer.data, 4);
     if (strict(x)) {
         /* Fill and update are "clear commands" (the CLEAR stage in synchronization2). */
-        vkmm_strict_write(x, c, c->u.fill_buffer.dst, c->u.fill_buffer.offset, size, VK_PIPELINE_STAGE_2_CLEAR_BIT,
+        vkmm_execution_strict_write(x, c, c->u.fill_buffer.dst, c->u.fill_buffer.offset, size, VK_PIPELINE_STAGE_2_CLEAR_BIT,
                           VK_ACCESS_2_TRANSFER_WRITE_BIT, dst);
         free(dst);
     }
@@ -79,7 +160,7 @@ static void handle_fill_buffer(struct vkmm_execution *x, const struct vkmm_comma
 static void handle_update_buffer(struct vkmm_execution *x, const struct vkmm_command *c)
 {
     if (strict(x)) {
-        vkmm_strict_write(x, c, c->u.update_buffer.dst, c->u.update_buffer.offset, c->u.update_buffer.size,
+        vkmm_execution_strict_write(x, c, c->u.update_buffer.dst, c->u.update_buffer.offset, c->u.update_buffer.size,
                           VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, c->u.update_buffer.data);
         return;
     }
@@ -204,7 +285,7 @@ static void handle_copy_query_pool_results(struct vkmm_execution *x, const struc
             VkDeviceSize start = at;
             while (at < span && zeros[at] == ones[at])
                 at++;
-            vkmm_strict_write(x, c, q->dst, q->offset + start, at - start, VK_PIPELINE_STAGE_2_COPY_BIT,
+            vkmm_execution_strict_write(x, c, q->dst, q->offset + start, at - start, VK_PIPELINE_STAGE_2_COPY_BIT,
                               VK_ACCESS_2_TRANSFER_WRITE_BIT, zeros + start);
         }
     }

@@ -4,7 +4,7 @@
  * memory are protected, and the first access to each page faults into a
  * SIGSEGV handler that records it and opens the page.  The access then
  * goes on; the recorded place becomes a host access that strict mode
- * checks against the device work that runs later (strict_memory.c).
+ * checks against the device work that runs later (host_access.c).
  * Faults that are not in a protected view go to the handler that was
  * installed before.  VKMM_HOST_TRAP=0 turns it off. */
 #pragma once

@@ -66,3 +66,6 @@ void vkmm_command_graph_complete(struct vkmm_command_graph *graph, uint32_t node
 /* Whether a chain of execution dependencies leads from node `from` to node
  * `to`. */
 bool vkmm_command_graph_reaches(struct vkmm_command_graph *graph, uint32_t from, uint32_t to);
+/* Strict mode: the graph as the bridge may ask it (strict/strict.h). */
+struct vkmm_strict_graph;
+void vkmm_command_graph_strict_view(struct vkmm_command_graph *graph, struct vkmm_strict_graph *out);

@@ -18,7 +18,10 @@
 
 #include "alloc.h"
 #include "command_buffer.h"
+#include "command_footprint.h"
+#include "device_memory.h"
 #include "scheduler.h"
+#include "strict/strict.h"
 
 /* The stages vkmm's commands run in, as a small bit set. */
 enum {
@@ -572,4 +575,37 @@ bool vkmm_command_graph_reaches(struct vkmm_command_graph *graph, uint32_t from,
         }
     }
     return false;
+}
+
+/* --- The graph as strict mode's bridge asks it (strict/strict.h) ------------ */
+
+static bool strict_reaches(void *graph, uint32_t from, uint32_t to)
+{
+    return vkmm_command_graph_reaches(graph, from, to);
+}
+
+/* Whether a command after `after` and before `before` in submission order,
+ * ordered after `after` and not run yet, may write `memory`. */
+static bool strict_pending_writer_between(void *g, uint32_t after, uint32_t before,
+                                          const struct vkmm_strict_memory *memory)
+{
+    struct vkmm_command_graph *graph = g;
+    for (uint32_t d = after + 1; d < before && d < graph->node_count; d++) {
+        const struct vkmm_command_graph_node *n = &graph->nodes[d];
+        if (n->done || n->kind != VKMM_NODE_COMMAND || !vkmm_command_graph_reaches(graph, after, d))
+            continue;
+        struct vkmm_footprint f;
+        vkmm_command_footprint(n->command, false, &f);
+        if (f.everything)
+            return true;
+        for (uint32_t i = 0; i < f.count; i++)
+            if (f.memories[i]->strict == memory && f.writes[i])
+                return true;
+    }
+    return false;
+}
+
+void vkmm_command_graph_strict_view(struct vkmm_command_graph *graph, struct vkmm_strict_graph *out)
+{
+    *out = (struct vkmm_strict_graph){ graph, graph->first_sequence, strict_reaches, strict_pending_writer_between };
 }

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct vkmm_device;
+struct vkmm_strict;
 struct vkmm_mm_hazard;
 struct report_entry;
 struct report_suppression;
@@ -53,14 +53,14 @@ struct vkmm_hazard_place {
 };
 
 /* Reads VKMM_REPORT, VKMM_REPORT_LIMIT and VKMM_SUPPRESS. */
-void vkmm_hazard_report_open(struct vkmm_device *device);
+void vkmm_hazard_report_open(struct vkmm_strict *strict);
 /* Records one hazard (the memory engine's sink); `place` may be NULL.  The
  * engine lock is held. */
-void vkmm_hazard_report_add(struct vkmm_device *device, const struct vkmm_mm_hazard *hazard,
+void vkmm_hazard_report_add(struct vkmm_strict *strict, const struct vkmm_mm_hazard *hazard,
                             const struct vkmm_hazard_place *place);
 /* Writes the reports found since the last flush.  The engine lock is held:
  * called where the bridge releases it, so a report is out before the
  * application can observe the bug. */
-void vkmm_hazard_report_flush(struct vkmm_device *device);
+void vkmm_hazard_report_flush(struct vkmm_strict *strict);
 /* Flushes, writes the summary, frees everything and closes the file. */
-void vkmm_hazard_report_close(struct vkmm_device *device);
+void vkmm_hazard_report_close(struct vkmm_strict *strict);

@@ -12,6 +12,7 @@
 #include "descriptor_set.h"
 #include "descriptor_set_layout.h"
 #include "device.h"
+#include "device_memory.h"
 #include "device_monitor.h"
 #include "dispatch_levels.h"
 #include "execute.h"
@@ -19,7 +20,7 @@
 #include "physical_device.h"
 #include "pipeline.h"
 #include "pipeline_layout.h"
-#include "strict_memory.h"
+#include "strict/strict.h"
 #include "texel_format.h"
 #include "thread_pool.h"
 #include "vkmm/vkmm.h"
@@ -345,9 +346,9 @@ static void read_indirect(struct vkmm_execution *x, const struct vkmm_command *c
     const struct vkmm_dispatch *d = command->u.dispatch;
     if (!d->indirect)
         memcpy(count, d->count, 3 * sizeof(uint32_t));
-    else if (x->device->engine)
-        vkmm_strict_read(x, command, d->indirect, d->indirect_offset, 12, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
-                         VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT, count);
+    else if (x->device->strict)
+        vkmm_execution_strict_read(x, command, d->indirect, d->indirect_offset, 12,
+                                   VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT, count);
     else
         memcpy(count, vkmm_buffer_device_bytes(d->indirect, d->indirect_offset, 12), 12);
 }
@@ -372,8 +373,12 @@ static void lose_device(struct vkmm_execution *x, const struct vkmm_command *com
                  "invocations; a private load never sees another invocation's write inside a dispatch",
                  w->workgroup[0], w->workgroup[1], w->workgroup[2], w->loop ? w->loop : "a loop");
     vkmm_device_lose(device, "%s", text);
-    if (device->engine)
-        vkmm_strict_report_lost_dispatch(x, command, text);
+    if (device->strict) {
+        struct vkmm_strict_graph graph;
+        struct vkmm_strict_command strict_command;
+        vkmm_execution_strict_command(x, command, &graph, &strict_command);
+        vkmm_strict_report_lost_dispatch(device->strict, &strict_command, text);
+    }
 }
 
 /* A dispatch that cannot get the memory to run is not skipped silently:
@@ -388,13 +393,13 @@ static void lose_for_memory(struct vkmm_device *device, uint64_t groups)
 
 /* Strict mode: the resident workgroups, each with a workgroup-memory
  * monitor when the shader has Workgroup storage; its races become reports. */
-static void run_strict(struct vkmm_device *device, struct vkmm_execution *x, const struct vkmm_command *command,
-                       struct dispatch_run *run, unsigned resident, uint64_t groups)
+static void run_strict(struct vkmm_device *device, const struct vkmm_strict_command *command, struct dispatch_run *run,
+                       unsigned resident, uint64_t groups)
 {
     const struct vkmm_compiled_shader *shader = run->shader;
     struct workgroup_slot *slots = calloc(resident, sizeof(*slots));
     struct vkmm_workgroup_races *races = calloc(1, sizeof(*races));
-    bool monitored = device->engine && shader->shared_memory_size && races;
+    bool monitored = device->strict && shader->shared_memory_size && races;
     bool ok = slots != NULL;
     for (unsigned r = 0; ok && r < resident; r++) {
         slots[r].scratch = run->scratch + r * run->scratch_stride;
@@ -409,11 +414,94 @@ static void run_strict(struct vkmm_device *device, struct vkmm_execution *x, con
     else
         lose_for_memory(device, groups);
     if (ok && monitored && races->count)
-        vkmm_strict_report_workgroup_races(x, command, races);
+        vkmm_strict_report_workgroup_races(device->strict, command, races);
     for (unsigned r = 0; slots && r < resident; r++)
         vkmm_workgroup_monitor_destroy(slots[r].monitor);
     free(slots);
     free(races);
+}
+
+static uint32_t count_descriptors(const struct vkmm_pipeline_layout *layout)
+{
+    uint32_t count = 0;
+    for (uint32_t s = 0; s < layout->set_count; s++)
+        count += layout->sets[s] ? layout->sets[s]->descriptor_count : 0;
+    return count;
+}
+
+static bool is_storage(VkDescriptorType type)
+{
+    return type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+}
+
+static bool is_buffer(VkDescriptorType type)
+{
+    return is_storage(type) || type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
+           type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+}
+
+/* Strict mode: the bridge is told the dispatch's grid and every buffer
+ * range bound to it (and, with buffer references, every memory with device
+ * addresses), and makes the device bytes hold what the shader's read paths
+ * see (strict/strict.h). */
+static struct vkmm_dispatch_mirror *strict_begin(struct vkmm_execution *x, const struct vkmm_strict_command *command,
+                                                 const struct vkmm_pipeline *pipeline, struct dispatch_run *run)
+{
+    struct vkmm_pipeline_layout_view view;
+    const struct vkmm_pipeline_layout *layout = vkmm_pipeline_layout_memory_view(pipeline->layout, &view);
+    struct vkmm_strict_grid grid;
+    memcpy(grid.base, run->base, sizeof(grid.base));
+    memcpy(grid.count, run->count, sizeof(grid.count));
+    struct vkmm_dispatch_mirror *mirror =
+        vkmm_strict_dispatch_begin(x->device->strict, command, &grid, count_descriptors(layout),
+                                   pipeline->shader.uses_buffer_references, &run->invocation);
+    for (uint32_t s = 0; mirror && s < layout->set_count && s < VKMM_SHADER_MAX_SETS; s++) {
+        const struct vkmm_descriptor_set_layout *set = layout->sets[s];
+        const struct vkmm_descriptor *table = run->invocation.sets[s];
+        for (uint32_t b = 0; set && table && b < set->binding_count; b++) {
+            const struct vkmm_set_layout_binding *binding = &set->bindings[b];
+            for (uint32_t e = 0; is_buffer(binding->type) && e < binding->count; e++) {
+                const struct vkmm_descriptor *descriptor = &table[binding->first + e];
+                if (descriptor->base && descriptor->memory && descriptor->memory->strict)
+                    vkmm_strict_dispatch_range(mirror, descriptor->memory->strict, descriptor->memory_offset,
+                                               descriptor->range, is_storage(binding->type));
+            }
+        }
+    }
+    if (mirror && pipeline->shader.uses_buffer_references)
+        vkmm_strict_dispatch_addressable(mirror);
+    return mirror;
+}
+
+/* Strict mode: the resident workgroups run in turns on this thread, under
+ * the bridge's monitors (the shader runs on device bytes that hold what its
+ * read paths see; what it changes becomes its writes). */
+static void run_in_turns(struct vkmm_execution *x, const struct vkmm_command *command, struct dispatch_run *run,
+                         unsigned threads, uint64_t groups)
+{
+    struct vkmm_device *device = x->device;
+    struct vkmm_strict_graph graph;
+    struct vkmm_strict_command strict_command;
+    struct vkmm_dispatch_mirror *mirror = NULL;
+    if (device->strict) {
+        vkmm_execution_strict_command(x, command, &graph, &strict_command);
+        mirror = strict_begin(x, &strict_command, command->u.dispatch->bindings.pipeline, run);
+        if (!mirror) {
+            lose_for_memory(device, groups); /* without it the shader's hooks are not set */
+            return;
+        }
+        struct vkmm_device_monitor *monitor = vkmm_strict_device_monitor(device->strict);
+        run->levels = vkmm_device_monitor_levels(monitor);
+        run->monitor = monitor;
+    }
+    run_strict(device, device->strict ? &strict_command : NULL, run, threads, groups);
+    if (run->monitor) {
+        vkmm_device_monitor_end_dispatch(run->monitor);
+        if (vkmm_device_monitor_lost(run->monitor))
+            lose_for_memory(device, groups);
+    }
+    if (mirror)
+        vkmm_strict_dispatch_finish(mirror);
 }
 
 void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *command)
@@ -452,7 +540,7 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
     struct vkmm_thread_pool *pool = vkmm_mode() == VKMM_MODE_STRICT ? NULL : vkmm_device_thread_pool(device);
     unsigned threads = pool ? vkmm_thread_pool_size(pool)
                             : (unsigned)(groups < VKMM_RESIDENT_WORKGROUPS ? groups : VKMM_RESIDENT_WORKGROUPS);
-    run.patterned = device->engine != NULL;
+    run.patterned = device->strict != NULL;
     run.seed = vkmm_seed();
     run.states_size = ((size_t)pipeline->shader.subgroup_count * pipeline->shader.state_size + 63) & ~(size_t)63;
     run.scratch_stride = (run.states_size + pipeline->shader.shared_memory_size + 127) & ~(size_t)63;
@@ -473,28 +561,7 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
     } else if (pool) {
         vkmm_thread_pool_run(pool, groups, run_workgroup, &run);
     } else {
-        /* Strict mode: the shader runs on device bytes that hold what its
-         * read paths see; what it changes becomes its writes. */
-        struct vkmm_pipeline_layout_view view;
-        struct vkmm_dispatch_mirror *mirror =
-            device->engine ? vkmm_strict_dispatch_prepare(x, command, &run.invocation,
-                                                          vkmm_pipeline_layout_memory_view(pipeline->layout, &view),
-                                                          pipeline->shader.uses_buffer_references)
-                           : NULL;
-        if (device->engine && !mirror) {
-            lose_for_memory(device, groups); /* without it the shader's hooks are not set */
-        } else {
-            run.levels = device->engine ? vkmm_device_monitor_levels(device->device_monitor) : NULL;
-            run.monitor = device->engine ? device->device_monitor : NULL;
-            run_strict(device, x, command, &run, threads, groups);
-            if (run.levels) {
-                vkmm_device_monitor_end_dispatch(device->device_monitor);
-                if (vkmm_device_monitor_lost(device->device_monitor))
-                    lose_for_memory(device, groups);
-            }
-            if (mirror)
-                vkmm_strict_dispatch_finish(x, command, mirror);
-        }
+        run_in_turns(x, command, &run, threads, groups);
     }
     if (atomic_load(&watchdog.over))
         lose_device(x, command, &watchdog);

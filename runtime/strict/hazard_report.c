@@ -8,7 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "alloc.h"
-#include "device.h"
+#include "bridge.h"
 #include "log.h"
 #include "memmodel/memmodel.h"
 
@@ -58,9 +58,9 @@ static uint64_t hash_text(const char *text)
 
 /* --- Suppressions ------------------------------------------------------------ */
 
-static char *copy_text(struct vkmm_device *device, const char *text, size_t length)
+static char *copy_text(struct vkmm_strict *strict, const char *text, size_t length)
 {
-    char *copy = vkmm_zalloc(&device->allocator, NULL, length + 1, VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+    char *copy = vkmm_zalloc(strict->allocator, NULL, length + 1, VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
     if (copy)
         memcpy(copy, text, length);
     return copy;
@@ -68,7 +68,7 @@ static char *copy_text(struct vkmm_device *device, const char *text, size_t leng
 
 /* "id:VKMM-HAZARD-STALE-READ command:vkCmdDispatch name:particles*"; '#'
  * starts a comment.  Returns false for a line it cannot read. */
-static bool parse_suppression(struct vkmm_device *device, char *line, struct report_suppression *s)
+static bool parse_suppression(struct vkmm_strict *strict, char *line, struct report_suppression *s)
 {
     bool any = false;
     for (char *save = NULL, *field = strtok_r(line, " \t\r\n", &save); field && *field != '#';
@@ -82,46 +82,46 @@ static bool parse_suppression(struct vkmm_device *device, char *line, struct rep
                                                        : NULL;
         if (!slot || *slot)
             return false;
-        *slot = copy_text(device, colon + 1, strlen(colon + 1));
+        *slot = copy_text(strict, colon + 1, strlen(colon + 1));
         any = *slot != NULL;
     }
     return any;
 }
 
-static void free_suppression(struct vkmm_device *device, struct report_suppression *s)
+static void free_suppression(struct vkmm_strict *strict, struct report_suppression *s)
 {
-    vkmm_free(&device->allocator, NULL, s->id);
-    vkmm_free(&device->allocator, NULL, s->command);
-    vkmm_free(&device->allocator, NULL, s->name);
-    vkmm_free(&device->allocator, NULL, s);
+    vkmm_free(strict->allocator, NULL, s->id);
+    vkmm_free(strict->allocator, NULL, s->command);
+    vkmm_free(strict->allocator, NULL, s->name);
+    vkmm_free(strict->allocator, NULL, s);
 }
 
-static void load_suppressions(struct vkmm_device *device, const char *path)
+static void load_suppressions(struct vkmm_strict *strict, const char *path)
 {
     FILE *file = fopen(path, "r");
     if (!file) {
-        vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+        vkmm_strict_log(strict, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
                  VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "VKMM-SUPPRESS", "VKMM_SUPPRESS: cannot open '%s'",
                  path);
         return;
     }
     char line[512];
     for (unsigned number = 1; fgets(line, sizeof(line), file); number++) {
-        struct report_suppression *s = vkmm_zalloc(&device->allocator, NULL, sizeof(*s),
+        struct report_suppression *s = vkmm_zalloc(strict->allocator, NULL, sizeof(*s),
                                                    VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
         if (!s)
             break;
         char *start = line + strspn(line, " \t");
-        if (*start == '#' || *start == '\n' || *start == '\0' || !parse_suppression(device, start, s)) {
+        if (*start == '#' || *start == '\n' || *start == '\0' || !parse_suppression(strict, start, s)) {
             if (*start != '#' && *start != '\n' && *start != '\0')
-                vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+                vkmm_strict_log(strict, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
                          VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "VKMM-SUPPRESS",
                          "VKMM_SUPPRESS %s:%u: not 'id:… command:… name:…'; line ignored", path, number);
-            free_suppression(device, s);
+            free_suppression(strict, s);
             continue;
         }
-        s->next = device->report.suppressions;
-        device->report.suppressions = s;
+        s->next = strict->report.suppressions;
+        strict->report.suppressions = s;
     }
     fclose(file);
 }
@@ -287,16 +287,16 @@ static struct report_entry *find(struct vkmm_hazard_report *report, uint64_t has
     return NULL;
 }
 
-static struct report_entry *create_entry(struct vkmm_device *device, uint64_t hash, const char *key,
+static struct report_entry *create_entry(struct vkmm_strict *strict, uint64_t hash, const char *key,
                                          const struct vkmm_mm_hazard *hazard, const struct vkmm_hazard_place *place)
 {
-    struct vkmm_hazard_report *report = &device->report;
-    struct report_entry *e = vkmm_zalloc(&device->allocator, NULL, sizeof(*e), VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+    struct vkmm_hazard_report *report = &strict->report;
+    struct report_entry *e = vkmm_zalloc(strict->allocator, NULL, sizeof(*e), VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
     if (!e)
         return NULL;
-    e->key = copy_text(device, key, strlen(key));
+    e->key = copy_text(strict, key, strlen(key));
     if (!e->key) {
-        vkmm_free(&device->allocator, NULL, e);
+        vkmm_free(strict->allocator, NULL, e);
         return NULL;
     }
     e->key_hash = hash;
@@ -329,10 +329,10 @@ static struct report_entry *create_entry(struct vkmm_device *device, uint64_t ha
     return e;
 }
 
-void vkmm_hazard_report_add(struct vkmm_device *device, const struct vkmm_mm_hazard *hazard,
+void vkmm_hazard_report_add(struct vkmm_strict *strict, const struct vkmm_mm_hazard *hazard,
                             const struct vkmm_hazard_place *place)
 {
-    struct vkmm_hazard_report *report = &device->report;
+    struct vkmm_hazard_report *report = &strict->report;
     report->hazards++;
     if (suppressed(report, hazard, place)) {
         report->suppressed++;
@@ -347,7 +347,7 @@ void vkmm_hazard_report_add(struct vkmm_device *device, const struct vkmm_mm_haz
         return;
     }
     if (!e)
-        e = create_entry(device, hash, key, hazard, place);
+        e = create_entry(strict, hash, key, hazard, place);
     if (!e) {
         report->left_out++; /* out of host memory: the summary says how many */
         return;
@@ -356,9 +356,9 @@ void vkmm_hazard_report_add(struct vkmm_device *device, const struct vkmm_mm_haz
     e->ranges++;
 }
 
-static void write_entry(struct vkmm_device *device, struct report_entry *e)
+static void write_entry(struct vkmm_strict *strict, struct report_entry *e)
 {
-    struct vkmm_hazard_report *report = &device->report;
+    struct vkmm_hazard_report *report = &strict->report;
     if (report->file && e->line) {
         cJSON_AddNumberToObject(e->line, "bytes", (double)e->bytes);
         cJSON_AddNumberToObject(e->line, "ranges", (double)e->ranges);
@@ -375,31 +375,31 @@ static void write_entry(struct vkmm_device *device, struct report_entry *e)
     /* The host read that relies on the wait alone is what most frameworks
      * do: reported, a step below the other hazards. */
     bool common = strcmp(e->first.id, VKMM_MM_HAZARD_HOST_READ_NO_DEPENDENCY) == 0;
-    vkmm_log(&device->base,
+    vkmm_strict_log(strict,
              common ? VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT : VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
              VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, e->first.id, "%s (report %llu: %llu bytes in %llu range%s)",
              e->message, (unsigned long long)e->number, (unsigned long long)e->bytes,
              (unsigned long long)e->ranges, more);
 }
 
-void vkmm_hazard_report_flush(struct vkmm_device *device)
+void vkmm_hazard_report_flush(struct vkmm_strict *strict)
 {
-    struct vkmm_hazard_report *report = &device->report;
+    struct vkmm_hazard_report *report = &strict->report;
     for (; report->pending; report->pending = report->pending->next)
-        write_entry(device, report->pending);
+        write_entry(strict, report->pending);
 }
 
 /* --- Open and close ------------------------------------------------------------- */
 
-void vkmm_hazard_report_open(struct vkmm_device *device)
+void vkmm_hazard_report_open(struct vkmm_strict *strict)
 {
-    struct vkmm_hazard_report *report = &device->report;
+    struct vkmm_hazard_report *report = &strict->report;
     memset(report, 0, sizeof(*report));
     const char *limit = getenv("VKMM_REPORT_LIMIT");
     report->limit = limit && *limit ? strtoull(limit, NULL, 10) : 1000;
     const char *suppress = getenv("VKMM_SUPPRESS");
     if (suppress && *suppress)
-        load_suppressions(device, suppress);
+        load_suppressions(strict, suppress);
     const char *target = getenv("VKMM_REPORT");
     if (!target || !*target)
         return;
@@ -412,14 +412,14 @@ void vkmm_hazard_report_open(struct vkmm_device *device)
     report->file = fopen(target, "a");
     report->owns_file = report->file != NULL;
     if (!report->file)
-        vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+        vkmm_strict_log(strict, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
                  VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, "VKMM-REPORT",
                  "VKMM_REPORT: cannot open '%s'; reports reach debug-utils messengers only", target);
 }
 
-static void summarize(struct vkmm_device *device)
+static void summarize(struct vkmm_strict *strict)
 {
-    struct vkmm_hazard_report *report = &device->report;
+    struct vkmm_hazard_report *report = &strict->report;
     char summary[2048];
     int at = snprintf(summary, sizeof(summary), "%llu report%s of %llu hazards:", (unsigned long long)report->reports,
                       report->reports == 1 ? "" : "s", (unsigned long long)report->hazards);
@@ -438,27 +438,27 @@ static void summarize(struct vkmm_device *device)
                  (unsigned long long)report->suppressed);
     if (report->file)
         fprintf(report->file, "# vkmm summary: %s\n", summary);
-    vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+    vkmm_strict_log(strict, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
              VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, "VKMM-HAZARD-SUMMARY", "%s", summary);
 }
 
-void vkmm_hazard_report_close(struct vkmm_device *device)
+void vkmm_hazard_report_close(struct vkmm_strict *strict)
 {
-    struct vkmm_hazard_report *report = &device->report;
-    vkmm_hazard_report_flush(device);
+    struct vkmm_hazard_report *report = &strict->report;
+    vkmm_hazard_report_flush(strict);
     if (report->hazards)
-        summarize(device);
+        summarize(strict);
     while (report->first) {
         struct report_entry *e = report->first;
         report->first = e->next;
         cJSON_Delete(e->line);
-        vkmm_free(&device->allocator, NULL, e->key);
-        vkmm_free(&device->allocator, NULL, e);
+        vkmm_free(strict->allocator, NULL, e->key);
+        vkmm_free(strict->allocator, NULL, e);
     }
     while (report->suppressions) {
         struct report_suppression *s = report->suppressions;
         report->suppressions = s->next;
-        free_suppression(device, s);
+        free_suppression(strict, s);
     }
     if (report->owns_file)
         fclose(report->file);

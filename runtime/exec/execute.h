@@ -11,6 +11,7 @@ struct vkmm_submission;
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <vulkan/vulkan.h>
 
 struct vkmm_command;
 
@@ -53,6 +54,24 @@ void vkmm_execute_command(struct vkmm_execution *execution, const struct vkmm_co
 /* Scheduler lock held: whether `command` can run now (a vkCmdWaitEvents
  * only once its events are set). */
 bool vkmm_command_runnable_locked(const struct vkmm_command *command);
+
+/* Strict mode: the running command as the bridge knows it (strict/strict.h):
+ * its agent and its queue's graph, viewed through `graph` (which must live
+ * as long as `out` is used). */
+struct vkmm_strict_command;
+struct vkmm_strict_graph;
+void vkmm_execution_strict_command(const struct vkmm_execution *execution, const struct vkmm_command *command,
+                                   struct vkmm_strict_graph *graph, struct vkmm_strict_command *out);
+/* Strict mode: a command's read of [offset, offset + size) of a buffer
+ * through its (stage, access) path, or its write; memory strict mode does
+ * not emulate is read and written as it is. */
+struct vkmm_buffer;
+void vkmm_execution_strict_read(struct vkmm_execution *execution, const struct vkmm_command *command,
+                                struct vkmm_buffer *buffer, VkDeviceSize offset, VkDeviceSize size,
+                                VkPipelineStageFlags2 stage, VkAccessFlags2 access, void *out);
+void vkmm_execution_strict_write(struct vkmm_execution *execution, const struct vkmm_command *command,
+                                 struct vkmm_buffer *buffer, VkDeviceSize offset, VkDeviceSize size,
+                                 VkPipelineStageFlags2 stage, VkAccessFlags2 access, const void *data);
 
 /* Runs the submission's command buffers from `cursor` on. */
 enum vkmm_execution_result vkmm_execute_submission(struct vkmm_execution *execution,

@@ -1,0 +1,447 @@
+/* A dispatch's accesses (strict.h).  Before it runs, the device bytes of
+ * its bound ranges are made to hold what its read paths see; the shader
+ * marks what it really reads and writes (access_marks.h), and afterwards
+ * exactly those bytes become its accesses (DESIGN §3 "Exact accesses").
+ * Races between its invocations, found by the device-memory monitor
+ * (device_monitor.h) and the workgroup monitors (workgroup_monitor.h), are
+ * reported here in shader terms. */
+#include <stdio.h>
+#include <string.h>
+
+#include "address_space.h"
+#include "alloc.h"
+#include "bridge.h"
+#include "device_monitor.h"
+#include "shader_abi.h"
+#include "vkmm/vkmm.h"
+#include "workgroup_monitor.h"
+
+/* One bound range of device memory a dispatch may touch. */
+struct mirrored_range {
+    struct vkmm_strict_memory *memory;
+    uint64_t offset, size;
+    bool storage; /* read as SHADER_STORAGE_READ (else UNIFORM_READ), may be written */
+};
+
+/* The access a range's shader reads go through. */
+static VkAccessFlags2 read_access_of(const struct mirrored_range *r)
+{
+    return r->storage ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT : VK_ACCESS_2_UNIFORM_READ_BIT;
+}
+
+struct vkmm_dispatch_mirror {
+    struct vkmm_strict *strict;
+    struct vkmm_strict_command command;
+    struct vkmm_strict_grid grid;
+    struct vkmm_device_races races; /* the device-memory monitor's finds */
+    uint32_t count, capacity;
+    struct mirrored_range ranges[];
+};
+
+/* --- Before the dispatch ------------------------------------------------------- */
+
+/* The device-memory monitor asks what bytes held before the dispatch: what
+ * the dispatch's read path gave (the engine is unchanged until finish). */
+static void peek_before_dispatch(void *user, uint64_t offset, uint64_t size, uint8_t *out)
+{
+    struct vkmm_dispatch_mirror *mirror = user;
+    struct vkmm_strict *strict = mirror->strict;
+    const uint8_t *at = (const uint8_t *)strict->space->base + offset;
+    memcpy(out, at, size); /* bytes outside every range: as they are */
+    for (uint32_t i = 0; i < mirror->count; i++) {
+        const struct mirrored_range *r = &mirror->ranges[i];
+        const uint8_t *begin = r->memory->bytes + r->offset;
+        if (at < begin || at + size > begin + r->size)
+            continue;
+        vkmm_strict_lock(strict);
+        vkmm_strict_command_read(strict, &mirror->command, r->memory, r->offset + (uint64_t)(at - begin), size,
+                                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access_of(r), out, false);
+        vkmm_strict_unlock(strict);
+        return;
+    }
+}
+
+static uint32_t count_addressable(struct vkmm_strict *strict)
+{
+    uint32_t count = 0;
+    vkmm_strict_lock(strict);
+    for (const struct vkmm_strict_memory *m = strict->addressable; m; m = m->addressable_next)
+        count++;
+    vkmm_strict_unlock(strict);
+    return count;
+}
+
+/* Lock held.  Adds a range and materialises what its read path sees into
+ * the device bytes the shader runs on.  Nothing is recorded or reported
+ * yet. */
+static void mirror_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict_memory *memory, uint64_t offset,
+                         uint64_t size, bool storage)
+{
+    if (mirror->count == mirror->capacity)
+        return;
+    struct mirrored_range *r = &mirror->ranges[mirror->count++];
+    *r = (struct mirrored_range){ memory, offset, size, storage };
+    vkmm_strict_command_read(mirror->strict, &mirror->command, memory, offset, size,
+                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access_of(r), memory->bytes + offset, false);
+}
+
+struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *strict,
+                                                        const struct vkmm_strict_command *command,
+                                                        const struct vkmm_strict_grid *grid, uint32_t ranges,
+                                                        bool buffer_references,
+                                                        struct vkmm_shader_invocation *invocation)
+{
+    uint32_t addressable = buffer_references ? count_addressable(strict) : 0;
+    uint32_t capacity = ranges + addressable;
+    struct vkmm_dispatch_mirror *mirror = vkmm_zalloc(strict->allocator, NULL,
+                                                      sizeof(*mirror) + capacity * sizeof(struct mirrored_range),
+                                                      VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    if (!mirror)
+        return NULL;
+    mirror->strict = strict;
+    mirror->command = *command;
+    mirror->grid = *grid;
+    mirror->capacity = capacity;
+    invocation->device_monitor = strict->device_monitor;
+    invocation->device_access = vkmm_device_monitor_access;
+    invocation->device_fence = vkmm_device_monitor_fence;
+    invocation->read_marks_delta = vkmm_access_marks_delta(&strict->access_marks, strict->space, VKMM_MARK_READ);
+    vkmm_device_monitor_begin(strict->device_monitor, &mirror->races, peek_before_dispatch, mirror, vkmm_seed(),
+                              invocation->read_marks_delta);
+    invocation->write_marks_delta = vkmm_access_marks_delta(&strict->access_marks, strict->space, VKMM_MARK_WRITE);
+    return mirror;
+}
+
+void vkmm_strict_dispatch_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict_memory *memory,
+                                uint64_t offset, uint64_t size, bool storage)
+{
+    if (offset >= memory->size)
+        return;
+    size = size < memory->size - offset ? size : memory->size - offset;
+    vkmm_strict_lock(mirror->strict);
+    mirror_range(mirror, memory, offset, size, storage);
+    vkmm_strict_unlock(mirror->strict);
+}
+
+/* A buffer reference may reach any memory allocated for device addresses:
+ * all of it is materialised, as storage. */
+void vkmm_strict_dispatch_addressable(struct vkmm_dispatch_mirror *mirror)
+{
+    vkmm_strict_lock(mirror->strict);
+    for (struct vkmm_strict_memory *m = mirror->strict->addressable; m; m = m->addressable_next)
+        mirror_range(mirror, m, 0, m->size, true);
+    vkmm_strict_unlock(mirror->strict);
+}
+
+/* --- After the dispatch: its exact accesses ------------------------------------ */
+
+/* The marked runs of one range, taken as the dispatch's reads or writes.
+ * Each run is one engine access (reads are checked against what the read
+ * path gives, writes go into the shader-write path); the range gets one
+ * access record for the span of its runs — a scattered access (every other
+ * word) would otherwise record thousands, each checked against all others. */
+struct marked_runs {
+    struct vkmm_strict *strict;
+    const struct mirrored_range *range;
+    const struct vkmm_strict_command *command;
+    bool write;
+    /* Reads: the bytes a command later in submission order already wrote.
+     * The shader saw that write (vkmm_strict_command_read, unchecked); the
+     * race is reported once, with the span's record, not as a stale read
+     * too. */
+    struct vkmm_strict_race races[VKMM_STRICT_MAX_RACES];
+    uint32_t race_count;
+    uint8_t scratch[4096]; /* what a checked read returns: the shader already had it */
+    uint64_t first, end;
+};
+
+/* Checks the read of [at, end) through the read path, in pieces. */
+static void check_read(struct marked_runs *w, uint64_t at, uint64_t end)
+{
+    const struct mirrored_range *r = w->range;
+    VkAccessFlags2 access = read_access_of(r);
+    while (at < end) {
+        uint64_t n = end - at < sizeof(w->scratch) ? end - at : sizeof(w->scratch);
+        vkmm_mm_read(w->strict->engine, r->memory->mm, at, n, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access,
+                     &w->command->agent, w->scratch);
+        at += n;
+    }
+}
+
+/* The read of [at, end) outside the races. */
+static void check_read_outside_races(struct marked_runs *w, uint64_t at, uint64_t end)
+{
+    for (uint32_t i = 0; i < w->race_count && at < end; i++) {
+        const struct vkmm_strict_race *race = &w->races[i];
+        if (race->end <= at || race->begin >= end)
+            continue;
+        if (race->begin > at)
+            check_read(w, at, race->begin);
+        at = race->end;
+    }
+    if (at < end)
+        check_read(w, at, end);
+}
+
+static void take_run(void *user, uint64_t offset, uint64_t length)
+{
+    struct marked_runs *w = user;
+    const struct mirrored_range *r = w->range;
+    uint64_t at = r->offset + offset;
+    if (w->write) {
+        vkmm_mm_write(w->strict->engine, r->memory->mm, at, length, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, &w->command->agent, r->memory->bytes + at);
+    } else {
+        check_read_outside_races(w, at, at + length);
+    }
+    w->first = w->first < at ? w->first : at;
+    w->end = w->end > at + length ? w->end : at + length;
+}
+
+/* Lock held. */
+static void take_marks(struct vkmm_dispatch_mirror *mirror, const struct mirrored_range *r, bool write,
+                       struct marked_runs *w)
+{
+    struct vkmm_strict *strict = mirror->strict;
+    const struct vkmm_strict_command *command = &mirror->command;
+    *w = (struct marked_runs){ .strict = strict, .range = r, .command = command, .write = write, .first = UINT64_MAX };
+    VkAccessFlags2 read_access = read_access_of(r);
+    if (!write) {
+        struct vkmm_strict_access whole = { r->memory->id, r->offset, r->size, false,
+                                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access, command->agent, false };
+        w->race_count = vkmm_strict_check_access(strict, &whole, w->races, false, command->graph);
+    }
+    vkmm_access_marks_scan(&strict->access_marks, strict->space, write ? VKMM_MARK_WRITE : VKMM_MARK_READ,
+                           r->memory->bytes + r->offset, r->size, take_run, w);
+    if (w->first == UINT64_MAX)
+        return;
+    VkAccessFlags2 access = write ? VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT : read_access;
+    struct vkmm_strict_access span = { r->memory->id, w->first, w->end - w->first, write,
+                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access, command->agent, false };
+    vkmm_strict_check_access(strict, &span, NULL, true, command->graph);
+}
+
+/* --- Races between workgroups -------------------------------------------------- */
+
+/* "`data` (OpLoad, line 14)" as the verb for a report. */
+static const char *device_race_verb(const struct vkmm_device_race_access *side)
+{
+    return side->write ? (side->private_ ? "write" : "coherent write") : (side->private_ ? "read" : "coherent read");
+}
+
+static void device_race_workgroup(char *out, size_t size, const struct vkmm_strict_grid *grid, uint32_t index)
+{
+    if (index == UINT32_MAX) {
+        snprintf(out, size, "several workgroups");
+        return;
+    }
+    uint32_t cx = grid->count[0], cy = grid->count[1];
+    if (!cx || !cy)
+        snprintf(out, size, "workgroup #%u", index);
+    else
+        snprintf(out, size, "workgroup (%u,%u,%u)", grid->base[0] + index % cx, grid->base[1] + index / cx % cy,
+                 grid->base[2] + index / cx / cy);
+}
+
+/* A read inside the dispatch returned bytes older than another
+ * invocation's write (the subgroup and workgroup domains,
+ * dispatch_levels.h): nothing made the write available and visible to the
+ * reader, so the two are unsynchronized (DESIGN §3.4 "stale read"). */
+static void describe_stale_read(const struct vkmm_strict_grid *grid, const struct vkmm_device_race *r,
+                                struct vkmm_mm_hazard *hazard)
+{
+    hazard->id = VKMM_MM_HAZARD_DISPATCH_STALE_READ;
+    snprintf(hazard->missing, sizeof(hazard->missing),
+             "the read of %s missed the write of %s by another invocation%s: make the write available and the "
+             "read visible at a scope holding both (Device across workgroups) - MakeAvailable/MakeVisible on the "
+             "release/acquire, or devicecoherent - with semantics naming UniformMemory (barrier() covers only "
+             "shared memory)",
+             r->later.text, r->earlier.text,
+             r->held ? " (still in the writer's cache)" : " (the reader used its stale copy)");
+    char writer[64], reader[64];
+    device_race_workgroup(writer, sizeof(writer), grid, r->earlier.workgroup);
+    device_race_workgroup(reader, sizeof(reader), grid, r->later.workgroup);
+    snprintf(hazard->example, sizeof(hazard->example), "%s wrote, %s read first; %llu bytes read stale", writer,
+             reader, (unsigned long long)r->bytes);
+}
+
+/* A workgroup-scope atomic read-modify-write updated its workgroup's copy
+ * while another workgroup changed the bytes: atomics whose scope does not
+ * hold both invocations are not ordered with each other (DESIGN §3.2), and
+ * one update was lost. */
+static void describe_lost_update(const struct vkmm_strict_grid *grid, const struct vkmm_device_race *r,
+                                 struct vkmm_mm_hazard *hazard)
+{
+    hazard->id = VKMM_MM_HAZARD_DISPATCH_LOST_UPDATE;
+    snprintf(hazard->missing, sizeof(hazard->missing),
+             "the atomic %s has Workgroup scope, but another workgroup changed the same bytes (%s): atomics whose "
+             "scope does not hold both invocations are not ordered, and one update was lost; use Device scope "
+             "(gl_ScopeDevice / gl_ScopeQueueFamily) for atomics shared across workgroups",
+             r->earlier.text, r->later.text);
+    char atomic[64], other[64];
+    device_race_workgroup(atomic, sizeof(atomic), grid, r->earlier.workgroup);
+    device_race_workgroup(other, sizeof(other), grid, r->later.workgroup);
+    snprintf(hazard->example, sizeof(hazard->example), "%s's copy went out over %s's change", atomic, other);
+}
+
+/* Private accesses of different workgroups to the same bytes: nothing the
+ * shader does can order them. */
+static void describe_private_race(const struct vkmm_strict_grid *grid, const struct vkmm_device_race *r,
+                                  struct vkmm_mm_hazard *hazard)
+{
+    bool neither = r->earlier.private_ && r->later.private_;
+    snprintf(hazard->missing, sizeof(hazard->missing),
+             "the %s of %s and the %s of %s by different workgroups of one dispatch cannot be synchronized: "
+             "%s private (not coherent, no NonPrivatePointer, not atomic), and private accesses never reach "
+             "another workgroup inside a command; declare the buffer coherent (or use atomics) and "
+             "synchronize with release/acquire, or split the work into two dispatches with a barrier between",
+             device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text,
+             neither ? "both are" : r->earlier.private_ ? "the first is" : "the second is");
+    char first[64], second[64];
+    device_race_workgroup(first, sizeof(first), grid, r->earlier.workgroup);
+    device_race_workgroup(second, sizeof(second), grid, r->later.workgroup);
+    snprintf(hazard->example, sizeof(hazard->example), "%s (%s) and %s (%s) first; %llu byte accesses raced", first,
+             device_race_verb(&r->earlier), second, device_race_verb(&r->later), (unsigned long long)r->bytes);
+}
+
+static const struct mirrored_range *range_holding(const struct vkmm_dispatch_mirror *mirror, const uint8_t *at)
+{
+    for (uint32_t j = 0; j < mirror->count; j++) {
+        const uint8_t *begin = mirror->ranges[j].memory->bytes + mirror->ranges[j].offset;
+        if (at >= begin && at < begin + mirror->ranges[j].size)
+            return &mirror->ranges[j];
+    }
+    return NULL;
+}
+
+/* Races between workgroups the device-memory monitor found: one report per
+ * pair of instructions, with the bytes named as the application knows them.
+ * Lock held. */
+static void report_device_races(struct vkmm_dispatch_mirror *mirror)
+{
+    struct vkmm_strict *strict = mirror->strict;
+    const struct vkmm_mm_agent *agent = &mirror->command.agent;
+    for (uint32_t i = 0; i < mirror->races.count; i++) {
+        const struct vkmm_device_race *r = &mirror->races.race[i];
+        const uint8_t *at = (const uint8_t *)strict->space->base + r->offset;
+        const struct mirrored_range *range = range_holding(mirror, at);
+        if (!range)
+            continue;
+        struct vkmm_mm_hazard hazard = {
+            .id = VKMM_MM_HAZARD_DISPATCH_RACE,
+            .memory_id = range->memory->id,
+            .offset = (uint64_t)(at - range->memory->bytes),
+            .size = 1, /* the first byte; r->bytes counts byte accesses, in the example */
+            .reader_or_second = *agent,
+            .writer_or_first = *agent,
+        };
+        if (r->stale)
+            describe_stale_read(&mirror->grid, r, &hazard);
+        else if (r->lost)
+            describe_lost_update(&mirror->grid, r, &hazard);
+        else
+            describe_private_race(&mirror->grid, r, &hazard);
+        struct vkmm_hazard_place place;
+        vkmm_strict_describe(strict, &hazard, &place);
+        vkmm_hazard_report_add(strict, &hazard, &place);
+        vkmm_strict_forget_uninitialized(strict, agent, range->memory->id);
+    }
+}
+
+/* The dispatch's exact accesses: first every read (checked against the
+ * coherent view before the dispatch's own writes change it), then every
+ * write; then the marks are cleared for the next dispatch. */
+void vkmm_strict_dispatch_finish(struct vkmm_dispatch_mirror *mirror)
+{
+    struct vkmm_strict *strict = mirror->strict;
+    struct marked_runs *walk = vkmm_zalloc(strict->allocator, NULL, sizeof(*walk), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    if (!walk) {
+        /* The dispatch's writes cannot be taken: its results would be lost
+         * while waits report success.  The device is lost instead. */
+        vkmm_strict_lose(strict, "no host memory to record a dispatch's accesses: the device is lost");
+    }
+    vkmm_strict_lock(strict);
+    for (int write = 0; walk && write < 2; write++) {
+        for (uint32_t i = 0; i < mirror->count; i++) {
+            if (write && !mirror->ranges[i].storage)
+                continue;
+            take_marks(mirror, &mirror->ranges[i], write, walk);
+        }
+    }
+    for (uint32_t i = 0; i < mirror->count; i++) {
+        const struct mirrored_range *r = &mirror->ranges[i];
+        vkmm_access_marks_clear(&strict->access_marks, strict->space, r->memory->bytes + r->offset, r->size);
+        vkmm_device_monitor_clear(strict->device_monitor, r->memory->bytes + r->offset, r->size);
+    }
+    report_device_races(mirror);
+    vkmm_strict_unlock(strict);
+    vkmm_free(strict->allocator, NULL, walk);
+    vkmm_free(strict->allocator, NULL, mirror);
+}
+
+/* --- Races inside a workgroup -------------------------------------------------- */
+
+static const char *race_verb(const struct vkmm_workgroup_race_access *side)
+{
+    return side->atomic ? (side->write ? "atomic write" : "atomic read") : side->write ? "write" : "read";
+}
+
+/* The fix, in GLSL and SPIR-V terms, naming the two instructions in program
+ * order: the bug's identity, whichever of them ran first. */
+static void workgroup_race_missing(const struct vkmm_workgroup_race *r, char *out, size_t size)
+{
+    const char *why = "";
+    if (r->execution_barrier_only)
+        why = "; the barrier between them orders execution only (its semantics lack AcquireRelease with "
+              "WorkgroupMemory)";
+    else if (r->earlier.atomic != r->later.atomic)
+        why = "; an atomic and a plain access do not order each other";
+    else if (r->same_subgroup)
+        why = "; both invocations are in one subgroup, so subgroupBarrier() would also do";
+    snprintf(out, size,
+             "barrier() (OpControlBarrier Workgroup Workgroup AcquireRelease|WorkgroupMemory) between the %s of %s "
+             "and the %s of %s by different invocations of one workgroup%s",
+             race_verb(&r->earlier), r->earlier.text, race_verb(&r->later), r->later.text, why);
+}
+
+void vkmm_strict_report_workgroup_races(struct vkmm_strict *strict, const struct vkmm_strict_command *command,
+                                        const struct vkmm_workgroup_races *races)
+{
+    vkmm_strict_lock(strict);
+    for (uint32_t i = 0; i < races->count; i++) {
+        const struct vkmm_workgroup_race *r = &races->race[i];
+        struct vkmm_mm_hazard hazard = {
+            .id = VKMM_MM_HAZARD_WORKGROUP_RACE,
+            .memory_id = VKMM_MM_WORKGROUP_MEMORY,
+            .offset = r->offset,
+            .size = 1, /* the first byte; r->bytes counts byte accesses, in the example */
+            .reader_or_second = command->agent,
+            .writer_or_first = command->agent,
+        };
+        workgroup_race_missing(r, hazard.missing, sizeof(hazard.missing));
+        const uint32_t *a = r->earlier.invocation, *b = r->later.invocation;
+        snprintf(hazard.example, sizeof(hazard.example),
+                 "invocation (%u,%u,%u) (%s) and invocation (%u,%u,%u) (%s) of workgroup (%u,%u,%u) first; %llu "
+                 "byte accesses raced",
+                 a[0], a[1], a[2], race_verb(&r->earlier), b[0], b[1], b[2], race_verb(&r->later), r->workgroup[0],
+                 r->workgroup[1], r->workgroup[2], (unsigned long long)r->bytes);
+        vkmm_hazard_report_add(strict, &hazard, NULL);
+    }
+    vkmm_strict_unlock(strict);
+}
+
+void vkmm_strict_report_lost_dispatch(struct vkmm_strict *strict, const struct vkmm_strict_command *command,
+                                      const char *text)
+{
+    struct vkmm_mm_hazard hazard = {
+        .id = VKMM_MM_HAZARD_DISPATCH_TIMEOUT,
+        .memory_id = VKMM_MM_NO_MEMORY,
+        .reader_or_second = command->agent,
+        .writer_or_first = command->agent,
+    };
+    snprintf(hazard.missing, sizeof(hazard.missing), "%s", text);
+    snprintf(hazard.example, sizeof(hazard.example), "the device is lost");
+    vkmm_strict_lock(strict);
+    vkmm_hazard_report_add(strict, &hazard, NULL);
+    vkmm_strict_unlock(strict);
+}
