@@ -27,6 +27,17 @@ static VkResult pool_exhausted(const struct vkmm_descriptor_pool *pool, const ch
     return VK_ERROR_OUT_OF_POOL_MEMORY;
 }
 
+/* What a pool slot counts (descriptor_set_layout.h). */
+static const char *slot_name(uint32_t slot)
+{
+    static const char *const names[VKMM_DESCRIPTOR_TYPE_COUNT] = {
+        "samplers", "combined image samplers", "sampled images", "storage images", "uniform texel buffers",
+        "storage texel buffers", "uniform buffers", "storage buffers", "dynamic uniform buffers",
+        "dynamic storage buffers", "input attachments", "bytes of inline uniform blocks",
+    };
+    return names[slot];
+}
+
 /* Whether `pool` can hold one more set of `layout`; logs why not. */
 static VkResult pool_reserve(struct vkmm_descriptor_pool *pool, const struct vkmm_descriptor_set_layout *layout)
 {
@@ -34,8 +45,8 @@ static VkResult pool_reserve(struct vkmm_descriptor_pool *pool, const struct vkm
         return pool_exhausted(pool, "all %u sets (maxSets) of the pool are allocated", pool->max_sets);
     for (uint32_t type = 0; type < VKMM_DESCRIPTOR_TYPE_COUNT; type++) {
         if (layout->type_counts[type] > pool->remaining[type])
-            return pool_exhausted(pool, "the set needs %u descriptors of type %u and the pool has %u left",
-                                  layout->type_counts[type], type, pool->remaining[type]);
+            return pool_exhausted(pool, "the set needs %u %s and the pool has %u left", layout->type_counts[type],
+                                  slot_name(type), pool->remaining[type]);
     }
     return VK_SUCCESS;
 }
@@ -46,8 +57,8 @@ static VkResult set_create(struct vkmm_descriptor_pool *pool, struct vkmm_descri
     VkResult result = pool_reserve(pool, layout);
     if (result != VK_SUCCESS)
         return result;
-    size_t size =
-        sizeof(struct vkmm_descriptor_set) + (size_t)layout->descriptor_count * sizeof(struct vkmm_descriptor);
+    size_t size = sizeof(struct vkmm_descriptor_set) +
+                  (size_t)layout->descriptor_count * sizeof(struct vkmm_descriptor) + layout->inline_size;
     /* Zero-filled: every descriptor starts as a null descriptor. */
     struct vkmm_descriptor_set *set = vkmm_zalloc(&pool->allocator, NULL, size, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
     if (!set)
@@ -58,11 +69,20 @@ static VkResult set_create(struct vkmm_descriptor_pool *pool, struct vkmm_descri
     set->layout = layout;
     vkmm_descriptor_set_layout_ref(layout);
     set->descriptor_count = layout->descriptor_count;
-    /* Immutable samplers are part of the set from the start. */
+    /* Immutable samplers are part of the set from the start, and so are
+     * the bytes of its inline uniform blocks (after the descriptors,
+     * zeroed), each seen by shaders as a uniform buffer. */
+    uint8_t *inline_bytes = (uint8_t *)&set->descriptors[layout->descriptor_count];
     for (uint32_t b = 0; b < layout->binding_count; b++) {
         const struct vkmm_set_layout_binding *binding = &layout->bindings[b];
         for (uint32_t e = 0; binding->immutable_samplers && e < binding->count; e++)
             set->descriptors[binding->first + e].image.sampler = binding->immutable_samplers[e];
+        if (binding->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK && binding->count)
+            set->descriptors[binding->first] = (struct vkmm_descriptor){
+                .base = inline_bytes + binding->inline_offset,
+                .range = binding->inline_size,
+                .reach = binding->inline_size,
+            };
     }
     pool->set_count++;
     for (uint32_t type = 0; type < VKMM_DESCRIPTOR_TYPE_COUNT; type++)
@@ -115,8 +135,9 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDescriptorPool(VkDevice _device,
     for (uint32_t i = 0; i < pCreateInfo->poolSizeCount; i++) {
         const VkDescriptorPoolSize *size = &pCreateInfo->pPoolSizes[i];
         /* Sizes of types no layout of vkmm accepts can never be used. */
-        if ((uint32_t)size->type < VKMM_DESCRIPTOR_TYPE_COUNT)
-            pool->remaining[size->type] = add_saturating(pool->remaining[size->type], size->descriptorCount);
+        uint32_t slot = vkmm_descriptor_type_slot(size->type);
+        if (slot != UINT32_MAX)
+            pool->remaining[slot] = add_saturating(pool->remaining[slot], size->descriptorCount);
     }
     *pDescriptorPool = vkmm_descriptor_pool_to_handle(pool);
     return VK_SUCCESS;

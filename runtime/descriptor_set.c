@@ -201,9 +201,69 @@ static void write_image_descriptors(struct vkmm_descriptor_set *set, uint32_t fi
         write_image_descriptor(set, first + i, type, (const uint8_t *)infos + (size_t)i * stride);
 }
 
+/* --- Inline uniform blocks -------------------------------------------------- */
+
+/* Where bytes [offset, offset + size) of an inline uniform block binding
+ * lie in `set`, or NULL with what is wrong.  The spec: for an inline
+ * uniform block, dstArrayElement (srcArrayElement) is "the starting byte
+ * offset within the binding" and descriptorCount the number of bytes, both
+ * multiples of 4 (VUID-VkWriteDescriptorSet-descriptorType-02219/02220). */
+static uint8_t *inline_block_bytes(const struct vkmm_descriptor_set *set, uint32_t binding, uint32_t offset,
+                                   uint32_t size, const char **problem)
+{
+    const struct vkmm_set_layout_binding *b = vkmm_descriptor_set_layout_find(set->layout, binding);
+    if (!b || b->type != VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+        *problem = "the binding is not an inline uniform block of the set's layout";
+    else if (offset % 4 || size % 4)
+        *problem = "the byte offset and the byte count must be multiples of 4";
+    else if (offset > b->inline_size || size > b->inline_size - offset)
+        *problem = "the bytes run past the end of the block";
+    else
+        return (uint8_t *)&set->descriptors[set->descriptor_count] + b->inline_offset + offset;
+    return NULL;
+}
+
+static void write_inline_block(struct vkmm_descriptor_set *set, uint32_t binding, uint32_t offset, uint32_t size,
+                               const void *data)
+{
+    const char *problem = "no data (VkWriteDescriptorSetInlineUniformBlock) was given";
+    uint8_t *bytes = data ? inline_block_bytes(set, binding, offset, size, &problem) : NULL;
+    if (!bytes) {
+        report_invalid(set, "write of %u bytes of the inline uniform block at binding %u, byte %u: %s; the write is "
+                       "dropped", size, binding, offset, problem);
+        return;
+    }
+    memcpy(bytes, data, size);
+}
+
+static void copy_inline_block(const VkCopyDescriptorSet *copy, struct vkmm_descriptor_set *src,
+                              struct vkmm_descriptor_set *dst)
+{
+    const char *problem = NULL, *side = "source";
+    uint8_t *from = inline_block_bytes(src, copy->srcBinding, copy->srcArrayElement, copy->descriptorCount, &problem);
+    uint8_t *to = NULL;
+    if (from) {
+        side = "destination";
+        to = inline_block_bytes(dst, copy->dstBinding, copy->dstArrayElement, copy->descriptorCount, &problem);
+    }
+    if (!to) {
+        report_invalid(dst, "copy of %u bytes of an inline uniform block from binding %u, byte %u to binding %u, "
+                       "byte %u: %s (%s); the copy is dropped", copy->descriptorCount, copy->srcBinding,
+                       copy->srcArrayElement, copy->dstBinding, copy->dstArrayElement, problem, side);
+        return;
+    }
+    memmove(to, from, copy->descriptorCount);
+}
+
+/* --- Writes and copies ------------------------------------------------------- */
+
 void vkmm_descriptor_set_write(struct vkmm_descriptor_set *set, uint32_t dst_binding, uint32_t dst_element,
                                uint32_t count, VkDescriptorType type, const void *infos, size_t stride)
 {
+    if (type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+        write_inline_block(set, dst_binding, dst_element, count, infos);
+        return;
+    }
     uint32_t first;
     const char *problem = locate(set->layout, dst_binding, dst_element, count, type, &first);
     if (problem) {
@@ -243,6 +303,10 @@ static void copy_descriptors(const VkCopyDescriptorSet *copy)
                        copy->srcBinding);
         return;
     }
+    if (src_binding->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+        copy_inline_block(copy, src, dst);
+        return;
+    }
     uint32_t src_first, dst_first;
     const char *problem = locate(src->layout, copy->srcBinding, copy->srcArrayElement, copy->descriptorCount,
                                  src_binding->type, &src_first);
@@ -269,6 +333,20 @@ static void copy_descriptors(const VkCopyDescriptorSet *copy)
     memmove(&dst->descriptors[dst_first], &src->descriptors[src_first], (size_t)n * sizeof(struct vkmm_descriptor));
 }
 
+/* The bytes an inline uniform block write carries
+ * (VkWriteDescriptorSetInlineUniformBlock, whose dataSize the spec makes
+ * equal to descriptorCount), or NULL. */
+static const void *inline_block_data(const VkWriteDescriptorSet *write)
+{
+    for (const VkBaseInStructure *s = write->pNext; s; s = s->pNext) {
+        if (s->sType != VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK)
+            continue;
+        const VkWriteDescriptorSetInlineUniformBlock *block = (const VkWriteDescriptorSetInlineUniformBlock *)s;
+        return block->dataSize == write->descriptorCount ? block->pData : NULL;
+    }
+    return NULL;
+}
+
 static void write_descriptors(const VkWriteDescriptorSet *write)
 {
     VKMM_FROM_HANDLE(vkmm_descriptor_set, set, write->dstSet);
@@ -280,6 +358,9 @@ static void write_descriptors(const VkWriteDescriptorSet *write)
     } else if (type_is_texel_buffer(write->descriptorType)) {
         infos = write->pTexelBufferView;
         stride = sizeof(VkBufferView);
+    } else if (write->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+        infos = inline_block_data(write);
+        stride = 1;
     }
     vkmm_descriptor_set_write(set, write->dstBinding, write->dstArrayElement, write->descriptorCount,
                               write->descriptorType, infos, stride);

@@ -34,7 +34,9 @@ struct vkmm_descriptor_set {
     struct vkmm_descriptor_set_layout *layout;
     struct vkmm_descriptor_set *pool_prev, *pool_next;
     uint32_t descriptor_count;
-    struct vkmm_descriptor descriptors[]; /* layout->descriptor_count */
+    /* layout->descriptor_count, then layout->inline_size bytes of inline
+     * uniform blocks. */
+    struct vkmm_descriptor descriptors[];
 };
 
 VKMM_DEFINE_HANDLE_CASTS(vkmm_descriptor_set, VkDescriptorSet, VK_OBJECT_TYPE_DESCRIPTOR_SET)
@@ -47,9 +49,10 @@ const struct vkmm_descriptor *vkmm_descriptor_set_binding(const struct vkmm_desc
  * onwards, crossing into the following bindings as the spec's consecutive
  * binding updates do.  Buffer types read one VkDescriptorBufferInfo per
  * descriptor, `stride` bytes apart from `infos`; texel buffers one
- * VkBufferView, the other types one VkDescriptorImageInfo.  An invalid write is reported and dropped
- * whole.  The one write path of vkUpdateDescriptorSets and update
- * templates. */
+ * VkBufferView, the other types one VkDescriptorImageInfo; an inline
+ * uniform block takes `count` bytes from `infos` at byte `dst_element`.  An
+ * invalid write is reported and dropped whole.  The one write path of
+ * vkUpdateDescriptorSets and update templates. */
 void vkmm_descriptor_set_write(struct vkmm_descriptor_set *set, uint32_t dst_binding, uint32_t dst_element,
                                uint32_t count, VkDescriptorType type, const void *infos, size_t stride);
 
@@ -59,9 +62,9 @@ struct vkmm_descriptor_pool {
     VkDescriptorPoolCreateFlags flags;
     uint32_t max_sets;
     uint32_t set_count;
-    /* Remaining descriptors of each type, indexed by VkDescriptorType for
-     * the core types 0..10; the spec: allocation beyond them may fail with
-     * VK_ERROR_OUT_OF_POOL_MEMORY. */
+    /* Remaining descriptors of each type, by slot (vkmm_descriptor_type_slot;
+     * bytes for inline uniform blocks); the spec: allocation beyond them
+     * may fail with VK_ERROR_OUT_OF_POOL_MEMORY. */
     uint32_t remaining[VKMM_DESCRIPTOR_TYPE_COUNT];
     struct vkmm_descriptor_set *sets;
 };

@@ -8,9 +8,16 @@
 #include "log.h"
 #include "sampler.h"
 
+uint32_t vkmm_descriptor_type_slot(VkDescriptorType type)
+{
+    if ((uint32_t)type < VKMM_DESCRIPTOR_SLOT_INLINE_UNIFORM_BLOCK)
+        return (uint32_t)type;
+    return type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? VKMM_DESCRIPTOR_SLOT_INLINE_UNIFORM_BLOCK : UINT32_MAX;
+}
+
 static bool type_supported(VkDescriptorType type)
 {
-    return (uint32_t)type < VKMM_DESCRIPTOR_TYPE_COUNT;
+    return vkmm_descriptor_type_slot(type) != UINT32_MAX;
 }
 
 static bool type_dynamic(VkDescriptorType type)
@@ -19,8 +26,8 @@ static bool type_dynamic(VkDescriptorType type)
 }
 
 /* The first binding whose type vkmm does not know, or NULL.  Other types
- * (inline uniform blocks, acceleration structures, mutable descriptors) need
- * features or extensions vkmm does not advertise. */
+ * (acceleration structures, mutable descriptors) need features or
+ * extensions vkmm does not advertise. */
 static const VkDescriptorSetLayoutBinding *find_unsupported_binding(const VkDescriptorSetLayoutCreateInfo *info)
 {
     for (uint32_t i = 0; i < info->bindingCount; i++) {
@@ -62,12 +69,36 @@ static VkDescriptorType memory_type(VkDescriptorType type)
     }
 }
 
+/* The descriptors a binding takes in a set's flat array: an inline uniform
+ * block's descriptorCount counts its bytes, and it is one descriptor. */
+static uint32_t descriptors_of(const VkDescriptorSetLayoutBinding *binding)
+{
+    if (binding->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+        return binding->descriptorCount ? 1 : 0;
+    return binding->descriptorCount;
+}
+
 static uint64_t total_descriptors(const VkDescriptorSetLayoutCreateInfo *info)
 {
     uint64_t total = 0;
     for (uint32_t i = 0; i < info->bindingCount; i++)
-        total += info->pBindings[i].descriptorCount;
+        total += descriptors_of(&info->pBindings[i]);
     return total;
+}
+
+/* VUID-VkDescriptorSetLayoutBinding-descriptorType-02209/08004: an inline
+ * uniform block's size is a multiple of 4 and at most
+ * maxInlineUniformBlockSize.  NULL when every block is valid. */
+static const VkDescriptorSetLayoutBinding *find_invalid_inline_block(const struct vkmm_device *device,
+                                                                     const VkDescriptorSetLayoutCreateInfo *info)
+{
+    uint32_t max = device->physical_device->properties.v13.maxInlineUniformBlockSize;
+    for (uint32_t i = 0; i < info->bindingCount; i++) {
+        const VkDescriptorSetLayoutBinding *b = &info->pBindings[i];
+        if (b->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK && (b->descriptorCount % 4 || b->descriptorCount > max))
+            return b;
+    }
+    return NULL;
 }
 
 static const VkDescriptorSetLayoutBindingFlagsCreateInfo *
@@ -122,6 +153,14 @@ static void assign_offsets(struct vkmm_descriptor_set_layout *layout)
         layout->descriptor_count += b->count;
         if (b->count == 0)
             continue;
+        if (b->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+            /* The spec counts an inline uniform block's pool share in bytes. */
+            b->inline_offset = layout->inline_size;
+            layout->inline_size += (b->inline_size + VKMM_INLINE_UNIFORM_BLOCK_ALIGNMENT - 1) &
+                                   ~(uint32_t)(VKMM_INLINE_UNIFORM_BLOCK_ALIGNMENT - 1);
+            layout->type_counts[VKMM_DESCRIPTOR_SLOT_INLINE_UNIFORM_BLOCK] += b->inline_size;
+            continue;
+        }
         layout->type_counts[b->type] += b->count;
         if (!type_dynamic(b->type))
             continue;
@@ -175,6 +214,12 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDescriptorSetLayout(VkDevice _device,
         return vkmm_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT,
                            "binding %u has descriptor type %d, which vkmm does not support", unsupported->binding,
                            unsupported->descriptorType);
+    const VkDescriptorSetLayoutBinding *invalid = find_invalid_inline_block(device, pCreateInfo);
+    if (invalid)
+        return vkmm_errorf(device, VK_ERROR_UNKNOWN,
+                           "binding %u: an inline uniform block of %u bytes (a multiple of 4, at most "
+                           "maxInlineUniformBlockSize, is required)",
+                           invalid->binding, invalid->descriptorCount);
     uint64_t total = total_descriptors(pCreateInfo);
     if (total > UINT32_MAX)
         return vkmm_errorf(device, VK_ERROR_OUT_OF_HOST_MEMORY, "%llu descriptors do not fit in one set",
@@ -201,8 +246,9 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDescriptorSetLayout(VkDevice _device,
         layout->bindings[i] = (struct vkmm_set_layout_binding){
             .binding = in->binding,
             .type = in->descriptorType,
-            .count = in->descriptorCount,
+            .count = descriptors_of(in),
             .stages = in->stageFlags,
+            .inline_size = in->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? in->descriptorCount : 0,
         };
         if (!has_immutable_samplers(in))
             continue;
@@ -246,7 +292,8 @@ VKAPI_ATTR void VKAPI_CALL vkmm_GetDescriptorSetLayoutSupport(VkDevice _device,
 {
     VKMM_FROM_HANDLE(vkmm_device, device, _device);
     uint32_t max = device->physical_device->properties.v11.maxPerSetDescriptors;
-    pSupport->supported = !find_unsupported_binding(pCreateInfo) && total_descriptors(pCreateInfo) <= max;
+    pSupport->supported = !find_unsupported_binding(pCreateInfo) && !find_invalid_inline_block(device, pCreateInfo) &&
+                          total_descriptors(pCreateInfo) <= max;
     for (VkBaseOutStructure *s = pSupport->pNext; s; s = s->pNext) {
         /* The spec: without descriptorBindingVariableDescriptorCount
          * "maxVariableDescriptorCount is set to zero". */

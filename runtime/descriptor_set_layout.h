@@ -7,15 +7,25 @@
 
 #include "object.h"
 
-/* The core descriptor types, VK_DESCRIPTOR_TYPE_SAMPLER (0) through
- * VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT (10): the only ones a layout accepts,
- * since vkmm enables no extension or feature that adds types. */
-#define VKMM_DESCRIPTOR_TYPE_COUNT 11
+/* The descriptor types a layout accepts, each with a slot for what sets
+ * take from pools: the core types VK_DESCRIPTOR_TYPE_SAMPLER (0) through
+ * VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT (10) in their own slots, and inline
+ * uniform blocks (Vulkan 1.3) in the last, counted in bytes as the spec
+ * counts them. */
+#define VKMM_DESCRIPTOR_SLOT_INLINE_UNIFORM_BLOCK 11
+#define VKMM_DESCRIPTOR_TYPE_COUNT 12
+/* The slot of `type`, or UINT32_MAX for a type no layout accepts. */
+uint32_t vkmm_descriptor_type_slot(VkDescriptorType type);
+
+/* An inline uniform block's bytes start at multiples of this in a set. */
+#define VKMM_INLINE_UNIFORM_BLOCK_ALIGNMENT 16
 
 struct vkmm_set_layout_binding {
     uint32_t binding;
     VkDescriptorType type;
-    uint32_t count;          /* descriptorCount */
+    /* descriptorCount; for an inline uniform block, 1 (one descriptor
+     * pointing at its bytes), or 0 when it has no bytes. */
+    uint32_t count;
     uint32_t first;          /* index of element 0 in the set's descriptor array */
     uint32_t dynamic_first;  /* for *_DYNAMIC types: index among the set's dynamic descriptors */
     VkShaderStageFlags stages;
@@ -23,6 +33,10 @@ struct vkmm_set_layout_binding {
      * the samplers' words (shader_abi.h, VKMM_SAMPLER_*), one per element;
      * they are in every set from allocation on and writes keep them. */
     const uint32_t *immutable_samplers;
+    /* Inline uniform blocks: the block's bytes (descriptorCount) and where
+     * they start in the set's inline bytes. */
+    uint32_t inline_size;
+    uint32_t inline_offset;
 };
 
 struct vkmm_descriptor_set_layout {
@@ -32,7 +46,8 @@ struct vkmm_descriptor_set_layout {
     uint32_t binding_count;       /* entries in `bindings`, sorted by binding number */
     uint32_t descriptor_count;    /* total descriptors of a set */
     uint32_t dynamic_count;       /* dynamic descriptors of a set, in binding order */
-    uint32_t type_counts[VKMM_DESCRIPTOR_TYPE_COUNT]; /* descriptors of each type: what a set takes from a pool */
+    uint32_t type_counts[VKMM_DESCRIPTOR_TYPE_COUNT]; /* per slot: what a set takes from a pool */
+    uint32_t inline_size; /* bytes of a set's inline uniform blocks, each aligned */
     struct vkmm_set_layout_binding *bindings;
     /* The same bindings with each descriptor type replaced by the buffer
      * type whose memory accesses it makes (storage images and texel

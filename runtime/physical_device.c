@@ -96,6 +96,10 @@ static void init_features(struct vkmm_core_features *f)
     f->v10.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
     f->v10.shaderStorageImageArrayDynamicIndexing = VK_TRUE;
     f->v13.robustImageAccess = VK_TRUE;
+    /* Inline uniform blocks: bytes in the descriptor set that shaders read
+     * as a uniform buffer (descriptor_set.c).  Not with update-after-bind,
+     * which needs descriptor indexing. */
+    f->v13.inlineUniformBlock = VK_TRUE;
 }
 
 static void init_limits(VkPhysicalDeviceLimits *l, uint64_t heap_size)
@@ -254,6 +258,15 @@ static void init_properties(struct vkmm_core_properties *p, uint64_t heap_size)
     v13->maxComputeWorkgroupSubgroups = v10->limits.maxComputeWorkGroupInvocations / v13->minSubgroupSize;
     v13->requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
     v13->maxBufferSize = heap_size;
+    /* The spec's minimums for inlineUniformBlock (Table "Required
+     * Limits"): a set's inline bytes are host memory beside its
+     * descriptors. */
+    v13->maxInlineUniformBlockSize = 256;
+    v13->maxPerStageDescriptorInlineUniformBlocks = 4;
+    v13->maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 4;
+    v13->maxDescriptorSetInlineUniformBlocks = 4;
+    v13->maxDescriptorSetUpdateAfterBindInlineUniformBlocks = 4;
+    v13->maxInlineUniformTotalSize = 256;
     v13->storageTexelBufferOffsetAlignmentBytes = 16;
     v13->uniformTexelBufferOffsetAlignmentBytes = 16;
 }
