@@ -13,15 +13,18 @@
 #   NFAIL         how many failing cases to list (default 10)
 #   any VKMM_* variable is passed through (VKMM_MODE is set from the 2nd argument).
 #   The CTS's timeline_semaphore.device_host group writes inputs on the host
-#   and releases the work with vkSignalSemaphore alone: in strict mode run it
-#   with VKMM_HOST_WRITE=before-signal (README, knobs).
+#   and releases the work with vkSignalSemaphore alone, and reads results on
+#   the host after vkWaitSemaphores alone: in strict mode run it with
+#   VKMM_HOST_WRITE=before-signal VKMM_HOST_READ=after-wait (README, knobs);
+#   without the second, 9-14 of its 227 cases read stale bytes, more or fewer
+#   with the host threads' timing.
 #
 # A crash (or hang) does not end the run: the case that was running is recorded
 # as Crash/Timeout and deqp-vk is restarted on the remaining cases.
 # Output: <outdir>/TestResults-N.qpa, <outdir>/stdout-N.txt, <outdir>/results.tsv
 # (case<TAB>status<TAB>message), <outdir>/summary.txt (also printed).
 set -u
-if [ $# -lt 2 ] || [ -z "${DEQP_VK:-}" ]; then sed -n 2,23p "$0"; exit 2; fi
+if [ $# -lt 2 ] || [ -z "${DEQP_VK:-}" ]; then sed -n 2,25p "$0"; exit 2; fi
 SEL=$1; MODE=$2
 case "$MODE" in strict|fast) ;; *) echo "mode must be strict or fast" >&2; exit 2;; esac
 DEQP_VK=$(readlink -f "$DEQP_VK")
