@@ -269,6 +269,23 @@ void vkmm_mm_set_host_wait_reads(struct vkmm_mm_engine *e, bool enabled)
     e->host_wait_reads = enabled;
 }
 
+/* view_place right after flush_range: the view then equals view_base and
+ * view_seen everywhere (the flush took every host write in), so one
+ * comparison per granule finds where the host domain moved. */
+static void view_place_flushed(struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
+{
+    for (uint64_t b = begin; b < end;) {
+        uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
+        uint64_t stop = g_end < end ? g_end : end, n = stop - b;
+        if (memcmp(m->view + b, m->host + b, n)) {
+            memcpy(m->view + b, m->host + b, n);
+            memcpy(m->view_base + b, m->host + b, n);
+            memcpy(m->view_seen + b, m->host + b, n);
+        }
+        b = stop;
+    }
+}
+
 void vkmm_mm_host_wait(struct vkmm_mm_engine *e)
 {
     e->seq++;
@@ -279,7 +296,7 @@ void vkmm_mm_host_wait(struct vkmm_mm_engine *e)
         if (!m->host_coherent)
             continue;
         flush_range(e, m, 0, m->size);
-        view_place(m, 0, m->size);
+        view_place_flushed(m, 0, m->size);
     }
 }
 

@@ -59,6 +59,33 @@ static unsigned char *resident_pages(const uint8_t *first, uint64_t count, unsig
     return vector;
 }
 
+/* Whether a word of marks has a zero byte (the classic bit trick: a byte
+ * that borrows in the subtraction and had its high bit clear). */
+static bool has_zero_byte(uint64_t word)
+{
+    return ((word - 0x0101010101010101ull) & ~word & 0x8080808080808080ull) != 0;
+}
+
+/* The first index in [at, stop) whose mark is set (`marked`) or clear, or
+ * `stop`.  Marks are mostly long runs (a dispatch streams its buffers):
+ * eight at a time. */
+static uint64_t find_mark(const uint8_t *map, uint64_t at, uint64_t stop, bool marked)
+{
+    for (; at < stop && ((uintptr_t)(map + at) & 7); at++)
+        if ((map[at] != 0) == marked)
+            return at;
+    for (; at + 8 <= stop; at += 8) {
+        uint64_t word;
+        memcpy(&word, map + at, 8);
+        if (marked ? word != 0 : has_zero_byte(word))
+            break;
+    }
+    for (; at < stop; at++)
+        if ((map[at] != 0) == marked)
+            return at;
+    return stop;
+}
+
 void vkmm_access_marks_scan(const struct vkmm_access_marks *marks, const struct vkmm_address_space *space,
                             enum vkmm_access_mark which, const uint8_t *bytes, uint64_t size,
                             void (*run)(void *user, uint64_t offset, uint64_t length), void *user)
@@ -84,12 +111,16 @@ void vkmm_access_marks_scan(const struct vkmm_access_marks *marks, const struct 
             at = stop;
             continue;
         }
-        for (; at < stop; at++) {
-            if (map[at] && open == UINT64_MAX)
-                open = at;
-            else if (!map[at] && open != UINT64_MAX) {
-                run(user, open, at - open);
-                open = UINT64_MAX;
+        while (at < stop) {
+            if (open == UINT64_MAX) {
+                at = find_mark(map, at, stop, true);
+                open = at < stop ? at : UINT64_MAX;
+            } else {
+                at = find_mark(map, at, stop, false);
+                if (at < stop) {
+                    run(user, open, at - open);
+                    open = UINT64_MAX;
+                }
             }
         }
     }
