@@ -80,13 +80,12 @@ static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *li
         return VK_SUCCESS;
     /* Strict mode: the host->device domain operation of vkQueueSubmit
      * happens now, at the call, whenever the work itself runs. */
-    vkmm_strict_submit(device);
+    uint64_t written = vkmm_strict_submit(device, list);
     if (atomic_load(&device->lost)) {
         /* Strict mode could not keep its state (out of host memory). */
         free_list(device, list);
         return VK_ERROR_DEVICE_LOST;
     }
-    uint64_t written = vkmm_strict_mark_written(device, list);
     /* Queue labels are externally synchronized with the queue: read now,
      * kept for reports however late the work runs. */
     const char *queue_label = vkmm_strict_intern(device, queue->labels ? queue->labels->name : NULL);

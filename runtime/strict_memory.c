@@ -394,15 +394,6 @@ void vkmm_strict_host_signal(struct vkmm_device *device)
     unlock(device);
 }
 
-void vkmm_strict_submit(struct vkmm_device *device)
-{
-    if (!device->engine)
-        return;
-    lock(device);
-    vkmm_mm_submit(device->engine);
-    unlock(device);
-}
-
 void vkmm_strict_host_wait(struct vkmm_device *device)
 {
     if (!device->engine)
@@ -806,19 +797,45 @@ static void mark_command(struct vkmm_device *device, const struct vkmm_command *
     }
 }
 
-uint64_t vkmm_strict_mark_written(struct vkmm_device *device, const struct vkmm_submission *list)
+/* Engine lock held.  vkQueueSubmit's host->device domain operation over
+ * the memories its work may touch, marked `stamp` (mark_command): only
+ * their host views are read.  Scanning every mapped memory here read views
+ * that other host threads were writing meanwhile, unordered with this call
+ * (a data race, issue #11); their writes reach the device domain at the
+ * first submission that touches their memory, before its work runs. */
+static void submit_domain_operation(struct vkmm_device *device, uint64_t stamp)
 {
-    if (!device->engine || !vkmm_host_trap_enabled())
+    uint32_t count = 0, touched = 0;
+    for (struct vkmm_device_memory *m = device->strict_memories; m; m = m->strict_next)
+        count++;
+    struct vkmm_mm_memory **memories =
+        vkmm_zalloc(&device->allocator, NULL, (count ? count : 1) * sizeof(*memories), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    if (!memories) {
+        vkmm_mm_submit(device->engine); /* every memory: slower, never wrong */
+        return;
+    }
+    for (struct vkmm_device_memory *m = device->strict_memories; m; m = m->strict_next) {
+        if (m->written_by_submit == stamp || m->read_by_submit == stamp)
+            memories[touched++] = m->mm;
+    }
+    vkmm_mm_submit_memories(device->engine, memories, touched);
+    vkmm_free(&device->allocator, NULL, memories);
+}
+
+uint64_t vkmm_strict_submit(struct vkmm_device *device, const struct vkmm_submission *list)
+{
+    if (!device->engine)
         return 0;
     uint64_t stamp = atomic_fetch_add(&device->submit_calls, 1) + 1;
-    lock(device); /* device->addressable */
+    lock(device); /* device->strict_memories, the marks */
     for (const struct vkmm_submission *s = list; s; s = s->next) {
         for (uint32_t i = 0; i < s->command_buffer_count; i++)
             for (const struct vkmm_command *c = s->command_buffers[i]->first; c; c = c->next)
                 mark_command(device, c, stamp);
     }
+    submit_domain_operation(device, stamp);
     unlock(device);
-    return stamp;
+    return vkmm_host_trap_enabled() ? stamp : 0;
 }
 
 void vkmm_strict_submitted(struct vkmm_device *device, uint64_t stamp, uint64_t sequence)

@@ -44,18 +44,18 @@ void vkmm_strict_flush(struct vkmm_device *device, struct vkmm_device_memory *me
 void vkmm_strict_invalidate(struct vkmm_device *device, struct vkmm_device_memory *memory, VkDeviceSize offset,
                             VkDeviceSize size);
 
-/* vkQueueSubmit, before its work is handed over: marks the memories that
- * work may write (transfer destinations, the storage buffers of its
- * dispatches).  Returns the mark for vkmm_strict_submitted. */
+/* vkQueueSubmit, before its work is handed over, at the time of the call:
+ * marks the memories that work may touch (transfer sources and
+ * destinations, the buffers of its dispatches) and performs the
+ * host->device domain operation over them.  Returns the mark for
+ * vkmm_strict_submitted (0: nothing to protect). */
 struct vkmm_submission;
-uint64_t vkmm_strict_mark_written(struct vkmm_device *device, const struct vkmm_submission *list);
+uint64_t vkmm_strict_submit(struct vkmm_device *device, const struct vkmm_submission *list);
 /* vkQueueSubmit returned (its last submission has device-wide sequence
  * `sequence`): the mapped host views of the memories marked `mark` are
  * protected until vkmm next works on memory, so host accesses in between
  * are seen (host_trap.h). */
 void vkmm_strict_submitted(struct vkmm_device *device, uint64_t mark, uint64_t sequence);
-/* vkQueueSubmit's host->device domain operation, at the time of the call. */
-void vkmm_strict_submit(struct vkmm_device *device);
 /* No submission is pending any more: nothing can overtake anything. */
 void vkmm_strict_idle(struct vkmm_device *device);
 /* The host observed completion (a wait returned success). */
