@@ -150,12 +150,10 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_MapMemory(VkDevice _device, VkDeviceMemory _
         return vkmm_errorf(memory, VK_ERROR_MEMORY_MAP_FAILED, "range [%llu, +%llu) exceeds the size %llu",
                            (unsigned long long)offset, (unsigned long long)size,
                            (unsigned long long)memory->size);
-    (void)device;
-    memory->map_offset = offset;
-    memory->map_size = size;
     /* Strict mode gives the host its own view of the bytes (DESIGN §3.1). */
-    memory->map_pointer = memory->mm ? vkmm_strict_map(memory, offset) : memory->bytes + offset;
-    *ppData = memory->map_pointer;
+    void *pointer = memory->mm ? vkmm_strict_map(memory, offset) : memory->bytes + offset;
+    vkmm_strict_set_mapping(device, memory, pointer, offset, size);
+    *ppData = pointer;
     return VK_SUCCESS;
 }
 
@@ -164,9 +162,7 @@ VKAPI_ATTR void VKAPI_CALL vkmm_UnmapMemory(VkDevice _device, VkDeviceMemory _me
     VKMM_FROM_HANDLE(vkmm_device, device, _device);
     VKMM_FROM_HANDLE(vkmm_device_memory, memory, _memory);
     vkmm_strict_check_host_view(device, memory);
-    memory->map_pointer = NULL;
-    memory->map_offset = 0;
-    memory->map_size = 0;
+    vkmm_strict_set_mapping(device, memory, NULL, 0, 0);
 }
 
 /* Checks one range against VkMappedMemoryRange's valid usage: mapped,

@@ -843,14 +843,33 @@ void vkmm_strict_submitted(struct vkmm_device *device, uint64_t stamp, uint64_t 
     if (!device->engine || !stamp)
         return;
     lock(device);
+    /* map_pointer is read under the engine lock: vkMapMemory and
+     * vkUnmapMemory on other threads write it under it
+     * (vkmm_strict_set_mapping). */
     for (struct vkmm_device_memory *m = device->strict_memories; m; m = m->strict_next) {
         bool written = m->written_by_submit == stamp, read = m->read_by_submit == stamp;
-        if (m->map_pointer && (written || read) &&
+        if ((written || read) && m->map_pointer &&
             vkmm_host_trap_protect(device, m->id, vkmm_mm_host_view(m->mm), vkmm_mm_host_view_span(m->mm), sequence,
                                    !written))
             device->host_trap_armed = true;
     }
     pthread_mutex_unlock(&device->engine_lock);
+}
+
+void vkmm_strict_set_mapping(struct vkmm_device *device, struct vkmm_device_memory *memory, void *pointer,
+                             VkDeviceSize offset, VkDeviceSize size)
+{
+    /* vkMapMemory is externally synchronized with its memory only, not with
+     * a vkQueueSubmit on another thread whose work uses that memory: the
+     * submission reads the mapping under the engine lock. */
+    bool locked = memory->mm != NULL;
+    if (locked)
+        pthread_mutex_lock(&device->engine_lock);
+    memory->map_pointer = pointer;
+    memory->map_offset = offset;
+    memory->map_size = size;
+    if (locked)
+        pthread_mutex_unlock(&device->engine_lock);
 }
 
 /* --- Command accesses ------------------------------------------------------- */

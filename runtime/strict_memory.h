@@ -56,6 +56,10 @@ uint64_t vkmm_strict_submit(struct vkmm_device *device, const struct vkmm_submis
  * protected until vkmm next works on memory, so host accesses in between
  * are seen (host_trap.h). */
 void vkmm_strict_submitted(struct vkmm_device *device, uint64_t mark, uint64_t sequence);
+/* vkMapMemory/vkUnmapMemory: sets the memory's mapping (pointer NULL:
+ * unmapped), under the engine lock for emulated memory. */
+void vkmm_strict_set_mapping(struct vkmm_device *device, struct vkmm_device_memory *memory, void *pointer,
+                             VkDeviceSize offset, VkDeviceSize size);
 /* No submission is pending any more: nothing can overtake anything. */
 void vkmm_strict_idle(struct vkmm_device *device);
 /* The host observed completion (a wait returned success). */
