@@ -61,26 +61,57 @@ static void prepare_locked(struct vkmm_submission *list)
     }
 }
 
-/* Strict mode: the memories the submitted work may write, or only read
- * (command_footprint.h), marked for the host trap (strict/strict.h).
- * Returns the stamp, 0 when nothing is marked. */
-static uint64_t mark_footprints(struct vkmm_device *device, const struct vkmm_submission *list)
+/* Strict mode: what the submitted work may touch (command_footprint.h),
+ * memory by memory, for the submission's domain operation and the host
+ * trap (strict/strict.h).  Past the table's size: everything. */
+#define TOUCHED_MEMORIES 64
+struct touched {
+    struct vkmm_strict_touch memories[TOUCHED_MEMORIES];
+    uint32_t count;
+    bool everything;
+};
+
+static void touch(struct touched *t, struct vkmm_strict_memory *memory, bool write)
 {
-    uint64_t stamp = device->strict ? vkmm_strict_mark_begin(device->strict) : 0;
-    for (const struct vkmm_submission *s = list; s && stamp; s = s->next) {
-        for (uint32_t i = 0; i < s->command_buffer_count; i++) {
-            for (const struct vkmm_command *c = s->command_buffers[i]->first; c; c = c->next) {
+    for (uint32_t i = 0; i < t->count; i++) {
+        if (t->memories[i].memory == memory) {
+            t->memories[i].write |= write;
+            return;
+        }
+    }
+    if (t->count == TOUCHED_MEMORIES)
+        t->everything = true;
+    else
+        t->memories[t->count++] = (struct vkmm_strict_touch){ memory, write };
+}
+
+static void find_touched(const struct vkmm_submission *list, struct touched *t)
+{
+    for (const struct vkmm_submission *s = list; s && !t->everything; s = s->next) {
+        for (uint32_t i = 0; i < s->command_buffer_count && !t->everything; i++) {
+            for (const struct vkmm_command *c = s->command_buffers[i]->first; c && !t->everything; c = c->next) {
                 struct vkmm_footprint f;
                 vkmm_command_footprint(c, false, &f);
-                if (f.everything)
-                    vkmm_strict_mark(device->strict, stamp, NULL, true);
-                for (uint32_t m = 0; m < f.count && !f.everything; m++) {
+                t->everything |= f.everything;
+                for (uint32_t m = 0; m < f.count && !t->everything; m++)
                     if (f.memories[m]->strict)
-                        vkmm_strict_mark(device->strict, stamp, f.memories[m]->strict, f.writes[m]);
-                }
+                        touch(t, f.memories[m]->strict, f.writes[m]);
             }
         }
     }
+}
+
+/* Strict mode's side of vkQueueSubmit at the time of the call: the
+ * host->device domain operation over what the work may touch.  Returns the
+ * stamp for vkmm_strict_submitted. */
+static uint64_t strict_submit(struct vkmm_device *device, const struct vkmm_submission *list)
+{
+    struct touched *t = vkmm_zalloc(&device->allocator, NULL, sizeof(*t), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    if (!t) /* out of host memory: as if the work may write everything (slower, never wrong) */
+        return vkmm_strict_submit(device->strict, NULL, 0, true);
+    find_touched(list, t);
+    uint64_t stamp = vkmm_strict_submit(device->strict, t->memories, t->count, t->everything);
+    vkmm_free(&device->allocator, NULL, t);
     return stamp;
 }
 
@@ -105,14 +136,12 @@ static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *li
         return VK_SUCCESS;
     /* Strict mode: the host->device domain operation of vkQueueSubmit
      * happens now, at the call, whenever the work itself runs. */
-    if (device->strict)
-        vkmm_strict_submit(device->strict);
+    uint64_t stamp = device->strict ? strict_submit(device, list) : 0;
     if (atomic_load(&device->lost)) {
         /* Strict mode could not keep its state (out of host memory). */
         free_list(device, list);
         return VK_ERROR_DEVICE_LOST;
     }
-    uint64_t written = mark_footprints(device, list);
     /* Queue labels are externally synchronized with the queue: read now,
      * kept for reports however late the work runs. */
     const char *queue_label =
@@ -134,7 +163,7 @@ static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *li
     vkmm_scheduler_unlock(device->scheduler);
     if (!bad) {
         if (device->strict)
-            vkmm_strict_submitted(device->strict, written, sequence);
+            vkmm_strict_submitted(device->strict, stamp, sequence);
         return VK_SUCCESS;
     }
     /* Logged outside the lock: the message goes to application callbacks. */

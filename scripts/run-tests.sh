@@ -3,7 +3,9 @@
 # runs the whole test suite (unit tests, API tests through the loader with
 # the validation layer, the GLSL conformance suite at every subgroup width,
 # vulkaninfo) in strict and in fast mode, then fuzzes the SPIR-V compiler for a bounded time
-# (VKMM_FUZZ_SECONDS, default 60; 0 skips it).
+# (VKMM_FUZZ_SECONDS, default 60; 0 skips it), then runs the multi-thread
+# stress test and a subset of the API and sync tests under ThreadSanitizer in
+# both modes (scripts/run-tsan.sh, about a minute; VKMM_RUN_TSAN=0 skips it).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${VKMM_BUILD_DIR:-$top/build-sanitize}
@@ -37,6 +39,12 @@ fuzz_failed=0
 if [ "$seconds" != 0 ]; then
   if "$top/scripts/run-fuzz.sh" "$seconds"; then fuzz_passed=1; else fuzz_failed=1; fi
 fi
-# One closing line for everything that ran: the ctest tests and the fuzz run.
-echo "vkmm: $((total - failed + fuzz_passed)) passed, $((failed + fuzz_failed)) failed"
-[ "$status" -eq 0 ] && [ "$failed" -eq 0 ] && [ "$fuzz_failed" -eq 0 ]
+tsan_passed=0
+tsan_failed=0
+if [ "${VKMM_RUN_TSAN:-1}" != 0 ]; then
+  if "$top/scripts/run-tsan.sh"; then tsan_passed=1; else tsan_failed=1; fi
+fi
+# One closing line for everything that ran: the ctest tests, the fuzz run
+# and the TSan run (one each).
+echo "vkmm: $((total - failed + fuzz_passed + tsan_passed)) passed, $((failed + fuzz_failed + tsan_failed)) failed"
+[ "$status" -eq 0 ] && [ "$failed" -eq 0 ] && [ "$fuzz_failed" -eq 0 ] && [ "$tsan_failed" -eq 0 ]

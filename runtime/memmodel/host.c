@@ -226,6 +226,7 @@ void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
             stop = vkmm_mm_meta_run_end(&m->dev_wts, b, stop);
             stop = vkmm_mm_meta_run_end(&m->host_seq, b, stop);
             if (seq > host_seq) {
+                m->host_from_device = true;
                 memcpy(m->host + b, m->dev + b, stop - b);
                 vkmm_mm_meta_fill(e, &m->host_seq, b, stop, seq);
                 vkmm_mm_meta_fill(e, &m->host_wts, b, stop, vkmm_mm_meta_get(&m->dev_wts, b));
@@ -242,9 +243,14 @@ void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
  * and the undo logs start afresh. */
 void vkmm_mm_submit(struct vkmm_mm_engine *e)
 {
+    vkmm_mm_submit_memories(e, e->memories, e->memory_count);
+}
+
+void vkmm_mm_submit_memories(struct vkmm_mm_engine *e, struct vkmm_mm_memory *const *memories, uint32_t count)
+{
     e->seq++;
-    for (uint32_t i = 0; i < e->memory_count; i++)
-        vkmm_mm_host_to_device(e, e->memories[i], 0, e->memories[i]->size);
+    for (uint32_t i = 0; i < count; i++)
+        vkmm_mm_host_to_device(e, memories[i], 0, memories[i]->size);
     e->submit_vis = e->seq;
     vkmm_mm_visibility_clear(e, NULL);
     for (uint32_t i = 0; i < e->memory_count; i++) {
@@ -293,8 +299,12 @@ void vkmm_mm_host_wait(struct vkmm_mm_engine *e)
         struct vkmm_mm_memory *m = e->memories[i];
         if (e->host_wait_reads)
             vkmm_mm_device_to_host(e, m, 0, m->size);
-        if (!m->host_coherent)
+        /* No device bytes to show: the view is left alone, unread (another
+         * thread may be writing it; its writes are absorbed by the next
+         * engine call that concerns this memory). */
+        if (!m->host_coherent || !m->host_from_device)
             continue;
+        m->host_from_device = false;
         flush_range(e, m, 0, m->size);
         view_place_flushed(m, 0, m->size);
     }

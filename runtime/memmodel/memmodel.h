@@ -221,9 +221,17 @@ void vkmm_mm_invalidate(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64
  * host-coherent memory), then a visibility operation to all device read
  * paths.  Call it at the emulated moment of the vkQueueSubmit call. */
 void vkmm_mm_submit(struct vkmm_mm_engine *);
+/* vkmm_mm_submit whose domain operation reads the host views of `memories`
+ * only: those the submitted work may touch.  Another host thread may be
+ * writing an unrelated mapped memory meanwhile (it owes this call no
+ * ordering); its writes reach the device domain at the first submission
+ * whose work touches that memory, before that work runs. */
+void vkmm_mm_submit_memories(struct vkmm_mm_engine *, struct vkmm_mm_memory *const *memories, uint32_t count);
 /* The host observed completion (fence/semaphore wait): host-coherent views
  * show the host domain (implicit invalidate); non-coherent views change only
- * at vkmm_mm_invalidate. */
+ * at vkmm_mm_invalidate.  Only views whose host domain received device bytes
+ * since they were last placed are touched: the others have nothing to show,
+ * and another host thread may be writing them. */
 void vkmm_mm_host_wait(struct vkmm_mm_engine *);
 /* The host is about to read [offset, offset + size) of the view: report
  * VKMM-HAZARD-HOST-STALE-READ where it differs from the coherent view.

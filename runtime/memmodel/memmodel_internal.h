@@ -107,6 +107,9 @@ struct vkmm_mm_memory {
     struct vkmm_mm_meta host_seq, host_wts;
     uint8_t *view, *view_base, *view_seen;
     size_t view_span; /* the view's own pages (mmap), 0: from the allocator */
+    /* The device->host domain operation moved device bytes into the host
+     * domain since vkmm_mm_host_wait last placed the view. */
+    bool host_from_device;
     struct vkmm_mm_meta view_wts;
 };
 

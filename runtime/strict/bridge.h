@@ -3,7 +3,6 @@
 #pragma once
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -56,7 +55,7 @@ struct vkmm_strict {
     struct vkmm_strict_memory *addressable; /* those a buffer reference may reach */
     bool host_trap_armed;                   /* mapped views are protected (host_trap.h) */
     bool host_signal_writes;                /* VKMM_HOST_WRITE=before-signal */
-    atomic_uint_fast64_t submit_calls;      /* vkQueueSubmit calls, to mark memories */
+    uint64_t submit_calls;                  /* vkQueueSubmit calls, to mark memories */
     /* Command accesses since the device was last idle (command_access.c). */
     struct vkmm_strict_access *accesses;
     uint32_t access_count, access_capacity;

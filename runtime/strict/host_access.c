@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "bridge.h"
 #include "host_trap.h"
 
@@ -60,13 +61,6 @@ void vkmm_strict_host_signal(struct vkmm_strict *strict)
         return;
     vkmm_strict_lock(strict);
     vkmm_mm_host_signal(strict->engine);
-    vkmm_strict_unlock(strict);
-}
-
-void vkmm_strict_submit(struct vkmm_strict *strict)
-{
-    vkmm_strict_lock(strict);
-    vkmm_mm_submit(strict->engine);
     vkmm_strict_unlock(strict);
 }
 
@@ -151,38 +145,59 @@ void vkmm_strict_disarm_host_trap(struct vkmm_strict *strict)
     }
 }
 
-uint64_t vkmm_strict_mark_begin(struct vkmm_strict *strict)
+/* Lock held.  Marks what the submission's work may touch: the memories it
+ * may write (their views are closed to the host until the next engine
+ * call) or only read (open to host reads). */
+static void mark_touched(struct vkmm_strict *strict, uint64_t stamp, const struct vkmm_strict_touch *touched,
+                         uint32_t count, bool everything)
 {
-    if (!vkmm_host_trap_enabled())
-        return 0;
-    return atomic_fetch_add(&strict->submit_calls, 1) + 1;
+    for (struct vkmm_strict_memory *m = strict->memories; m && everything; m = m->next)
+        m->written_by_submit = stamp;
+    for (uint32_t i = 0; i < count && !everything; i++) {
+        if (touched[i].write)
+            touched[i].memory->written_by_submit = stamp;
+        else
+            touched[i].memory->read_by_submit = stamp;
+    }
 }
 
-/* What the submission's work may touch (the executor knows it from each
- * command's footprint), as the memories it may write (their views are
- * closed to the host until the next engine call) or only read (open to
- * host reads). */
-void vkmm_strict_mark(struct vkmm_strict *strict, uint64_t stamp, struct vkmm_strict_memory *memory, bool write)
+/* Lock held.  The host->device domain operation over the memories marked
+ * `stamp`. */
+static void domain_operation(struct vkmm_strict *strict, uint64_t stamp)
 {
-    if (!stamp)
+    uint32_t count = 0, marked = 0;
+    for (const struct vkmm_strict_memory *m = strict->memories; m; m = m->next)
+        count++;
+    struct vkmm_mm_memory **memories = vkmm_zalloc(strict->allocator, NULL, (count ? count : 1) * sizeof(*memories),
+                                                   VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    if (!memories) {
+        vkmm_mm_submit(strict->engine); /* every memory: slower, never wrong */
         return;
-    vkmm_strict_lock(strict);
-    if (!memory) {
-        for (struct vkmm_strict_memory *m = strict->memories; m; m = m->next)
-            m->written_by_submit = stamp;
-    } else if (write) {
-        memory->written_by_submit = stamp;
-    } else {
-        memory->read_by_submit = stamp;
     }
+    for (const struct vkmm_strict_memory *m = strict->memories; m; m = m->next) {
+        if (m->written_by_submit == stamp || m->read_by_submit == stamp)
+            memories[marked++] = m->mm;
+    }
+    vkmm_mm_submit_memories(strict->engine, memories, marked);
+    vkmm_free(strict->allocator, NULL, memories);
+}
+
+uint64_t vkmm_strict_submit(struct vkmm_strict *strict, const struct vkmm_strict_touch *touched, uint32_t count,
+                            bool everything)
+{
+    vkmm_strict_lock(strict);
+    uint64_t stamp = ++strict->submit_calls;
+    mark_touched(strict, stamp, touched, count, everything);
+    domain_operation(strict, stamp);
     vkmm_strict_unlock(strict);
+    return stamp;
 }
 
 /* Only the memories the submission marked are protected; their mapping
  * state is the bridge's, read under its lock (vkmm_strict_map). */
 void vkmm_strict_submitted(struct vkmm_strict *strict, uint64_t stamp, uint64_t sequence)
 {
-    if (!stamp)
+    if (!vkmm_host_trap_enabled())
         return;
     vkmm_strict_lock(strict);
     for (struct vkmm_strict_memory *m = strict->memories; m; m = m->next) {

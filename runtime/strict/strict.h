@@ -109,18 +109,26 @@ void vkmm_strict_flush(struct vkmm_strict *strict, struct vkmm_strict_memory *me
 void vkmm_strict_invalidate(struct vkmm_strict *strict, struct vkmm_strict_memory *memory, uint64_t offset,
                             uint64_t size);
 
-/* vkQueueSubmit, before its work is handed over: a stamp (0: the host trap
- * is off), then each memory that work may write or only read is marked
- * with it (memory NULL: every memory may be written).  After the
+/* vkQueueSubmit, before its work is handed over, at the time of the call:
+ * the memories that work may write or only read (`everything`: it may
+ * write any memory) are marked with a new stamp, and the host→device
+ * domain operation runs over them, under one lock so that no other
+ * submission's marks come between.  Only their host views are read:
+ * another host thread may be writing an unrelated mapped memory meanwhile,
+ * which it owes this call no ordering for (issue #11: a data race); those
+ * writes reach the device domain at the first submission that touches
+ * their memory, before its work runs.  Returns the stamp.  After the
  * submission (its last one has device-wide sequence `sequence`), the
  * mapped host views of the marked memories are protected until the bridge
  * next works on memory, so host accesses in between are seen
  * (host_trap.h). */
-uint64_t vkmm_strict_mark_begin(struct vkmm_strict *strict);
-void vkmm_strict_mark(struct vkmm_strict *strict, uint64_t stamp, struct vkmm_strict_memory *memory, bool write);
+struct vkmm_strict_touch {
+    struct vkmm_strict_memory *memory;
+    bool write;
+};
+uint64_t vkmm_strict_submit(struct vkmm_strict *strict, const struct vkmm_strict_touch *touched, uint32_t count,
+                            bool everything);
 void vkmm_strict_submitted(struct vkmm_strict *strict, uint64_t stamp, uint64_t sequence);
-/* vkQueueSubmit's host→device domain operation, at the time of the call. */
-void vkmm_strict_submit(struct vkmm_strict *strict);
 /* The host observed completion (a wait returned success). */
 void vkmm_strict_host_wait(struct vkmm_strict *strict);
 /* vkSignalSemaphore or vkSetEvent on the host: with
