@@ -37,38 +37,67 @@ enum { MEMORY_SIZE = 4096, MAX_OPS = 200 };
 
 /* --- Counting allocator: "nothing leaks" at the level of Vulkan objects. ---------- */
 
+/* Live allocations of object and command scope: the spec ties those to an
+ * object's or a command's lifetime, so once an input's objects are gone
+ * the count must be back where it was.  (Device-scope allocations are the
+ * device's own, e.g. strict mode's tables that grow once and stay.) */
 static atomic_long live_allocations;
+
+/* Each block is preceded by a header — its offset from the block's start,
+ * its size and its scope — so free and realloc know them; the header is a
+ * multiple of the alignment asked for. */
+struct header {
+    size_t skip;
+    size_t size;
+    VkSystemAllocationScope scope;
+    uint8_t padding[32 - 2 * sizeof(size_t) - sizeof(VkSystemAllocationScope)]; /* a power of two in all */
+};
+
+static bool counted(VkSystemAllocationScope scope)
+{
+    return scope == VK_SYSTEM_ALLOCATION_SCOPE_OBJECT || scope == VK_SYSTEM_ALLOCATION_SCOPE_COMMAND;
+}
 
 static void *count_alloc(void *user, size_t size, size_t alignment, VkSystemAllocationScope scope)
 {
-    (void)user, (void)scope;
-    void *p = aligned_alloc(alignment < sizeof(void *) ? sizeof(void *) : alignment,
-                            (size + alignment - 1) / alignment * alignment);
-    if (p)
-        atomic_fetch_add(&live_allocations, 1);
-    return p;
-}
-
-static void *count_realloc(void *user, void *old, size_t size, size_t alignment, VkSystemAllocationScope scope)
-{
-    (void)user, (void)scope;
-    if (!old)
-        return count_alloc(user, size, alignment, scope);
-    if (!size) {
-        free(old);
-        atomic_fetch_sub(&live_allocations, 1);
+    (void)user;
+    size_t skip = alignment < sizeof(struct header) ? sizeof(struct header) : alignment;
+    uint8_t *block = aligned_alloc(skip, (skip + size + skip - 1) / skip * skip);
+    if (!block)
         return NULL;
-    }
-    /* vkmm's alignments are at most 16 (malloc's): realloc keeps them. */
-    return realloc(old, size);
+    struct header *h = (struct header *)(block + skip) - 1;
+    *h = (struct header){ skip, size, scope, { 0 } };
+    if (counted(scope))
+        atomic_fetch_add(&live_allocations, 1);
+    return block + skip;
 }
 
 static void count_free(void *user, void *p)
 {
     (void)user;
-    if (p)
+    if (!p)
+        return;
+    const struct header *h = (const struct header *)p - 1;
+    if (counted(h->scope))
         atomic_fetch_sub(&live_allocations, 1);
-    free(p);
+    free((uint8_t *)p - h->skip);
+}
+
+static void *count_realloc(void *user, void *old, size_t size, size_t alignment, VkSystemAllocationScope scope)
+{
+    if (!old)
+        return count_alloc(user, size, alignment, scope);
+    if (!size) {
+        count_free(user, old);
+        return NULL;
+    }
+    void *p = count_alloc(user, size, alignment, scope);
+    if (p) {
+        struct header *h = (struct header *)old - 1;
+        memcpy(p, old, h->size < size ? h->size : size);
+        count_free(user, old);
+    }
+    return p;
 }
 
 static const VkAllocationCallbacks counting = {
