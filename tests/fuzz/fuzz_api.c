@@ -992,8 +992,18 @@ static void run_input(const uint8_t *data, size_t size)
     struct state s;
     create_state(&s);
     struct reader r = { data, size, 0 };
-    for (int n = 0; n < MAX_OPS && r.at < r.size; n++)
-        operations[take(&r) % (sizeof(operations) / sizeof(operations[0]))](&s, &r);
+    /* VKMM_FUZZ_TRACE: each operation's number and input offset, to
+     * read a crashing input by. */
+    static int trace = -1;
+    if (trace < 0)
+        trace = getenv("VKMM_FUZZ_TRACE") != NULL;
+    for (int n = 0; n < MAX_OPS && r.at < r.size; n++) {
+        size_t at = r.at;
+        uint32_t op = take(&r) % (sizeof(operations) / sizeof(operations[0]));
+        if (trace)
+            fprintf(stderr, "fuzz_api: byte %zu: operation %u\n", at, op);
+        operations[op](&s, &r);
+    }
     destroy_state(&s);
 }
 
