@@ -3,8 +3,8 @@
 # runs the whole test suite (unit tests, API tests through the loader with
 # the validation layer, the GLSL conformance suite at every subgroup width,
 # vulkaninfo) in strict and in fast mode, then runs every fuzz target for a bounded time
-# (scripts/run-fuzz.sh: VKMM_FUZZ_SECONDS per run, default 30 — 7 runs, about 4 minutes
-# with the build; 0 skips it).
+# (scripts/run-fuzz.sh: VKMM_FUZZ_SECONDS per run, default 30 — 7 runs, about 7 minutes on
+# 2 cores, as the exec runs first replay their 52 seed shaders, 1-2 min per mode; 0 skips it).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${VKMM_BUILD_DIR:-$top/build-sanitize}
