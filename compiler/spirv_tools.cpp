@@ -4,6 +4,7 @@
 // C boundary.
 #include "spirv_tools.h"
 
+#include "spirv_check.h"
 #include "spirv_rewrite.h"
 
 #include <cstdio>
@@ -226,6 +227,9 @@ extern "C" int vkmm_spirv_prepare(const uint32_t *words, size_t word_count, cons
     try {
         if (validate(words, word_count, error, error_size) != 0)
             return 1;
+        int checked = vkmm_spirv_check_spec_constant_ops(words, word_count, error, error_size);
+        if (checked != 0)
+            return checked;
         return optimize(words, word_count, entry_point, spec, spec_count, out_words, out_word_count, error,
                         error_size);
     } catch (...) {

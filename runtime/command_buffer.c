@@ -184,12 +184,36 @@ VKAPI_ATTR void VKAPI_CALL vkmm_FreeCommandBuffers(VkDevice _device, VkCommandPo
     }
 }
 
+/* Whether a submission of `cmd` has not completed.  Resetting it then would
+ * free commands the executor is running (invalid usage, made harmless). */
+static bool is_pending(struct vkmm_command_buffer *cmd)
+{
+    struct vkmm_scheduler *scheduler = cmd->base.device->scheduler;
+    vkmm_scheduler_lock(scheduler);
+    bool pending = cmd->pending > 0;
+    vkmm_scheduler_unlock(scheduler);
+    return pending;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_BeginCommandBuffer(VkCommandBuffer commandBuffer,
                                                         const VkCommandBufferBeginInfo *pBeginInfo)
 {
     VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    if (is_pending(cmd))
+        return vkmm_errorf(cmd, VK_ERROR_UNKNOWN,
+                           "VUID-vkBeginCommandBuffer-commandBuffer-00049: vkBeginCommandBuffer while the command "
+                           "buffer is pending; it is left as it is");
+    /* A command buffer whose recorded commands use a resource that was
+     * destroyed is invalid, even while recording, and beginning it is
+     * valid (fuzz_api found vkmm refusing it): vkmm does not track that, so
+     * a begin while recording resets it, as a begin from the invalid state
+     * does. */
     if (cmd->state == VKMM_COMMAND_BUFFER_RECORDING)
-        return vkmm_errorf(cmd, VK_ERROR_UNKNOWN, "vkBeginCommandBuffer while already recording");
+        vkmm_log(&cmd->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+                 VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, "VKMM-WARNING-BEGIN-WHILE-RECORDING",
+                 "vkBeginCommandBuffer while recording: valid only if a resource its commands use was destroyed "
+                 "(the command buffer is then invalid), VUID-vkBeginCommandBuffer-commandBuffer-00049 otherwise; "
+                 "it is reset and begun");
     /* The spec: beginning a buffer that is not in the initial state resets
      * it implicitly (requires RESET_COMMAND_BUFFER_BIT on the pool). */
     if (cmd->state != VKMM_COMMAND_BUFFER_INITIAL)
@@ -217,6 +241,10 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_ResetCommandBuffer(VkCommandBuffer commandBu
 {
     (void)flags; /* blocks go back to the pool either way; trimming frees them */
     VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    if (is_pending(cmd))
+        return vkmm_errorf(cmd, VK_ERROR_UNKNOWN,
+                           "VUID-vkResetCommandBuffer-commandBuffer-00045: vkResetCommandBuffer while the command "
+                           "buffer is pending; it is left as it is");
     vkmm_command_buffer_reset(cmd);
     return VK_SUCCESS;
 }

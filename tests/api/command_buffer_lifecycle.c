@@ -357,6 +357,32 @@ static void test_rerecord_after_reset(void **state)
     vkmm_test_buffer_destroy(t, &c);
 }
 
+/* A resource that recorded commands use is destroyed while recording: the
+ * command buffer is invalid, and vkBeginCommandBuffer (an implicit reset,
+ * with RESET_COMMAND_BUFFER_BIT) is valid.  fuzz_api found vkmm refusing it
+ * as "already recording". */
+static void test_begin_after_a_used_buffer_is_destroyed(void **state)
+{
+    struct vkmm_test *t = *state;
+    struct vkmm_test_buffer gone = vkmm_test_buffer_create(t, 4 * 64, HOST_MEMORY);
+    struct vkmm_test_buffer kept = vkmm_test_buffer_create(t, 4 * 64, HOST_MEMORY);
+    VkCommandBuffer cmd;
+    allocate(t, t->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1, &cmd);
+    begin(cmd, 0);
+    fill_words(cmd, gone.buffer, 0, 64, 0x33333333);
+    vkmm_test_buffer_destroy(t, &gone); /* cmd is now invalid */
+    set_words(kept.mapped, 0, 64, SENTINEL);
+    begin(cmd, 0);
+    vkmm_test_full_barrier(cmd);
+    fill_words(cmd, kept.buffer, 0, 64, 0x44444444);
+    vkmm_test_full_barrier(cmd);
+    VK_CHECK(vkEndCommandBuffer(cmd));
+    submit_and_wait(t, t->compute_queues[0], 1, &cmd);
+    expect_words(kept.mapped, 0, 64, 0x44444444);
+    vkFreeCommandBuffers(t->device, t->pool, 1, &cmd);
+    vkmm_test_buffer_destroy(t, &kept);
+}
+
 /* A reusable buffer re-executes on every submission; a ONE_TIME_SUBMIT
  * buffer runs once and can then be re-recorded. */
 static void test_reusable_and_one_time_submit(void **state)
@@ -561,6 +587,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_allocate_free_several, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_reset_and_trim_pool, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_rerecord_after_reset, vkmm_test_setup, vkmm_test_teardown),
+        cmocka_unit_test_setup_teardown(test_begin_after_a_used_buffer_is_destroyed, vkmm_test_setup,
+                                        vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_reusable_and_one_time_submit, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_simultaneous_use, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_execute_commands_order, vkmm_test_setup, vkmm_test_teardown),

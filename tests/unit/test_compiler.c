@@ -162,6 +162,22 @@ static void test_compiler_rejects_malformed_spirv(void **state)
     assert_int_not_equal(vkmm_compile(garbage, 3, &options, &shader, error, sizeof(error)), 0);
 }
 
+/* A module spirv-val accepts whose OpSpecConstantOp CompositeExtract index
+ * lies past its vector: SPIRV-Tools' spec-constant folding crashed on it
+ * (found by fuzz_spirv); it is rejected with a message at every width. */
+static void test_compiler_rejects_spec_constant_index_out_of_range(void **state)
+{
+    (void)state;
+    static const unsigned widths[] = { 1, 4, 8, 16 };
+    for (unsigned w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+        struct vkmm_compiled_shader shader;
+        char error[512] = { 0 };
+        assert_int_not_equal(compile_named("spec_constant_extract_out_of_range", widths[w], 1, &shader, error,
+                                           sizeof(error)), 0);
+        assert_non_null(strstr(error, "CompositeExtract index out of range"));
+    }
+}
+
 /* Inputs the fuzzer found: valid-looking SPIR-V that once crashed LLVM.
  * Each compiles or fails with a message at every width, and never crashes. */
 static void test_compiler_survives_fuzzer_finds(void **state)
@@ -239,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_compiler_switch_with_many_cases),
         cmocka_unit_test(test_compiler_device_index_is_zero),
         cmocka_unit_test(test_compiler_rejects_malformed_spirv),
+        cmocka_unit_test(test_compiler_rejects_spec_constant_index_out_of_range),
         cmocka_unit_test(test_compiler_survives_fuzzer_finds),
         cmocka_unit_test(test_compiler_yield_at_atomics_lets_a_spinning_subgroup_finish),
     };
