@@ -52,6 +52,26 @@ static bool valid_width(unsigned width)
 }
 
 /* Builds, checks, optimises and JIT-compiles the module of `m`. */
+/* Values live across a barrier, and Private and Function variables, are
+ * kept in each subgroup's state, and a workgroup's states are one
+ * allocation per resident workgroup at dispatch.  A shader whose states
+ * would take more than this per workgroup is refused here, as a GPU driver
+ * refuses a shader that does not fit (fuzz_exec found one that asked for
+ * 32 GiB at its first dispatch). */
+#define MAX_WORKGROUP_STATE (64ull << 20)
+
+static bool state_fits(const struct spv_module *m, unsigned width, uint32_t state_size, struct spv_error *error)
+{
+    uint64_t invocations = (uint64_t)m->local_size[0] * m->local_size[1] * m->local_size[2];
+    uint64_t bytes = (invocations + width - 1) / width * state_size;
+    if (bytes <= MAX_WORKGROUP_STATE)
+        return true;
+    spv_fail(error, "the shader's variables and live values need %llu bytes per workgroup, more than the %llu vkmm "
+                    "can give (%u invocations)",
+             (unsigned long long)bytes, MAX_WORKGROUP_STATE, (unsigned)invocations);
+    return false;
+}
+
 static int generate(struct spv_module *m, const struct vkmm_compile_options *options,
                     struct vkmm_compiled_shader *out, struct spv_error *error)
 {
@@ -84,6 +104,8 @@ static int generate(struct spv_module *m, const struct vkmm_compile_options *opt
     free(t.builtin_component);
     t.layouts = NULL;
     if (!translated)
+        goto fail;
+    if (!state_fits(m, options->subgroup_width, t.state_size, error))
         goto fail;
     if (dump_ir()) {
         fprintf(stderr, "=== vkmm IR (before optimisation) ===\n");

@@ -109,7 +109,33 @@ static int check_op(const struct ids *ids, const uint32_t *w, uint32_t count, ch
     return 0;
 }
 
-int vkmm_spirv_check_spec_constant_ops(const uint32_t *words, size_t word_count, char *error, size_t error_size)
+static bool is_constant(uint32_t opcode)
+{
+    return has_result_type(opcode) && opcode != SpvOpUndef;
+}
+
+/* OpExecutionModeId operands (LocalSizeId and the like) name constant
+ * instructions: "must be the <id> of a constant instruction".  A module
+ * naming a function's OpLoad there passed the validator and crashed the
+ * optimiser's dead-code elimination (found by fuzz_spirv). */
+static int check_execution_mode_ids(const struct ids *ids, const uint32_t *w, uint32_t count, char *error,
+                                    size_t error_size)
+{
+    for (uint32_t i = 3; i < count; i++) {
+        const uint32_t *operand = def(ids, w[i]);
+        if (!operand || !is_constant(operand[0] & 0xffffu)) {
+            if (error && error_size)
+                snprintf(error, error_size,
+                         "SPIR-V validation failed: OpExecutionModeId (mode %u) operand %%%u is not a constant "
+                         "instruction",
+                         w[2], w[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int vkmm_spirv_check_unvalidated(const uint32_t *words, size_t word_count, char *error, size_t error_size)
 {
     if (word_count < HEADER_WORDS)
         return 0;
@@ -132,6 +158,17 @@ int vkmm_spirv_check_spec_constant_ops(const uint32_t *words, size_t word_count,
         }
         if (opcode == SpvOpSpecConstantOp && count >= 4)
             status = check_op(&ids, w, count, error, error_size);
+        at += count;
+    }
+    /* Execution modes come before the constants they name: checked once
+     * every global instruction is known. */
+    for (size_t at = HEADER_WORDS; !status && at < word_count;) {
+        const uint32_t *w = &words[at];
+        uint32_t count = w[0] >> 16, opcode = w[0] & 0xffffu;
+        if (!count || count > word_count - at || opcode == SpvOpFunction)
+            break;
+        if (opcode == SpvOpExecutionModeId)
+            status = check_execution_mode_ids(&ids, w, count, error, error_size);
         at += count;
     }
     free(ids.def);

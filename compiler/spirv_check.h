@@ -14,9 +14,10 @@ extern "C" {
 
 /* The literal indices of OpSpecConstantOp's CompositeExtract,
  * CompositeInsert and VectorShuffle lie inside their operands' types (the
- * rule the validator checks for the ordinary instructions).  0, or 1 with a
+ * rule the validator checks for the ordinary instructions), and the
+ * operands of OpExecutionModeId are constant instructions.  0, or 1 with a
  * message in `error` (2 when out of memory). */
-int vkmm_spirv_check_spec_constant_ops(const uint32_t *words, size_t word_count, char *error, size_t error_size);
+int vkmm_spirv_check_unvalidated(const uint32_t *words, size_t word_count, char *error, size_t error_size);
 
 #ifdef __cplusplus
 }

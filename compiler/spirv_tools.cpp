@@ -227,7 +227,7 @@ extern "C" int vkmm_spirv_prepare(const uint32_t *words, size_t word_count, cons
     try {
         if (validate(words, word_count, error, error_size) != 0)
             return 1;
-        int checked = vkmm_spirv_check_spec_constant_ops(words, word_count, error, error_size);
+        int checked = vkmm_spirv_check_unvalidated(words, word_count, error, error_size);
         if (checked != 0)
             return checked;
         return optimize(words, word_count, entry_point, spec, spec_count, out_words, out_word_count, error,

@@ -178,6 +178,30 @@ static void test_compiler_rejects_spec_constant_index_out_of_range(void **state)
     }
 }
 
+/* A LocalSizeId operand naming a function's OpLoad (not a constant
+ * instruction): spirv-val accepts it and the optimiser's dead-code
+ * elimination crashed (found by fuzz_spirv); it is rejected with a
+ * message. */
+static void test_compiler_rejects_local_size_id_of_a_load(void **state)
+{
+    (void)state;
+    struct vkmm_compiled_shader shader;
+    char error[512] = { 0 };
+    assert_int_not_equal(compile_named("local_size_id_not_constant", 8, 1, &shader, error, sizeof(error)), 0);
+    assert_non_null(strstr(error, "is not a constant instruction"));
+}
+
+/* Private variables of 64 MiB per invocation: refused at compilation with
+ * a message rather than failing (or exhausting memory) at dispatch. */
+static void test_compiler_rejects_state_past_the_limit(void **state)
+{
+    (void)state;
+    struct vkmm_compiled_shader shader;
+    char error[512] = { 0 };
+    assert_int_not_equal(compile_named("huge_private_array", 8, 1, &shader, error, sizeof(error)), 0);
+    assert_non_null(strstr(error, "bytes per workgroup"));
+}
+
 /* Inputs the fuzzer found: valid-looking SPIR-V that once crashed LLVM.
  * Each compiles or fails with a message at every width, and never crashes. */
 static void test_compiler_survives_fuzzer_finds(void **state)
@@ -256,6 +280,8 @@ int main(void)
         cmocka_unit_test(test_compiler_device_index_is_zero),
         cmocka_unit_test(test_compiler_rejects_malformed_spirv),
         cmocka_unit_test(test_compiler_rejects_spec_constant_index_out_of_range),
+        cmocka_unit_test(test_compiler_rejects_local_size_id_of_a_load),
+        cmocka_unit_test(test_compiler_rejects_state_past_the_limit),
         cmocka_unit_test(test_compiler_survives_fuzzer_finds),
         cmocka_unit_test(test_compiler_yield_at_atomics_lets_a_spinning_subgroup_finish),
     };
