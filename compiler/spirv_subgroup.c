@@ -509,9 +509,43 @@ static LLVMValueRef group_component(struct tr *t, LLVMValueRef *args, void *user
  * "ClusterSize ... must be a power of 2 ... If ClusterSize is greater than
  * the size of the group, executing this instruction results in undefined
  * behavior": vkmm reduces over the whole subgroup then. */
+/* The scalar kind an arithmetic group operation works on: F* on floats,
+ * Logical* on booleans, the others on integers. */
+static enum spv_type_kind arithmetic_kind(uint16_t opcode)
+{
+    switch (opcode) {
+    case SpvOpGroupNonUniformFAdd:
+    case SpvOpGroupNonUniformFMul:
+    case SpvOpGroupNonUniformFMin:
+    case SpvOpGroupNonUniformFMax:
+        return SPV_TYPE_FLOAT;
+    case SpvOpGroupNonUniformLogicalAnd:
+    case SpvOpGroupNonUniformLogicalOr:
+    case SpvOpGroupNonUniformLogicalXor:
+        return SPV_TYPE_BOOL;
+    default:
+        return SPV_TYPE_INT;
+    }
+}
+
+/* Whether the result type is a scalar or vector of the kind the operation
+ * works on.  spirv-val (2023.1) lets OpGroupNonUniformFAdd on integers
+ * through (found by fuzz_spirv), and building a float add of integers
+ * crashed LLVM. */
+static bool arithmetic_type_fits(struct tr *t, uint16_t opcode, uint32_t result_type)
+{
+    const struct spv_type *type = spv_type(t->m, result_type);
+    if (type && type->kind == SPV_TYPE_VECTOR)
+        type = spv_type(t->m, type->element);
+    return type && type->kind == arithmetic_kind(opcode);
+}
+
 static bool translate_arithmetic(struct tr *t, const struct spv_insn *insn, const uint32_t *w)
 {
     struct group_op op = { insn->opcode, w[4], t->width };
+    if (!arithmetic_type_fits(t, insn->opcode, w[1]))
+        return spv_fail(t->error, "%s at word %u: the result type does not fit the operation",
+                        spv_opcode_name(insn->opcode), insn->offset);
     switch (op.operation) {
     case SpvGroupOperationReduce:
     case SpvGroupOperationInclusiveScan:

@@ -184,25 +184,10 @@ VKAPI_ATTR void VKAPI_CALL vkmm_FreeCommandBuffers(VkDevice _device, VkCommandPo
     }
 }
 
-/* Whether a submission of `cmd` has not completed.  Resetting it then would
- * free commands the executor is running (invalid usage, made harmless). */
-static bool is_pending(struct vkmm_command_buffer *cmd)
-{
-    struct vkmm_scheduler *scheduler = cmd->base.device->scheduler;
-    vkmm_scheduler_lock(scheduler);
-    bool pending = cmd->pending > 0;
-    vkmm_scheduler_unlock(scheduler);
-    return pending;
-}
-
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_BeginCommandBuffer(VkCommandBuffer commandBuffer,
                                                         const VkCommandBufferBeginInfo *pBeginInfo)
 {
     VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
-    if (is_pending(cmd))
-        return vkmm_errorf(cmd, VK_ERROR_UNKNOWN,
-                           "VUID-vkBeginCommandBuffer-commandBuffer-00049: vkBeginCommandBuffer while the command "
-                           "buffer is pending; it is left as it is");
     /* A command buffer whose recorded commands use a resource that was
      * destroyed is invalid, even while recording, and beginning it is
      * valid (fuzz_api found vkmm refusing it): vkmm does not track that, so
@@ -241,10 +226,6 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_ResetCommandBuffer(VkCommandBuffer commandBu
 {
     (void)flags; /* blocks go back to the pool either way; trimming frees them */
     VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
-    if (is_pending(cmd))
-        return vkmm_errorf(cmd, VK_ERROR_UNKNOWN,
-                           "VUID-vkResetCommandBuffer-commandBuffer-00045: vkResetCommandBuffer while the command "
-                           "buffer is pending; it is left as it is");
     vkmm_command_buffer_reset(cmd);
     return VK_SUCCESS;
 }

@@ -3,7 +3,7 @@
 # runs the whole test suite (unit tests, API tests through the loader with
 # the validation layer, the GLSL conformance suite at every subgroup width,
 # vulkaninfo) in strict and in fast mode, then runs every fuzz target for a bounded time
-# (scripts/run-fuzz.sh: VKMM_FUZZ_SECONDS per run, default 30 — 7 runs, about 7 minutes on
+# (scripts/run-fuzz.sh: VKMM_FUZZ_SECONDS per run, default 10 — 7 runs, about 4 minutes on
 # 2 cores, as the exec runs first replay their 52 seed shaders, 1-2 min per mode; 0 skips it),
 # then the multi-thread stress test and a subset of the API and sync tests
 # under ThreadSanitizer in both modes (scripts/run-tsan.sh, about a minute;
@@ -35,7 +35,7 @@ for mode in strict fast; do
   failed=$((failed + $(echo "$summary" | sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/')))
 done
 
-seconds=${VKMM_FUZZ_SECONDS:-30}
+seconds=${VKMM_FUZZ_SECONDS:-10}
 fuzz_passed=0
 fuzz_failed=0
 if [ "$seconds" != 0 ]; then

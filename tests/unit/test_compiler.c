@@ -202,6 +202,17 @@ static void test_compiler_rejects_state_past_the_limit(void **state)
     assert_non_null(strstr(error, "bytes per workgroup"));
 }
 
+/* OpGroupNonUniformFAdd on integers: spirv-val accepts it and building the
+ * float add crashed LLVM (found by fuzz_spirv); rejected with a message. */
+static void test_compiler_rejects_group_float_op_on_integers(void **state)
+{
+    (void)state;
+    struct vkmm_compiled_shader shader;
+    char error[512] = { 0 };
+    assert_int_not_equal(compile_named("group_fadd_on_integers", 8, 1, &shader, error, sizeof(error)), 0);
+    assert_non_null(strstr(error, "the result type does not fit the operation"));
+}
+
 /* Inputs the fuzzer found: valid-looking SPIR-V that once crashed LLVM.
  * Each compiles or fails with a message at every width, and never crashes. */
 static void test_compiler_survives_fuzzer_finds(void **state)
@@ -282,6 +293,7 @@ int main(void)
         cmocka_unit_test(test_compiler_rejects_spec_constant_index_out_of_range),
         cmocka_unit_test(test_compiler_rejects_local_size_id_of_a_load),
         cmocka_unit_test(test_compiler_rejects_state_past_the_limit),
+        cmocka_unit_test(test_compiler_rejects_group_float_op_on_integers),
         cmocka_unit_test(test_compiler_survives_fuzzer_finds),
         cmocka_unit_test(test_compiler_yield_at_atomics_lets_a_spinning_subgroup_finish),
     };
