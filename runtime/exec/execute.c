@@ -43,34 +43,42 @@ void vkmm_execution_strict_command(const struct vkmm_execution *x, const struct 
     };
 }
 
+/* The bridge's view of an access of `buffer` by `c`; false when strict
+ * mode does not emulate the buffer's memory (its bytes are used as they
+ * are). */
+static bool strict_target(const struct vkmm_execution *x, const struct vkmm_command *c, const struct vkmm_buffer *buffer,
+                          struct vkmm_strict_graph *graph, struct vkmm_strict_command *command)
+{
+    if (!buffer->memory->strict)
+        return false;
+    vkmm_execution_strict_command(x, c, graph, command);
+    return true;
+}
+
 void vkmm_execution_strict_read(struct vkmm_execution *x, const struct vkmm_command *c, struct vkmm_buffer *buffer,
                                 VkDeviceSize offset, VkDeviceSize size, VkPipelineStageFlags2 stage,
                                 VkAccessFlags2 access, void *out)
 {
-    if (!buffer->memory->strict) {
-        memcpy(out, vkmm_buffer_device_bytes(buffer, offset, size), size);
-        return;
-    }
     struct vkmm_strict_graph graph;
     struct vkmm_strict_command command;
-    vkmm_execution_strict_command(x, c, &graph, &command);
-    vkmm_strict_read(x->device->strict, &command, buffer->memory->strict, buffer->memory_offset + offset, size, stage,
-                     access, out);
+    if (strict_target(x, c, buffer, &graph, &command))
+        vkmm_strict_read(x->device->strict, &command, buffer->memory->strict, buffer->memory_offset + offset, size,
+                         stage, access, out);
+    else
+        memcpy(out, vkmm_buffer_device_bytes(buffer, offset, size), size);
 }
 
 void vkmm_execution_strict_write(struct vkmm_execution *x, const struct vkmm_command *c, struct vkmm_buffer *buffer,
                                  VkDeviceSize offset, VkDeviceSize size, VkPipelineStageFlags2 stage,
                                  VkAccessFlags2 access, const void *data)
 {
-    if (!buffer->memory->strict) {
-        memmove(vkmm_buffer_device_bytes(buffer, offset, size), data, size);
-        return;
-    }
     struct vkmm_strict_graph graph;
     struct vkmm_strict_command command;
-    vkmm_execution_strict_command(x, c, &graph, &command);
-    vkmm_strict_write(x->device->strict, &command, buffer->memory->strict, buffer->memory_offset + offset, size, stage,
-                      access, data);
+    if (strict_target(x, c, buffer, &graph, &command))
+        vkmm_strict_write(x->device->strict, &command, buffer->memory->strict, buffer->memory_offset + offset, size,
+                          stage, access, data);
+    else
+        memmove(vkmm_buffer_device_bytes(buffer, offset, size), data, size);
 }
 
 /* A buffer barrier's bytes in the bridge's terms; false for invalid usage
