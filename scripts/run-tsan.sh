@@ -55,6 +55,11 @@ fi
 # (sync/large_buffer) run out of memory or time under both.  They are
 # single-threaded; fast mode runs them.
 strict_skip='^(api/device_memory_map|sync/large_buffer)$'
+# api/scheduler_strict_order makes two queues write the same bytes with no
+# semaphore between them on purpose (strict mode must run the later one
+# first); in fast mode the queues' threads really race on those bytes, as
+# the application asked: TSan reports the application's race, not vkmm's.
+fast_skip='^api/scheduler_strict_order$'
 
 
 # ASLR off for GCC 12's TSan (see above), if personality(2) is allowed here.
@@ -72,7 +77,7 @@ for mode in strict fast; do
   # halt_on_error=0: every report of a run is logged, not only the first.
   if ! (cd "$build" && VKMM_MODE=$mode VKMM_TEST_NO_VALIDATION=1 \
       TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 log_path=$logs/$mode" \
-      "${wrap[@]}" ctest --output-on-failure -j2 -R "$tests" $([ "$mode" = strict ] && echo -E "$strict_skip") "$@"); then
+      "${wrap[@]}" ctest --output-on-failure -j2 -R "$tests" -E "$([ "$mode" = strict ] && echo "$strict_skip" || echo "$fast_skip")" "$@"); then
     status=1
   fi
 done
