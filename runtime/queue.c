@@ -106,13 +106,9 @@ static void find_touched(const struct vkmm_submission *list, struct touched *t)
  * stamp for vkmm_strict_submitted. */
 static uint64_t strict_submit(struct vkmm_device *device, const struct vkmm_submission *list)
 {
-    struct touched *t = vkmm_zalloc(&device->allocator, NULL, sizeof(*t), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
-    if (!t) /* out of host memory: as if the work may write everything (slower, never wrong) */
-        return vkmm_strict_submit(device->strict, NULL, 0, true);
-    find_touched(list, t);
-    uint64_t stamp = vkmm_strict_submit(device->strict, t->memories, t->count, t->everything);
-    vkmm_free(&device->allocator, NULL, t);
-    return stamp;
+    struct touched t = { .count = 0 }; /* about 1 KiB: on the stack, no allocation per submission */
+    find_touched(list, &t);
+    return vkmm_strict_submit(device->strict, t.memories, t.count, t.everything);
 }
 
 static VkResult submit_list(struct vkmm_queue *queue, struct vkmm_submission *list, struct vkmm_fence *fence)
