@@ -128,6 +128,43 @@ void vkmm_command_buffer_destroy(struct vkmm_command_buffer *cmd)
     vkmm_free(&pool->allocator, NULL, cmd);
 }
 
+bool vkmm_command_buffer_is_pending(struct vkmm_command_buffer *cmd)
+{
+    struct vkmm_scheduler *scheduler = cmd->base.device->scheduler;
+    vkmm_scheduler_lock(scheduler);
+    bool pending = cmd->pending > 0;
+    vkmm_scheduler_unlock(scheduler);
+    return pending;
+}
+
+static bool not_pending(void *arg)
+{
+    const struct vkmm_command_buffer *cmd = arg;
+    return cmd->pending == 0;
+}
+
+/* How long freeing a pending command buffer waits for it. */
+#define SETTLE_TIMEOUT_NS 5000000000ull
+
+bool vkmm_command_buffer_settle_before_free(struct vkmm_command_buffer *cmd, const char *vuid)
+{
+    if (!vkmm_command_buffer_is_pending(cmd))
+        return true;
+    vkmm_log(&cmd->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+             "VKMM-ERROR-PENDING-FREED",
+             "a pending command buffer is freed (%s): vkmm waits for its submissions to complete first", vuid);
+    struct vkmm_scheduler *scheduler = cmd->base.device->scheduler;
+    vkmm_scheduler_lock(scheduler);
+    VkResult result = vkmm_scheduler_wait_locked(scheduler, not_pending, cmd, SETTLE_TIMEOUT_NS);
+    vkmm_scheduler_unlock(scheduler);
+    if (result == VK_SUCCESS)
+        return true;
+    vkmm_log(&cmd->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+             "VKMM-ERROR-PENDING-FREED",
+             "a freed command buffer is still pending after 5 s (%s): it is not freed (its memory is leaked)", vuid);
+    return false;
+}
+
 void vkmm_command_buffer_complete_locked(struct vkmm_command_buffer *cmd)
 {
     assert(cmd->pending > 0);
@@ -179,7 +216,7 @@ VKAPI_ATTR void VKAPI_CALL vkmm_FreeCommandBuffers(VkDevice _device, VkCommandPo
     (void)_device, (void)commandPool;
     for (uint32_t i = 0; i < commandBufferCount; i++) {
         VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, pCommandBuffers[i]);
-        if (cmd)
+        if (cmd && vkmm_command_buffer_settle_before_free(cmd, "VUID-vkFreeCommandBuffers-pCommandBuffers-00047"))
             vkmm_command_buffer_destroy(cmd);
     }
 }
@@ -188,6 +225,11 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_BeginCommandBuffer(VkCommandBuffer commandBu
                                                         const VkCommandBufferBeginInfo *pBeginInfo)
 {
     VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    /* Resetting would free commands a queue still runs. */
+    if (vkmm_command_buffer_is_pending(cmd))
+        return vkmm_errorf(cmd, VK_ERROR_UNKNOWN,
+                           "vkBeginCommandBuffer on a pending command buffer (VUID-vkBeginCommandBuffer-commandBuffer-"
+                           "00049): it is left as it is");
     /* A command buffer whose recorded commands use a resource that was
      * destroyed is invalid, even while recording, and beginning it is
      * valid (fuzz_api found vkmm refusing it): vkmm does not track that, so
@@ -226,6 +268,10 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_ResetCommandBuffer(VkCommandBuffer commandBu
 {
     (void)flags; /* blocks go back to the pool either way; trimming frees them */
     VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    if (vkmm_command_buffer_is_pending(cmd))
+        return vkmm_errorf(cmd, VK_ERROR_UNKNOWN,
+                           "vkResetCommandBuffer on a pending command buffer (VUID-vkResetCommandBuffer-commandBuffer-"
+                           "00045): it is left as it is");
     vkmm_command_buffer_reset(cmd);
     return VK_SUCCESS;
 }

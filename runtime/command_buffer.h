@@ -165,6 +165,14 @@ VKMM_DEFINE_HANDLE_CASTS(vkmm_command_buffer, VkCommandBuffer, VK_OBJECT_TYPE_CO
 /* Frees the recorded commands; the command buffer returns to INITIAL. */
 void vkmm_command_buffer_reset(struct vkmm_command_buffer *cmd);
 void vkmm_command_buffer_destroy(struct vkmm_command_buffer *cmd);
+/* Whether a submission of `cmd` has not completed (takes the scheduler
+ * lock). */
+bool vkmm_command_buffer_is_pending(struct vkmm_command_buffer *cmd);
+/* Freeing a pending command buffer is invalid (VUID `vuid`) and would free
+ * commands a queue still runs: waits a bounded time for it to complete,
+ * with an error message.  Returns false, with another message, if it is
+ * still pending: the caller must then keep it (a leak, not a crash). */
+bool vkmm_command_buffer_settle_before_free(struct vkmm_command_buffer *cmd, const char *vuid);
 /* Scheduler lock held: one submission of `cmd` has executed. */
 void vkmm_command_buffer_complete_locked(struct vkmm_command_buffer *cmd);
 

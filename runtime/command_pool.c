@@ -37,9 +37,17 @@ VKAPI_ATTR void VKAPI_CALL vkmm_DestroyCommandPool(VkDevice _device, VkCommandPo
         return;
     /* The spec: "When a pool is destroyed, all command buffers allocated
      * from the pool are freed." */
-    while (pool->buffers)
-        vkmm_command_buffer_destroy(pool->buffers);
+    bool kept = false;
+    for (struct vkmm_command_buffer *cmd = pool->buffers, *next; cmd; cmd = next) {
+        next = cmd->pool_next;
+        if (vkmm_command_buffer_settle_before_free(cmd, "VUID-vkDestroyCommandPool-commandPool-00041"))
+            vkmm_command_buffer_destroy(cmd);
+        else
+            kept = true;
+    }
     vkmm_arena_free_list_trim(&pool->free_blocks);
+    if (kept)
+        return; /* its pending command buffers still use it: leaked with them */
     VkAllocationCallbacks allocator = pool->allocator;
     vkmm_object_finish(&pool->base);
     vkmm_free(&allocator, NULL, pool);
@@ -50,6 +58,13 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_ResetCommandPool(VkDevice _device, VkCommand
 {
     (void)_device;
     VKMM_FROM_HANDLE(vkmm_command_pool, pool, commandPool);
+    /* Resetting would free commands a queue still runs. */
+    for (struct vkmm_command_buffer *cmd = pool->buffers; cmd; cmd = cmd->pool_next) {
+        if (vkmm_command_buffer_is_pending(cmd))
+            return vkmm_errorf(pool, VK_ERROR_UNKNOWN,
+                               "vkResetCommandPool with a pending command buffer (VUID-vkResetCommandPool-"
+                               "commandPool-00040): nothing is reset");
+    }
     for (struct vkmm_command_buffer *cmd = pool->buffers; cmd; cmd = cmd->pool_next)
         vkmm_command_buffer_reset(cmd);
     if (flags & VK_COMMAND_POOL_RESET_RELEASE_RESOURCES_BIT)

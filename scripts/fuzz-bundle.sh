@@ -7,13 +7,16 @@
 # library path (theirs alone: the machine's own tools keep its glibc): on that
 # machine put the directory at ROOT (default: OUTDIR itself), then
 #
-#   ROOT/run.sh SECONDS PROCESSES_PER_RUN
+#   ROOT/run.sh SECONDS PROCESSES_PER_RUN [RUN=PROCESSES,...]
 #
 # runs the seven runs of run-fuzz.sh (exec and api once per mode) side by
-# side, each with PROCESSES_PER_RUN libFuzzer processes sharing one corpus,
+# side, each with PROCESSES_PER_RUN libFuzzer processes sharing one corpus
+# (or the count the third argument gives that run, e.g. spirv=3,api-fast=1),
 # and prints libFuzzer's final statistics per process.
 #
-#   scripts/fuzz-bundle.sh OUTDIR [ROOT]
+#   scripts/fuzz-bundle.sh OUTDIR [ROOT] [CORPORA]
+#
+# CORPORA: a directory of earlier runs' work/<run>/corpus to start from.
 #
 # (Not ld.so --library-path: started through the loader, LeakSanitizer
 # reports the loader's own dlopen allocations as leaks.)
@@ -22,6 +25,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${VKMM_FUZZ_BUILD_DIR:-$top/build-fuzz}
 out=${1:?usage: fuzz-bundle.sh OUTDIR [ROOT]}
 root=${2:-$(mkdir -p "$out" && cd "$out" && pwd)}
+corpora=${3:-}
 targets=(fuzz_spirv fuzz_spirv_structured fuzz_exec fuzz_pipeline_cache fuzz_api)
 
 rm -rf "$out"
@@ -32,6 +36,13 @@ for t in "${targets[@]}"; do
   ldd "$build/tests/fuzz/$t" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }'
 done | sort -u | while read -r lib; do cp -L "$lib" "$out/lib/"; done
 cp -L /lib64/ld-linux-x86-64.so.2 "$out/lib/"
+if [ -n "$corpora" ]; then
+  for corpus in "$corpora"/*/corpus; do
+    run=$(basename "$(dirname "$corpus")")
+    mkdir -p "$out/work/$run"
+    cp -r "$corpus" "$out/work/$run/"
+  done
+fi
 for shader in "$top"/tests/shaders/*.comp; do
   glslc --target-env=vulkan1.3 -o "$out/seeds/$(basename "$shader" .comp).spv" "$shader"
 done
@@ -41,11 +52,14 @@ done
 
 cat > "$out/run.sh" <<'EOF'
 #!/usr/bin/env bash
-# run.sh SECONDS PROCESSES_PER_RUN: every fuzz run side by side (see
-# scripts/fuzz-bundle.sh); work/<run>/ keeps corpora and crashes.
+# run.sh SECONDS PROCESSES_PER_RUN [RUN=PROCESSES,...]: every fuzz run side
+# by side (see scripts/fuzz-bundle.sh); work/<run>/ keeps corpora and crashes.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-seconds=$1 per_run=$2
+seconds=$1 default_per_run=$2
+declare -A counts=()
+IFS=, read -r -a overrides <<< "${3:-}"
+for o in "${overrides[@]}"; do counts[${o%%=*}]=${o#*=}; done
 # name binary mode max_len timeout seeds
 runs="spirv fuzz_spirv strict 65536 20 1
 spirv_structured fuzz_spirv_structured strict 65536 20 1
@@ -58,6 +72,7 @@ while read -r name binary mode max_len timeout seeds; do
   dir="$here/work/$name"
   mkdir -p "$dir/corpus"
   [ "$seeds" = 1 ] && cp -n "$here"/seeds/*.spv "$dir/corpus/" 2>/dev/null
+  per_run=${counts[$name]:-$default_per_run}
   for p in $(seq 1 "$per_run"); do
     (cd "$dir" && VKMM_MODE=$mode \
        ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0:quarantine_size_mb=64 \

@@ -105,6 +105,7 @@ struct builder {
     uint32_t event_count, event_capacity;
     uint32_t last_query;
     uint32_t last_fence;
+    uint32_t last_after_every_command;
 };
 
 /* Makes room for one more element in *items (count used of *capacity). */
@@ -314,6 +315,27 @@ static void add_fence(struct builder *b, uint32_t node)
     b->last_fence = node;
 }
 
+/* A semaphore signal whose first scope is ALL_COMMANDS (or BOTTOM_OF_PIPE)
+ * follows every command earlier in submission order, also those in no
+ * stage of vkmm's lists (event and query commands): once the host saw the
+ * signal, the command buffers before it have completed and may be reset
+ * or resubmitted (fuzz_api found a set-event still to run).  The previous
+ * such node already follows those before it. */
+static void add_after_every_command(struct builder *b, uint32_t node)
+{
+    uint32_t n = 0;
+    if (b->last_after_every_command != UINT32_MAX) {
+        add_edge(b, b->last_after_every_command, node);
+        n = b->last_after_every_command + 1;
+    }
+    for (; n < node; n++) {
+        enum vkmm_graph_node_kind kind = b->graph->nodes[n].kind;
+        if (kind == VKMM_NODE_COMMAND || kind == VKMM_NODE_INDIRECT_ARGS)
+            add_edge(b, n, node);
+    }
+    b->last_after_every_command = node;
+}
+
 /* The debug-utils labels open where a command was recorded, for reports:
  * the innermost one names the command's place. */
 #define LABEL_DEPTH 16
@@ -454,8 +476,11 @@ static void add_submission(struct builder *b, struct vkmm_submission *s, uint32_
         } else if (n->kind == VKMM_NODE_INDIRECT_ARGS) {
             add_action(b, node, EXEC_INDIRECT);
         } else if (n->kind == VKMM_NODE_SEMAPHORE_SIGNAL) {
+            VkPipelineStageFlags2 stages = s->signals[n->operation].stages;
             after_waits(b, node, first_node, s->wait_count);
-            add_sync(b, node, exec_stages(s->signals[n->operation].stages, false), 0, UINT32_MAX);
+            if (stages & (VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT))
+                add_after_every_command(b, node);
+            add_sync(b, node, exec_stages(stages, false), 0, UINT32_MAX);
         } else {
             add_fence(b, node);
         }
@@ -476,7 +501,8 @@ struct vkmm_command_graph *vkmm_command_graph_create(const VkAllocationCallbacks
         total = submission_nodes(s, NULL, total);
     g->node_count = total;
     size_t slots = total ? total : 1;
-    struct builder b = { .allocator = allocator, .graph = g, .last_query = UINT32_MAX, .last_fence = UINT32_MAX };
+    struct builder b = { .allocator = allocator, .graph = g, .last_query = UINT32_MAX, .last_fence = UINT32_MAX,
+                         .last_after_every_command = UINT32_MAX };
     g->nodes = vkmm_zalloc(allocator, NULL, slots * sizeof(*g->nodes), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
     b.seen = vkmm_zalloc(allocator, NULL, slots * sizeof(*b.seen), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
     g->ready = vkmm_zalloc(allocator, NULL, slots * sizeof(*g->ready), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);

@@ -580,6 +580,13 @@ static void build_graph_locked(struct vkmm_scheduler *scheduler, struct queue_st
         count++;
     state->graph = vkmm_command_graph_create(&scheduler->device->allocator, state->head, count);
     state->graph_submissions = state->graph ? count : 0;
+    /* Command buffers with no command have nothing to run: they complete
+     * now, not when an earlier submission that may wait for long retires
+     * (the host may see this submission's signal before then). */
+    for (struct vkmm_submission *s = state->head; state->graph && s; s = s->next) {
+        if (s->command_nodes_left == 0)
+            complete_command_buffers_locked(s);
+    }
     /* Without room for footprints the graph runs latest first: still
      * adversarial, only less varied across seeds, and an overtaken command
      * may land after the readers of the one that overtook it. */

@@ -395,6 +395,30 @@ static void test_graph_submissions_semaphores_fence(void **state)
     assert_true(g->nodes[7].waiting == 7 && g->nodes[7].successor_count == 0);
 }
 
+/* A semaphore signal at ALL_COMMANDS follows every earlier command, also
+ * the event commands that no stage list holds (fuzz_api: the host saw the
+ * signal while a set-event of the command buffer had not run, so the
+ * command buffer was still pending); a narrower signal does not. */
+static void test_graph_all_commands_signal_follows_event_commands(void **state)
+{
+    (void)state;
+    struct vkmm_event *e = event_handle(1);
+    struct vkmm_command_buffer *cb = cmdbuf();
+    dispatch(cb, false);
+    struct vkmm_command *set = set_event(cb, e, S_COMPUTE);
+    struct vkmm_command *wait = wait_event(cb, e, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT);
+    struct vkmm_submission *s = submission(cb, 0, 2, false);
+    s->signals[0].stages = S_ALL;
+    s->signals[1].stages = S_COMPUTE;
+    struct vkmm_command_graph *g = build(s, 1);
+    /* dispatch 0, set 1, wait 2, signal ALL 3, signal COMPUTE 4. */
+    assert_int_equal(g->node_count, 5);
+    assert_true(path(g, node_of(g, set), 3));
+    assert_true(path(g, node_of(g, wait), 3));
+    assert_true(path(g, 0, 4));
+    assert_false(path(g, node_of(g, wait), 4));
+}
+
 static void test_graph_secondaries_flattened_labels_skipped(void **state)
 {
     (void)state;
@@ -525,7 +549,8 @@ int main(void)
         TEST(test_graph_indirect_stage_order),
         TEST(test_graph_events),
         TEST(test_graph_submissions_semaphores_fence),
-        TEST(test_graph_secondaries_flattened_labels_skipped),
+        TEST(test_graph_all_commands_signal_follows_event_commands),
+    TEST(test_graph_secondaries_flattened_labels_skipped),
         TEST(test_graph_runs_in_a_topological_order),
         TEST(test_graph_long_chain_edges_linear),
         TEST(test_graph_streams_stay_linear),
