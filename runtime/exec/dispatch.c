@@ -452,6 +452,8 @@ static struct vkmm_dispatch_mirror *strict_begin(struct vkmm_execution *x, const
     struct vkmm_strict_grid grid;
     memcpy(grid.base, run->base, sizeof(grid.base));
     memcpy(grid.count, run->count, sizeof(grid.count));
+    memcpy(grid.local_size, pipeline->shader.local_size, sizeof(grid.local_size));
+    grid.subgroup_width = pipeline->shader.subgroup_width;
     struct vkmm_dispatch_mirror *mirror =
         vkmm_strict_dispatch_begin(x->device->strict, command, &grid, count_descriptors(layout),
                                    pipeline->shader.uses_buffer_references, &run->invocation);

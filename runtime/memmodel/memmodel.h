@@ -95,7 +95,7 @@ struct vkmm_mm_hazard {
     uint64_t offset, size;
     struct vkmm_mm_agent reader_or_second, writer_or_first;
     char missing[512]; /* the missing operation in Vulkan terms */
-    char example[256]; /* one occurrence (e.g. the invocations), not part of the bug's identity; may be empty */
+    char example[384]; /* one occurrence (e.g. the invocations), not part of the bug's identity; may be empty */
 };
 
 /* Called once per hazard, synchronously, from inside the engine call that

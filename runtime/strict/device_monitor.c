@@ -50,6 +50,7 @@ struct vkmm_device_monitor {
     uint64_t hopeless_reads;
     char hopeless[384];
     int64_t read_marks_delta; /* the read marks (shader_abi.h), 0: none */
+    uint32_t subgroup_width;  /* lanes per subgroup: local invocation index = subgroup * width + lane */
 };
 
 struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t size)
@@ -86,9 +87,10 @@ void vkmm_device_monitor_destroy(struct vkmm_device_monitor *m)
 
 void vkmm_device_monitor_begin(struct vkmm_device_monitor *m, struct vkmm_device_races *races,
                                vkmm_device_monitor_peek peek, void *peek_user, uint64_t seed,
-                               int64_t read_marks_delta)
+                               int64_t read_marks_delta, uint32_t subgroup_width)
 {
     m->read_marks_delta = read_marks_delta;
+    m->subgroup_width = subgroup_width;
     vkmm_dispatch_levels_begin(m->levels, seed);
     m->lost = false;
     m->hopeless_reads = 0;
@@ -141,6 +143,7 @@ static bool conflicts(uint32_t seen, bool write, bool private_)
 
 struct access {
     uint32_t tag, site;
+    uint32_t invocation; /* local invocation index */
     bool write, private_;
 };
 
@@ -169,11 +172,13 @@ static void record(struct vkmm_device_monitor *m, uint64_t offset, uint32_t owne
         .text = earlier_site->text,
         .word = earlier_site->word,
         .workgroup = other_tag == SEVERAL ? UINT32_MAX : other_tag - 1,
+        .invocation = UINT32_MAX, /* the owner word keeps no invocation */
         .write = (seen & (PRIVATE_WRITE | SHARED_WRITE)) != 0,
         .private_ = (seen & (PRIVATE_WRITE | PRIVATE_READ)) != 0,
     };
     struct vkmm_device_race_access self = { .text = this_site->text, .word = this_site->word,
-                                            .workgroup = a->tag - 1, .write = a->write, .private_ = a->private_ };
+                                            .workgroup = a->tag - 1, .invocation = a->invocation,
+                                            .write = a->write, .private_ = a->private_ };
     bool in_order = other.word <= self.word;
     races->race[races->count++] = (struct vkmm_device_race){
         .earlier = in_order ? other : self,
@@ -205,8 +210,9 @@ static void record_stale(struct vkmm_device_monitor *m, const struct vkmm_level_
     }
     races->race[races->count++] = (struct vkmm_device_race){
         .earlier = { .text = write->text, .word = write->word,
-                     .workgroup = writer_tag && writer_tag != SEVERAL ? writer_tag - 1 : UINT32_MAX, .write = true },
-        .later = { .text = read->text, .word = read->word, .workgroup = a->tag - 1 },
+                     .workgroup = writer_tag && writer_tag != SEVERAL ? writer_tag - 1 : UINT32_MAX,
+                     .invocation = stale->held ? stale->writer_invocation : UINT32_MAX, .write = true },
+        .later = { .text = read->text, .word = read->word, .workgroup = a->tag - 1, .invocation = a->invocation },
         .offset = stale->offset,
         .bytes = size,
         .stale = true,
@@ -263,7 +269,8 @@ static bool access_levels(struct vkmm_device_monitor *m, uint64_t *address, uint
                           uint32_t flags, const struct access *a, uint32_t workgroup_tag, uint32_t subgroup,
                           uint8_t *view, uint32_t owner_before)
 {
-    uint8_t *bytes = vkmm_dispatch_levels_access(m->levels, workgroup_tag, subgroup, at, size, flags, view, a->site);
+    uint8_t *bytes =
+        vkmm_dispatch_levels_access(m->levels, workgroup_tag, subgroup, at, size, flags, view, a->site, a->invocation);
     if (!bytes) {
         m->lost = true; /* out of memory: the dispatch goes on coherently, the device is lost after it */
         return false;
@@ -315,6 +322,7 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
             continue; /* inactive, or outside device memory */
         bool stale = false;
         uint32_t owner_before = m->owner[at];
+        a.invocation = subgroup * m->subgroup_width + lane;
         if (flags & VKMM_WORKGROUP_READ) {
             a.write = false;
             stale = access_lane(m, at, size, &a);
@@ -376,9 +384,10 @@ void vkmm_device_monitor_end_dispatch(struct vkmm_device_monitor *m)
         uint32_t other_tag = owner & TAG_MASK;
         races->race[races->count++] = (struct vkmm_device_race){
             .earlier = { .text = atomic->text, .word = atomic->word, .workgroup = lost[i].writer_tag - 1,
-                         .write = true },
+                         .invocation = lost[i].writer_invocation, .write = true },
             .later = { .text = other->text, .word = other->word,
-                       .workgroup = other_tag && other_tag != SEVERAL ? other_tag - 1 : UINT32_MAX, .write = true },
+                       .workgroup = other_tag && other_tag != SEVERAL ? other_tag - 1 : UINT32_MAX,
+                       .invocation = UINT32_MAX, .write = true },
             .offset = lost[i].offset,
             .bytes = 1,
             .lost = true,

@@ -24,7 +24,8 @@
 struct vkmm_device_race_access {
     const char *text; /* "`data` (OpLoad, line 14)" */
     uint32_t word;
-    uint32_t workgroup; /* linear index */
+    uint32_t workgroup;  /* linear index */
+    uint32_t invocation; /* local invocation index, UINT32_MAX: unknown */
     bool write, private_;
 };
 
@@ -63,7 +64,7 @@ void vkmm_device_monitor_destroy(struct vkmm_device_monitor *monitor);
 /* A dispatch starts: its races go to `races`. */
 void vkmm_device_monitor_begin(struct vkmm_device_monitor *monitor, struct vkmm_device_races *races,
                                vkmm_device_monitor_peek peek, void *peek_user, uint64_t seed,
-                               int64_t read_marks_delta);
+                               int64_t read_marks_delta, uint32_t subgroup_width);
 /* After the dispatch: forgets what it recorded over [bytes, bytes + size). */
 void vkmm_device_monitor_clear(struct vkmm_device_monitor *monitor, const uint8_t *bytes, uint64_t size);
 

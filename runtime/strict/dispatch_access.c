@@ -107,7 +107,7 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *stri
     invocation->device_fence = vkmm_device_monitor_fence;
     invocation->read_marks_delta = vkmm_access_marks_delta(&strict->access_marks, strict->space, VKMM_MARK_READ);
     vkmm_device_monitor_begin(strict->device_monitor, &mirror->races, peek_before_dispatch, mirror, vkmm_seed(),
-                              invocation->read_marks_delta);
+                              invocation->read_marks_delta, grid->subgroup_width);
     invocation->write_marks_delta = vkmm_access_marks_delta(&strict->access_marks, strict->space, VKMM_MARK_WRITE);
     return mirror;
 }
@@ -229,18 +229,28 @@ static const char *device_race_verb(const struct vkmm_device_race_access *side)
     return side->write ? (side->private_ ? "write" : "coherent write") : (side->private_ ? "read" : "coherent read");
 }
 
-static void device_race_workgroup(char *out, size_t size, const struct vkmm_strict_grid *grid, uint32_t index)
+/* "invocation (3,0,0) of workgroup (1,0,0)" (gl_LocalInvocationID,
+ * gl_WorkGroupID), or the workgroup alone when the monitor does not know
+ * the invocation. */
+static void device_race_workgroup(char *out, size_t size, const struct vkmm_strict_grid *grid,
+                                  const struct vkmm_device_race_access *side)
 {
+    uint32_t index = side->workgroup;
     if (index == UINT32_MAX) {
         snprintf(out, size, "several workgroups");
         return;
     }
+    char invocation[48] = "";
+    uint32_t lx = grid->local_size[0], ly = grid->local_size[1];
+    if (side->invocation != UINT32_MAX && lx && ly)
+        snprintf(invocation, sizeof(invocation), "invocation (%u,%u,%u) of ", side->invocation % lx,
+                 side->invocation / lx % ly, side->invocation / lx / ly);
     uint32_t cx = grid->count[0], cy = grid->count[1];
     if (!cx || !cy)
-        snprintf(out, size, "workgroup #%u", index);
+        snprintf(out, size, "%sworkgroup #%u", invocation, index);
     else
-        snprintf(out, size, "workgroup (%u,%u,%u)", grid->base[0] + index % cx, grid->base[1] + index / cx % cy,
-                 grid->base[2] + index / cx / cy);
+        snprintf(out, size, "%sworkgroup (%u,%u,%u)", invocation, grid->base[0] + index % cx,
+                 grid->base[1] + index / cx % cy, grid->base[2] + index / cx / cy);
 }
 
 /* A read inside the dispatch returned bytes older than another
@@ -258,9 +268,9 @@ static void describe_stale_read(const struct vkmm_strict_grid *grid, const struc
              "shared memory)",
              r->later.text, r->earlier.text,
              r->held ? " (still in the writer's cache)" : " (the reader used its stale copy)");
-    char writer[64], reader[64];
-    device_race_workgroup(writer, sizeof(writer), grid, r->earlier.workgroup);
-    device_race_workgroup(reader, sizeof(reader), grid, r->later.workgroup);
+    char writer[112], reader[112];
+    device_race_workgroup(writer, sizeof(writer), grid, &r->earlier);
+    device_race_workgroup(reader, sizeof(reader), grid, &r->later);
     snprintf(hazard->example, sizeof(hazard->example), "%s wrote, %s read first; %llu bytes read stale", writer,
              reader, (unsigned long long)r->bytes);
 }
@@ -278,9 +288,9 @@ static void describe_lost_update(const struct vkmm_strict_grid *grid, const stru
              "scope does not hold both invocations are not ordered, and one update was lost; use Device scope "
              "(gl_ScopeDevice / gl_ScopeQueueFamily) for atomics shared across workgroups",
              r->earlier.text, r->later.text);
-    char atomic[64], other[64];
-    device_race_workgroup(atomic, sizeof(atomic), grid, r->earlier.workgroup);
-    device_race_workgroup(other, sizeof(other), grid, r->later.workgroup);
+    char atomic[112], other[112];
+    device_race_workgroup(atomic, sizeof(atomic), grid, &r->earlier);
+    device_race_workgroup(other, sizeof(other), grid, &r->later);
     snprintf(hazard->example, sizeof(hazard->example), "%s's copy went out over %s's change", atomic, other);
 }
 
@@ -297,9 +307,9 @@ static void describe_private_race(const struct vkmm_strict_grid *grid, const str
              "synchronize with release/acquire, or split the work into two dispatches with a barrier between",
              device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text,
              neither ? "both are" : r->earlier.private_ ? "the first is" : "the second is");
-    char first[64], second[64];
-    device_race_workgroup(first, sizeof(first), grid, r->earlier.workgroup);
-    device_race_workgroup(second, sizeof(second), grid, r->later.workgroup);
+    char first[112], second[112];
+    device_race_workgroup(first, sizeof(first), grid, &r->earlier);
+    device_race_workgroup(second, sizeof(second), grid, &r->later);
     snprintf(hazard->example, sizeof(hazard->example), "%s (%s) and %s (%s) first; %llu byte accesses raced", first,
              device_race_verb(&r->earlier), second, device_race_verb(&r->later), (unsigned long long)r->bytes);
 }

@@ -19,6 +19,7 @@ struct line {
     uint64_t order;   /* when the line last became dirty: eviction picks the newest */
     uint64_t epoch;   /* the subgroup's release epoch of its atomic bytes */
     uint32_t writer_tag, writer_site; /* the last write into the line (for reports) */
+    uint16_t writer_invocation[LINE_BYTES]; /* per byte: the local invocation index of its last write */
     uint64_t scoped;  /* workgroup domain: bytes a workgroup-scope atomic read-modify-write changed */
     uint8_t bytes[LINE_BYTES];
     uint8_t base[LINE_BYTES]; /* workgroup domain: the device bytes when the line was filled */
@@ -58,7 +59,7 @@ struct vkmm_dispatch_levels {
     uint64_t round; /* scheduling rounds of the dispatch (every resident workgroup stepped once) */
     uint32_t used;  /* workgroups in the table */
     uint32_t caches; /* subgroup caches of the workgroups in the table, plus their domains */
-    uint32_t site, tag; /* the access being made */
+    uint32_t site, tag, invocation; /* the access being made */
     struct vkmm_level_stale stale;
     struct vkmm_level_lost lost[VKMM_LEVEL_MAX_LOST];
     uint32_t lost_count;
@@ -185,6 +186,8 @@ static void mark_dirty(struct vkmm_dispatch_levels *l, struct cache *c, struct l
     line->atomic = (line->atomic & ~mask) | (atomic & mask);
     line->writer_tag = l->tag;
     line->writer_site = l->site;
+    for (uint64_t bytes = mask; bytes; bytes &= bytes - 1)
+        line->writer_invocation[__builtin_ctzll(bytes)] = (uint16_t)l->invocation;
     line->device &= ~mask;
     line->valid |= mask;
     line->order = ++l->clock;
@@ -270,6 +273,7 @@ static void note_lost_update(struct vkmm_dispatch_levels *l, const struct line *
                 .offset = line->granule * LINE_BYTES + b,
                 .writer_tag = line->writer_tag,
                 .writer_site = line->writer_site,
+                .writer_invocation = line->writer_invocation[b],
             };
         return;
     }
@@ -322,6 +326,8 @@ static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *
     mark_dirty(l, &w->domain, outer, mask, 0);
     outer->writer_tag = line->writer_tag;
     outer->writer_site = line->writer_site;
+    for (uint64_t bytes = mask; bytes; bytes &= bytes - 1)
+        outer->writer_invocation[__builtin_ctzll(bytes)] = line->writer_invocation[__builtin_ctzll(bytes)];
     outer->order = line->order;
     w->domain.idle_yields = 0;
     line->dirty &= ~mask;
@@ -437,6 +443,7 @@ static void check_stale(struct vkmm_dispatch_levels *l, uint64_t granule, uint64
             .for_good = !holder[b] || finished[b],
             .writer_tag = holder[b] ? holder[b]->writer_tag : 0,
             .writer_site = holder[b] ? holder[b]->writer_site : 0,
+            .writer_invocation = holder[b] ? holder[b]->writer_invocation[b] : UINT32_MAX,
             .offset = granule * LINE_BYTES + b,
         };
         return;
@@ -625,11 +632,13 @@ bool vkmm_dispatch_levels_busy(const struct vkmm_dispatch_levels *l, uint32_t wo
 }
 
 uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag, uint32_t subgroup,
-                                     uint64_t offset, uint32_t size, uint32_t flags, uint8_t *view, uint32_t site)
+                                     uint64_t offset, uint32_t size, uint32_t flags, uint8_t *view, uint32_t site,
+                                     uint32_t invocation)
 {
     uint8_t *address = l->base + offset;
     l->stale.stale = false;
     l->site = site;
+    l->invocation = invocation;
     l->tag = workgroup_tag;
     bool private_ = (flags & VKMM_ACCESS_PRIVATE) && !(flags & VKMM_WORKGROUP_ATOMIC);
     enum vkmm_access_scope scope = (enum vkmm_access_scope)(flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u);

@@ -41,13 +41,15 @@ void vkmm_dispatch_levels_begin(struct vkmm_dispatch_levels *levels, uint64_t se
  * or was aborted). */
 void vkmm_dispatch_levels_end(struct vkmm_dispatch_levels *levels);
 
-/* One lane's access of `size` bytes at `offset` (flags as the generated code
+/* One lane's access of `size` bytes at `offset` by local invocation index
+ * `invocation` (for reports) (flags as the generated code
  * passes them: VKMM_WORKGROUP_READ/WRITE/ATOMIC, VKMM_ACCESS_PRIVATE, the
  * scope at VKMM_ACCESS_SCOPE_SHIFT).  Returns the address the lane must use:
  * `address` itself, a line's bytes, or `view` (at least 64 bytes) filled with
  * what the read sees.  Returns NULL when out of memory (the device is lost). */
 uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *levels, uint32_t workgroup_tag, uint32_t subgroup,
-                                     uint64_t offset, uint32_t size, uint32_t flags, uint8_t *view, uint32_t site);
+                                     uint64_t offset, uint32_t size, uint32_t flags, uint8_t *view, uint32_t site,
+                                     uint32_t invocation);
 
 /* What made the last access's read stale (DESIGN §3.4: the coherent view
  * — the newest write of each byte, wherever it is held — differs from what
@@ -61,6 +63,7 @@ struct vkmm_level_stale {
                                or the writer finished and its cache keeps the bytes to the end */
     uint32_t writer_tag;    /* held: the writer's workgroup tag */
     uint32_t writer_site;   /* held: the writing instruction's site (the caller's index) */
+    uint32_t writer_invocation; /* held: its local invocation index (UINT32_MAX: unknown) */
     uint64_t offset;        /* the first stale byte */
 };
 /* A workgroup-scope read-modify-write whose workgroup's copy went out over
@@ -69,6 +72,7 @@ struct vkmm_level_lost {
     uint64_t offset;      /* the first lost byte */
     uint32_t writer_tag;  /* the atomic's workgroup tag */
     uint32_t writer_site; /* the atomic's site (the caller's index) */
+    uint32_t writer_invocation; /* its local invocation index */
 };
 #define VKMM_LEVEL_MAX_LOST 16
 /* The lost updates of the dispatch so far (one per instruction). */

@@ -210,6 +210,8 @@ void vkmm_strict_wait_idle(struct vkmm_strict *strict, uint32_t queue);
 struct vkmm_strict_grid {
     uint32_t base[3];
     uint32_t count[3];
+    uint32_t local_size[3]; /* for reports: local invocation ids */
+    uint32_t subgroup_width;
 };
 /* Before a dispatch runs: the shader will run on device bytes that hold
  * what its read paths see.  begin gives `invocation` the monitor's hooks and

@@ -30,14 +30,18 @@ static const struct sync_variant variants[VARIANTS] = {
     [CORRECT_TWO_DISPATCHES] = { "correct_neighbour_in_next_dispatch", NULL },
     [CORRECT_COHERENT_HANDOFF] = { "correct_flag_handoff_with_coherent_data", NULL },
     [CORRECT_VMM_HANDOFF] = { "correct_flag_handoff_vulkan_memory_model", NULL },
-    [SAME_DISPATCH] = { "bug_neighbour_read_in_same_dispatch", "VKMM-HAZARD-DISPATCH-RACE" },
     [PLAIN_HANDOFF] = { "bug_flag_handoff_with_data_not_coherent", "VKMM-HAZARD-DISPATCH-RACE" },
-    [RELAXED_VMM_HANDOFF] = { "bug_relaxed_flag_and_no_availability", "VKMM-HAZARD-DISPATCH-STALE-READ" },
+    /* The reports name both invocations (gl_LocalInvocationID of
+     * gl_WorkGroupID): workgroup 0's invocations write the data. */
+    [RELAXED_VMM_HANDOFF] = { "bug_relaxed_flag_and_no_availability", "VKMM-HAZARD-DISPATCH-STALE-READ",
+                              .mentions = ") of workgroup (0,0,0) wrote, invocation (" },
     [WORKGROUP_SCOPE_HANDOFF] = { "bug_availability_at_workgroup_scope_across_workgroups",
                                   "VKMM-HAZARD-DISPATCH-STALE-READ" },
     [CORRECT_DEVICE_SCOPE_COUNTER] = { "correct_counter_atomics_at_device_scope", NULL },
     [WORKGROUP_SCOPE_COUNTER] = { "bug_counter_atomics_at_workgroup_scope_across_workgroups",
-                                  "VKMM-HAZARD-DISPATCH-LOST-UPDATE" },
+                                  "VKMM-HAZARD-DISPATCH-LOST-UPDATE", .mentions = "invocation (" },
+    [SAME_DISPATCH] = { "bug_neighbour_read_in_same_dispatch", "VKMM-HAZARD-DISPATCH-RACE",
+                        .mentions = "invocation (" },
 };
 
 static const char *const handoff_shaders[VARIANTS] = {

@@ -29,6 +29,9 @@ struct sync_variant {
      * whole-descriptor heuristic, Vulkan-ValidationLayers #3450, #5198):
      * run without the layer. */
     bool layer_misreports;
+    /* Text the buggy variant's report must hold (NULL: none), e.g. the
+     * invocations it names. */
+    const char *mentions;
 };
 
 static inline bool sync_strict_mode(void)
@@ -187,6 +190,8 @@ static inline void sync_check(sync_program program, int variant, const struct sy
         if (!named)
             fail_msg("%s: no %s reported (%u hazards, first %s)", v->name, v->hazard, hazards,
                      hazards ? ids[0] : "-");
+        if (v->mentions && !strstr(message, v->mentions))
+            fail_msg("%s: the report does not say \"%s\": %s", v->name, v->mentions, message);
         if (report_size == 0)
             fail_msg("%s: VKMM_REPORT got no JSON lines", v->name);
         /* One mistake, one report line (DESIGN §3.4). */
