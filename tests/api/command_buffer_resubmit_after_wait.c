@@ -80,6 +80,20 @@ static void *open_gate(void *arg)
     return NULL;
 }
 
+static pthread_t open_gate_later(struct opener *opener)
+{
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, open_gate, opener), 0);
+    return thread;
+}
+
+static void wait_for(struct vkmm_test *t, VkSemaphore semaphore, uint64_t value)
+{
+    VkSemaphoreWaitInfo wait = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
+                                 .pSemaphores = &semaphore, .pValues = &value };
+    VK_CHECK(vkWaitSemaphores(t->device, &wait, UINT64_MAX));
+}
+
 static void test_resubmit_after_waiting_for_its_own_signal(void **state)
 {
     (void)state;
@@ -97,17 +111,12 @@ static void test_resubmit_after_waiting_for_its_own_signal(void **state)
     submit(t->compute_queues[0], gated, gate, 1, VK_NULL_HANDLE, 0);
     submit(t->compute_queues[0], ring, VK_NULL_HANDLE, 0, done, 1);
     struct opener opener = { t, gate };
-    pthread_t thread;
-    assert_int_equal(pthread_create(&thread, NULL, open_gate, &opener), 0);
-    uint64_t value = 1;
-    VkSemaphoreWaitInfo wait = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
-                                 .pSemaphores = &done, .pValues = &value };
-    VK_CHECK(vkWaitSemaphores(t->device, &wait, UINT64_MAX));
+    pthread_t thread = open_gate_later(&opener);
+    wait_for(t, done, 1);
     /* `ring` signalled after all its commands: it completed, and
      * submitting it again is valid, whatever else is pending. */
     submit(t->compute_queues[0], ring, VK_NULL_HANDLE, 0, done, 2);
-    value = 2;
-    VK_CHECK(vkWaitSemaphores(t->device, &wait, UINT64_MAX));
+    wait_for(t, done, 2);
     pthread_join(thread, NULL);
     VK_CHECK(vkDeviceWaitIdle(t->device));
     assert_int_equal(((const uint32_t *)a.mapped)[0], 1);
@@ -167,12 +176,8 @@ static void reset_after_own_signal(bool with_event)
     submit_waiting_in(t->compute_queues[0], gated, gate, 1, VK_PIPELINE_STAGE_2_NONE, VK_NULL_HANDLE, 0);
     submit(t->compute_queues[0], small, VK_NULL_HANDLE, 0, done, 1);
     struct opener opener = { t, gate };
-    pthread_t thread;
-    assert_int_equal(pthread_create(&thread, NULL, open_gate, &opener), 0);
-    uint64_t value = 1;
-    VkSemaphoreWaitInfo wait = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
-                                 .pSemaphores = &done, .pValues = &value };
-    VK_CHECK(vkWaitSemaphores(t->device, &wait, UINT64_MAX));
+    pthread_t thread = open_gate_later(&opener);
+    wait_for(t, done, 1);
     if (with_event)
         assert_int_equal(vkGetEventStatus(t->device, event), VK_EVENT_SET);
     VK_CHECK(vkResetCommandBuffer(small, 0));
@@ -225,8 +230,7 @@ static void test_pending_command_buffer_is_not_reset_or_freed(void **state)
     assert_int_not_equal(vkResetCommandPool(t->device, t->pool, 0), VK_SUCCESS);
     assert_int_equal(t->driver_errors, 3);
     struct opener opener = { t, gate };
-    pthread_t thread;
-    assert_int_equal(pthread_create(&thread, NULL, open_gate, &opener), 0);
+    pthread_t thread = open_gate_later(&opener);
     vkFreeCommandBuffers(t->device, t->pool, 1, &gated); /* waits for it */
     assert_int_equal(t->driver_errors, 4);
     pthread_join(thread, NULL);
