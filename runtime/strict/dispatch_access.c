@@ -240,7 +240,7 @@ static void device_race_workgroup(char *out, size_t size, const struct vkmm_stri
         snprintf(out, size, "several workgroups");
         return;
     }
-    char invocation[48] = "";
+    char invocation[64] = "";
     uint32_t lx = grid->local_size[0], ly = grid->local_size[1];
     if (side->invocation != UINT32_MAX && lx && ly)
         snprintf(invocation, sizeof(invocation), "invocation (%u,%u,%u) of ", side->invocation % lx,
