@@ -434,6 +434,26 @@ static bool is_storage(VkDescriptorType type)
     return type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
 }
 
+/* The access a shader's reads through a descriptor of (API) type `type`
+ * are: uniform texel buffers and sampled images are read as
+ * SHADER_SAMPLED_READ (which SHADER_READ holds), uniform buffers as
+ * UNIFORM_READ (which it does not), the rest as SHADER_STORAGE_READ. */
+static VkAccessFlags2 read_access_of(VkDescriptorType type)
+{
+    switch (type) {
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+    case VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK:
+        return VK_ACCESS_2_UNIFORM_READ_BIT;
+    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+        return VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
+    default:
+        return VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
+    }
+}
+
 static bool is_buffer(VkDescriptorType type)
 {
     return is_storage(type) || type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
@@ -462,11 +482,16 @@ static struct vkmm_dispatch_mirror *strict_begin(struct vkmm_execution *x, const
         const struct vkmm_descriptor *table = run->invocation.sets[s];
         for (uint32_t b = 0; set && table && b < set->binding_count; b++) {
             const struct vkmm_set_layout_binding *binding = &set->bindings[b];
+            /* The memory view's binding types are buffer types; the API's
+             * say how the shader reads. */
+            VkAccessFlags2 read_access = read_access_of(pipeline->layout->sets[s]->bindings[b].type);
             for (uint32_t e = 0; is_buffer(binding->type) && e < binding->count; e++) {
                 const struct vkmm_descriptor *descriptor = &table[binding->first + e];
                 if (descriptor->base && descriptor->memory && descriptor->memory->strict)
                     vkmm_strict_dispatch_range(mirror, descriptor->memory->strict, descriptor->memory_offset,
-                                               descriptor->range, is_storage(binding->type));
+                                               descriptor->range,
+                                               is_storage(binding->type) ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT
+                                                                         : read_access);
             }
         }
     }

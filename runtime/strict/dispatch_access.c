@@ -20,14 +20,9 @@
 struct mirrored_range {
     struct vkmm_strict_memory *memory;
     uint64_t offset, size;
-    bool storage; /* read as SHADER_STORAGE_READ (else UNIFORM_READ), may be written */
+    VkAccessFlags2 read_access; /* the access its shader reads go through */
+    bool storage;               /* may be written (read as SHADER_STORAGE_READ) */
 };
-
-/* The access a range's shader reads go through. */
-static VkAccessFlags2 read_access_of(const struct mirrored_range *r)
-{
-    return r->storage ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT : VK_ACCESS_2_UNIFORM_READ_BIT;
-}
 
 struct vkmm_dispatch_mirror {
     struct vkmm_strict *strict;
@@ -55,7 +50,7 @@ static void peek_before_dispatch(void *user, uint64_t offset, uint64_t size, uin
             continue;
         vkmm_strict_lock(strict);
         vkmm_strict_command_read(strict, &mirror->command, r->memory, r->offset + (uint64_t)(at - begin), size,
-                                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access_of(r), out, false);
+                                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, r->read_access, out, false);
         vkmm_strict_unlock(strict);
         return;
     }
@@ -75,14 +70,15 @@ static uint32_t count_addressable(struct vkmm_strict *strict)
  * the device bytes the shader runs on.  Nothing is recorded or reported
  * yet. */
 static void mirror_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict_memory *memory, uint64_t offset,
-                         uint64_t size, bool storage)
+                         uint64_t size, VkAccessFlags2 read_access)
 {
     if (mirror->count == mirror->capacity)
         return;
     struct mirrored_range *r = &mirror->ranges[mirror->count++];
-    *r = (struct mirrored_range){ memory, offset, size, storage };
+    *r = (struct mirrored_range){ memory, offset, size, read_access,
+                                  read_access == VK_ACCESS_2_SHADER_STORAGE_READ_BIT };
     vkmm_strict_command_read(mirror->strict, &mirror->command, memory, offset, size,
-                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access_of(r), memory->bytes + offset, false);
+                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access, memory->bytes + offset, false);
 }
 
 struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *strict,
@@ -113,13 +109,13 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *stri
 }
 
 void vkmm_strict_dispatch_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict_memory *memory,
-                                uint64_t offset, uint64_t size, bool storage)
+                                uint64_t offset, uint64_t size, VkAccessFlags2 read_access)
 {
     if (offset >= memory->size)
         return;
     size = size < memory->size - offset ? size : memory->size - offset;
     vkmm_strict_lock(mirror->strict);
-    mirror_range(mirror, memory, offset, size, storage);
+    mirror_range(mirror, memory, offset, size, read_access);
     vkmm_strict_unlock(mirror->strict);
 }
 
@@ -129,7 +125,7 @@ void vkmm_strict_dispatch_addressable(struct vkmm_dispatch_mirror *mirror)
 {
     vkmm_strict_lock(mirror->strict);
     for (struct vkmm_strict_memory *m = mirror->strict->addressable; m; m = m->addressable_next)
-        mirror_range(mirror, m, 0, m->size, true);
+        mirror_range(mirror, m, 0, m->size, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
     vkmm_strict_unlock(mirror->strict);
 }
 
@@ -159,7 +155,7 @@ struct marked_runs {
 static void check_read(struct marked_runs *w, uint64_t at, uint64_t end)
 {
     const struct mirrored_range *r = w->range;
-    VkAccessFlags2 access = read_access_of(r);
+    VkAccessFlags2 access = r->read_access;
     while (at < end) {
         uint64_t n = end - at < sizeof(w->scratch) ? end - at : sizeof(w->scratch);
         vkmm_mm_read(w->strict->engine, r->memory->mm, at, n, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access,
@@ -205,7 +201,7 @@ static void take_marks(struct vkmm_dispatch_mirror *mirror, const struct mirrore
     struct vkmm_strict *strict = mirror->strict;
     const struct vkmm_strict_command *command = &mirror->command;
     *w = (struct marked_runs){ .strict = strict, .range = r, .command = command, .write = write, .first = UINT64_MAX };
-    VkAccessFlags2 read_access = read_access_of(r);
+    VkAccessFlags2 read_access = r->read_access;
     if (!write) {
         struct vkmm_strict_access whole = { r->memory->id, r->offset, r->size, false,
                                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access, command->agent, false };

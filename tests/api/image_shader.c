@@ -2,7 +2,9 @@
  * imageStore, imageSize, imageAtomicAdd), storage and uniform texel
  * buffers, texelFetch and textureLod with a linear sampler on a combined
  * image sampler; out-of-range coordinates read 0 and drop writes, in both
- * modes (tests/api/shaders/image_access.comp). */
+ * modes (tests/api/shaders/image_access.comp).  The transfers before the
+ * dispatch are made visible to SHADER_READ | SHADER_WRITE only, as the
+ * spec allows for these reads. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,7 +191,15 @@ static void test_image_shader_paths(void **state)
     VkClearColorValue zero = { .uint32 = { 0 } };
     VkImageSubresourceRange all = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
     vkCmdClearColorImage(cmd, counters.image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &all);
-    vkmm_test_full_barrier(cmd);
+    /* Exactly what the spec asks: sampled-image and texel reads are
+     * SHADER_READ accesses, not UNIFORM_READ (strict mode once asked for
+     * UNIFORM_READ and read stale bytes: CTS synchronization
+     * write_*_read_ubo_texel_compute). */
+    VkMemoryBarrier to_shader = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                                  .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                                  .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT };
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &to_shader,
+                         0, NULL, 0, NULL);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
     vkCmdDispatch(cmd, 1, 1, 1);
