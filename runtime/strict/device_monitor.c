@@ -143,9 +143,18 @@ static bool conflicts(uint32_t seen, bool write, bool private_)
 
 struct access {
     uint32_t tag, site;
-    uint32_t invocation; /* local invocation index */
+    /* The local invocation index of the element at `span_start`; the
+     * others follow at one per `element` bytes (a span of lanes, below). */
+    uint32_t invocation;
+    uint64_t span_start;
+    uint32_t element;
     bool write, private_;
 };
+
+static uint32_t invocation_at(const struct access *a, uint64_t offset)
+{
+    return a->invocation + (uint32_t)((offset - a->span_start) / a->element);
+}
 
 static void record(struct vkmm_device_monitor *m, uint64_t offset, uint32_t owner, const struct access *a,
                    uint32_t bytes)
@@ -177,7 +186,7 @@ static void record(struct vkmm_device_monitor *m, uint64_t offset, uint32_t owne
         .private_ = (seen & (PRIVATE_WRITE | PRIVATE_READ)) != 0,
     };
     struct vkmm_device_race_access self = { .text = this_site->text, .word = this_site->word,
-                                            .workgroup = a->tag - 1, .invocation = a->invocation,
+                                            .workgroup = a->tag - 1, .invocation = invocation_at(a, offset),
                                             .write = a->write, .private_ = a->private_ };
     bool in_order = other.word <= self.word;
     races->race[races->count++] = (struct vkmm_device_race){
@@ -212,7 +221,8 @@ static void record_stale(struct vkmm_device_monitor *m, const struct vkmm_level_
         .earlier = { .text = write->text, .word = write->word,
                      .workgroup = writer_tag && writer_tag != SEVERAL ? writer_tag - 1 : UINT32_MAX,
                      .invocation = stale->held ? stale->writer_invocation : UINT32_MAX, .write = true },
-        .later = { .text = read->text, .word = read->word, .workgroup = a->tag - 1, .invocation = a->invocation },
+        .later = { .text = read->text, .word = read->word, .workgroup = a->tag - 1,
+                   .invocation = invocation_at(a, stale->offset) },
         .offset = stale->offset,
         .bytes = size,
         .stale = true,
@@ -296,6 +306,50 @@ static bool access_levels(struct vkmm_device_monitor *m, uint64_t *address, uint
     return true;
 }
 
+/* Streaming: lanes 0..n-1 active, at consecutive `size`-byte elements, and
+ * no byte of theirs accessed by another workgroup in this dispatch — then
+ * nothing can conflict and nothing moves, and their bytes are recorded as
+ * one span (an element's bytes, and here a subgroup's, nearly always share
+ * one owner word).  Returns false to take the lanes one by one. */
+static bool access_span(struct vkmm_device_monitor *m, const uint64_t *addresses, uint64_t lanes, uint32_t size,
+                        uint32_t flags, struct access *a, uint32_t subgroup)
+{
+    if (!lanes || (lanes & (lanes + 1)) || size > 64)
+        return false;
+    uint32_t count = (uint32_t)__builtin_popcountll(lanes);
+    uint64_t at;
+    if (!vkmm_lane_offset(addresses[0], (uintptr_t)m->base, m->size, size * count, &at))
+        return false;
+    for (uint32_t lane = 1; lane < count; lane++)
+        if (addresses[lane] != addresses[0] + (uint64_t)lane * size)
+            return false;
+    uint32_t bytes = size * count;
+    const uint32_t *owner = m->owner + at;
+    uint32_t others = 0, differ = 0;
+    for (uint32_t i = 0; i < bytes; i++) {
+        uint32_t tag = owner[i] & TAG_MASK;
+        others |= tag && tag != a->tag;
+        differ |= owner[i] ^ owner[0];
+    }
+    if (others)
+        return false;
+    a->invocation = subgroup * m->subgroup_width;
+    a->span_start = at;
+    a->element = size;
+    /* One owner word for the whole span (the common case): one record. */
+    bool (*record_span)(struct vkmm_device_monitor *, uint64_t, uint32_t, const struct access *) =
+        differ ? access_lane : access_bytes;
+    if (flags & VKMM_WORKGROUP_READ) {
+        a->write = false;
+        record_span(m, at, bytes, a);
+    }
+    if (flags & VKMM_WORKGROUP_WRITE) {
+        a->write = true;
+        record_span(m, at, bytes, a);
+    }
+    return true;
+}
+
 int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
                                    uint32_t workgroup_tag, uint64_t site, const char *text, uint32_t subgroup)
 {
@@ -316,13 +370,18 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
                                        vkmm_dispatch_levels_busy(m->levels, workgroup_tag));
     if (flags & VKMM_WORKGROUP_WRITE)
         m->hopeless_reads = 0; /* something changes: the spinners may yet see it */
-    for (uint32_t lane = 0; lane < 64; lane++) {
+    if (!through_levels && access_span(m, addresses, lanes, size, flags, &a, subgroup))
+        return 0;
+    for (uint64_t active = lanes; active; active &= active - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctzll(active);
         uint64_t at;
-        if (!(lanes >> lane & 1) || !vkmm_lane_offset(addresses[lane], base, m->size, size, &at))
-            continue; /* inactive, or outside device memory */
+        if (!vkmm_lane_offset(addresses[lane], base, m->size, size, &at))
+            continue; /* outside device memory */
         bool stale = false;
         uint32_t owner_before = m->owner[at];
         a.invocation = subgroup * m->subgroup_width + lane;
+        a.span_start = at;
+        a.element = size;
         if (flags & VKMM_WORKGROUP_READ) {
             a.write = false;
             stale = access_lane(m, at, size, &a);
