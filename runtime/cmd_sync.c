@@ -28,6 +28,61 @@ static VkBufferMemoryBarrier2 image_barrier_as_buffer(const VkImageMemoryBarrier
     };
 }
 
+/* The mip levels whose contents a transition discards: from UNDEFINED to
+ * a defined layout (the spec: "the contents of the image are discarded"). */
+static uint32_t discarded_levels(const VkImageMemoryBarrier2 *b)
+{
+    struct vkmm_image *image = vkmm_image_from_handle(b->image);
+    if (!image || b->oldLayout != VK_IMAGE_LAYOUT_UNDEFINED || b->newLayout == VK_IMAGE_LAYOUT_UNDEFINED)
+        return 0;
+    uint32_t base = b->subresourceRange.baseMipLevel, count = b->subresourceRange.levelCount;
+    if (base >= image->levels)
+        return 0;
+    return count == VK_REMAINING_MIP_LEVELS || count > image->levels - base ? image->levels - base : count;
+}
+
+/* One discard per level (its layers of the range are contiguous, image.h). */
+static uint32_t add_discards(const VkImageMemoryBarrier2 *b, struct vkmm_discard *out)
+{
+    struct vkmm_image *image = vkmm_image_from_handle(b->image);
+    uint32_t levels = discarded_levels(b), layer = b->subresourceRange.baseArrayLayer;
+    uint32_t layers = b->subresourceRange.layerCount;
+    if (!levels || layer >= image->layers)
+        return 0;
+    if (layers == VK_REMAINING_ARRAY_LAYERS || layers > image->layers - layer)
+        layers = image->layers - layer;
+    for (uint32_t i = 0; i < levels; i++) {
+        uint32_t level = b->subresourceRange.baseMipLevel + i;
+        out[i] = (struct vkmm_discard){
+            .bytes = &image->bytes,
+            .offset = vkmm_image_texel_offset(image, level, layer, 0, 0, 0),
+            .size = vkmm_image_layer_pitch(image, level) * layers,
+            .dst_stages = b->dstStageMask,
+            .dst_access = b->dstAccessMask,
+        };
+    }
+    return levels;
+}
+
+/* The discards of `count` image barriers into out->discards. */
+static bool store_discards(struct vkmm_command_buffer *cmd, const VkImageMemoryBarrier2 *images, uint32_t count,
+                           struct vkmm_dependency *out)
+{
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < count; i++)
+        total += discarded_levels(&images[i]);
+    out->discard_count = 0;
+    out->discards = NULL;
+    if (!total)
+        return true;
+    out->discards = vkmm_command_buffer_store(cmd, NULL, total * sizeof(*out->discards));
+    if (!out->discards)
+        return false;
+    for (uint32_t i = 0; i < count; i++)
+        out->discard_count += add_discards(&images[i], out->discards + out->discard_count);
+    return true;
+}
+
 /* Deep copy of a VkDependencyInfo without pNext chains; image barriers
  * become buffer barriers after the buffer ones. */
 static bool store_dependency(struct vkmm_command_buffer *cmd, const VkDependencyInfo *info,
@@ -50,7 +105,7 @@ static bool store_dependency(struct vkmm_command_buffer *cmd, const VkDependency
         out->memory_barriers[i].pNext = NULL;
     for (uint32_t i = 0; i < out->buffer_barrier_count; i++)
         out->buffer_barriers[i].pNext = NULL;
-    return true;
+    return store_discards(cmd, info->pImageMemoryBarriers, images, out);
 }
 
 /* Converts synchronization-1 arguments: every barrier takes the command's
@@ -67,20 +122,28 @@ static bool convert_legacy(struct vkmm_command_buffer *cmd, VkPipelineStageFlags
     out->memory_barriers = vkmm_command_buffer_store(cmd, NULL, (memory_count + 1) * sizeof(VkMemoryBarrier2));
     out->buffer_barriers =
         vkmm_command_buffer_store(cmd, NULL, (buffer_count + image_count) * sizeof(VkBufferMemoryBarrier2));
-    if (!out->memory_barriers || (buffer_count + image_count && !out->buffer_barriers))
+    VkImageMemoryBarrier2 *converted =
+        vkmm_command_buffer_store(cmd, NULL, (image_count ? image_count : 1) * sizeof(*converted));
+    if (!out->memory_barriers || (buffer_count + image_count && !out->buffer_barriers) || !converted)
         return false;
     for (uint32_t i = 0; i < image_count; i++) {
-        const VkImageMemoryBarrier2 image = {
+        converted[i] = (VkImageMemoryBarrier2){
+            .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
             .srcStageMask = src_stages,
             .srcAccessMask = images[i].srcAccessMask,
             .dstStageMask = dst_stages,
             .dstAccessMask = images[i].dstAccessMask,
+            .oldLayout = images[i].oldLayout,
+            .newLayout = images[i].newLayout,
             .srcQueueFamilyIndex = images[i].srcQueueFamilyIndex,
             .dstQueueFamilyIndex = images[i].dstQueueFamilyIndex,
             .image = images[i].image,
+            .subresourceRange = images[i].subresourceRange,
         };
-        out->buffer_barriers[buffer_count + i] = image_barrier_as_buffer(&image);
+        out->buffer_barriers[buffer_count + i] = image_barrier_as_buffer(&converted[i]);
     }
+    if (!store_discards(cmd, converted, image_count, out))
+        return false;
     for (uint32_t i = 0; i <= memory_count; i++) {
         out->memory_barriers[i] = (VkMemoryBarrier2){
             .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,

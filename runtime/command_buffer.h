@@ -18,12 +18,25 @@ struct vkmm_query_pool;
 /* A recorded memory dependency in synchronization2 form; legacy barriers
  * are converted at record time so the executor (and later the memory
  * engine) sees one shape.  pNext chains are not kept. */
+/* Bytes an image layout transition from VK_IMAGE_LAYOUT_UNDEFINED
+ * discards (one mip level's array layers of the barrier's range): strict
+ * mode scrambles them where the transition happens, visible to the
+ * barrier's second scope. */
+struct vkmm_discard {
+    const struct vkmm_buffer *bytes; /* the image's bytes (image.h) */
+    VkDeviceSize offset, size;
+    VkPipelineStageFlags2 dst_stages;
+    VkAccessFlags2 dst_access;
+};
+
 struct vkmm_dependency {
     VkDependencyFlags flags;
     uint32_t memory_barrier_count;
     uint32_t buffer_barrier_count;
+    uint32_t discard_count;
     VkMemoryBarrier2 *memory_barriers;
     VkBufferMemoryBarrier2 *buffer_barriers;
+    struct vkmm_discard *discards;
 };
 
 #define VKMM_MAX_BOUND_SETS 8

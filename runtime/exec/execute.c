@@ -97,7 +97,19 @@ static bool strict_buffer_barrier(const VkBufferMemoryBarrier2 *b, struct vkmm_s
 
 /* A dependency's first synchronization scope: the running node's ancestors
  * (every earlier write when the submission runs in order). */
-static void strict_dependency(const struct vkmm_execution *x, const struct vkmm_dependency *dependency)
+/* A transition from UNDEFINED scrambles the bytes it discards, after the
+ * barrier's availability operations and visible to its second scope. */
+static void strict_discard(struct vkmm_execution *x, const struct vkmm_command *c, const struct vkmm_discard *d)
+{
+    struct vkmm_strict_graph graph;
+    struct vkmm_strict_command command;
+    if (strict_target(x, c, d->bytes, &graph, &command))
+        vkmm_strict_discard(x->device->strict, &command, d->bytes->memory->strict, d->bytes->memory_offset + d->offset,
+                            d->size, d->dst_stages, d->dst_access);
+}
+
+static void strict_dependency(struct vkmm_execution *x, const struct vkmm_command *c,
+                              const struct vkmm_dependency *dependency)
 {
     struct vkmm_strict_graph graph;
     struct vkmm_strict_scope scope = { NULL, x->position, vkmm_queue_id(x->queue) };
@@ -117,6 +129,8 @@ static void strict_dependency(const struct vkmm_execution *x, const struct vkmm_
         if (strict_buffer_barrier(&dependency->buffer_barriers[i], &barrier))
             vkmm_strict_barrier(x->device->strict, in, &barrier);
     }
+    for (uint32_t i = 0; i < dependency->discard_count; i++)
+        strict_discard(x, c, &dependency->discards[i]);
 }
 
 /* Strict mode: a transfer reads through its read path into a scratch copy,
@@ -180,11 +194,14 @@ static void handle_update_buffer(struct vkmm_execution *x, const struct vkmm_com
 /* The halves of a dependency, for events: synchronization2 events carry
  * the same dependency at set and wait, so the set makes the first scope's
  * writes available and the wait makes them visible to the second scope. */
-static void apply_half(struct vkmm_execution *x, const struct vkmm_dependency *dependency, bool source_half)
+static void apply_half(struct vkmm_execution *x, const struct vkmm_command *c, const struct vkmm_dependency *dependency,
+                       bool source_half)
 {
     VkMemoryBarrier2 memory[dependency->memory_barrier_count ? dependency->memory_barrier_count : 1];
     VkBufferMemoryBarrier2 buffers[dependency->buffer_barrier_count ? dependency->buffer_barrier_count : 1];
     struct vkmm_dependency half = *dependency;
+    if (source_half)
+        half.discard_count = 0; /* a transition happens where the dependency completes */
     half.memory_barriers = memory;
     half.buffer_barriers = buffers;
     for (uint32_t i = 0; i < dependency->memory_barrier_count; i++) {
@@ -201,7 +218,7 @@ static void apply_half(struct vkmm_execution *x, const struct vkmm_dependency *d
         else
             buffers[i].srcStageMask = 0, buffers[i].srcAccessMask = 0;
     }
-    strict_dependency(x, &half);
+    strict_dependency(x, c, &half);
 }
 
 static void set_event(struct vkmm_execution *x, struct vkmm_event *event, bool set)
@@ -237,9 +254,9 @@ static bool handle_wait_events(struct vkmm_execution *x, const struct vkmm_comma
      * stage mask, so the whole dependency applies here. */
     for (uint32_t i = 0; i < c->u.wait_events.dependency_count; i++) {
         if (c->u.wait_events.legacy)
-            strict_dependency(x, &c->u.wait_events.dependencies[i]);
+            strict_dependency(x, c, &c->u.wait_events.dependencies[i]);
         else
-            apply_half(x, &c->u.wait_events.dependencies[i], false);
+            apply_half(x, c, &c->u.wait_events.dependencies[i], false);
     }
     return true;
 }
@@ -322,11 +339,11 @@ static bool handle_command(struct vkmm_execution *x, const struct vkmm_command *
     case VKMM_COMMAND_PIPELINE_BARRIER:
         /* Fast mode: in order and coherent, already satisfied. */
         if (strict(x))
-            strict_dependency(x, &c->u.pipeline_barrier.dependency);
+            strict_dependency(x, c, &c->u.pipeline_barrier.dependency);
         break;
     case VKMM_COMMAND_SET_EVENT:
         if (strict(x))
-            apply_half(x, &c->u.set_event.dependency, true);
+            apply_half(x, c, &c->u.set_event.dependency, true);
         set_event(x, c->u.set_event.event, true);
         break;
     case VKMM_COMMAND_RESET_EVENT:

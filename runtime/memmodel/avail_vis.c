@@ -329,20 +329,12 @@ void vkmm_mm_availability(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, Vk
  * lands there directly.  000 Availability and Visibility: "(W,L) is
  * initially not available to any memory domain and only visible to
  * (A,R,L)". */
-void vkmm_mm_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
-                   VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
-                   const void *data)
+/* A device write of [begin, end) through the path (stage, access) as event
+ * `wts`: pending in the path until an availability operation. */
+static void path_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
+                       VkPipelineStageFlags2 stage, VkAccessFlags2 access, uint32_t wts, const void *data)
 {
-    uint64_t begin, end;
-    if (!vkmm_mm_clamp(m, offset, size, &begin, &end))
-        return;
-    if (vkmm_mm_is_host_access(stage, access)) {
-        vkmm_mm_host_write(e, m, begin, end, agent, data);
-        return;
-    }
-    vkmm_mm_host_absorb(e, m, begin, end);
     struct vkmm_mm_write_path *w = vkmm_mm_write_path(e, m, stage, access);
-    uint32_t wts = vkmm_mm_event_add(e, agent, stage, access);
     if (!w || !wts)
         return;
     for (uint64_t b = begin; b < end;) {
@@ -356,6 +348,56 @@ void vkmm_mm_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t 
     vkmm_mm_coherent_write(m, begin, end, data, wts);
     w->lo = begin < w->lo ? begin : w->lo;
     w->hi = end > w->hi ? end : w->hi;
+}
+
+void vkmm_mm_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
+                   VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
+                   const void *data)
+{
+    uint64_t begin, end;
+    if (!vkmm_mm_clamp(m, offset, size, &begin, &end))
+        return;
+    if (vkmm_mm_is_host_access(stage, access)) {
+        vkmm_mm_host_write(e, m, begin, end, agent, data);
+        return;
+    }
+    vkmm_mm_host_absorb(e, m, begin, end);
+    path_write(e, m, begin, end, stage, access, vkmm_mm_event_add(e, agent, stage, access), data);
+}
+
+/* The transition is a write of the pattern (a fresh one each time, so
+ * contents from before never come back) through the copy path, made
+ * available and visible to the barrier's second scope at once: the spec
+ * orders layout transitions after the first scope's availability
+ * operations and before the second scope's visibility operations. */
+void vkmm_mm_discard(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
+                     const struct vkmm_mm_agent *agent, VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access)
+{
+    uint64_t begin, end;
+    if (!vkmm_mm_clamp(m, offset, size, &begin, &end))
+        return;
+    uint8_t *garbage = vkmm_mm_calloc(e, end - begin, 1);
+    if (!garbage)
+        return; /* e->status says so; the old contents are one of the results the spec allows */
+    vkmm_mm_pattern(e->seed, vkmm_mm_hash(m->id, ++e->discards, 0, 0), begin, garbage, end - begin);
+    vkmm_mm_host_absorb(e, m, begin, end);
+    uint32_t wts = vkmm_mm_event_add(e, agent, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    if (wts) {
+        e->events[wts].discards = true;
+        e->last_discard_event = wts;
+    }
+    path_write(e, m, begin, end, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, wts, garbage);
+    vkmm_mm_free(e, garbage);
+    struct vkmm_mm_dependency made_visible = {
+        .src_stages = VK_PIPELINE_STAGE_2_COPY_BIT,
+        .src_access = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+        .dst_stages = dst_stages,
+        .dst_access = dst_access,
+        .memory = m,
+        .offset = begin,
+        .size = end - begin,
+    };
+    vkmm_mm_dependency(e, &made_visible);
 }
 
 /* Why byte b, read by a device path, differs from the coherent view. */
@@ -434,11 +476,13 @@ static void read_granule(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
     for (uint64_t i = 1; vis && i < n; i++)
         least = vis[i] < least ? vis[i] : least;
     /* The common granule: its newest version is visible to the path, equal
-     * to the coherent view, and written since the allocation. */
+     * to the coherent view, and written since the allocation and since the
+     * last discard (events grow: every write newer than it). */
     if (vkmm_mm_meta_granule_max(&m->dev_seq, g) <= least) {
         memcpy(out, m->dev + b, n);
-        if (!r->report || (!memcmp(out, m->coh + b, n) &&
-                           (m->host_visible || vkmm_mm_meta_granule_min(&m->coh_wts, g) != 0)))
+        uint64_t oldest = vkmm_mm_meta_granule_min(&m->coh_wts, g);
+        if (!r->report ||
+            (!memcmp(out, m->coh + b, n) && (m->host_visible || oldest != 0) && oldest > e->last_discard_event))
             return;
     } else if (!r->report && read_older_version(m, g, b, n, vis, least, out)) {
         return;
@@ -458,6 +502,8 @@ static void read_granule(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
          * changes none. */
         else if (coh_wts == 0 && !m->host_visible)
             vkmm_mm_run_add(e, &r->uninitialized, b, 0, 0, VKMM_MM_MISSING_INITIALIZATION);
+        else if (e->events[coh_wts].discards)
+            vkmm_mm_run_add(e, &r->uninitialized, b, coh_wts, 0, VKMM_MM_MISSING_WRITE_AFTER_DISCARD);
     }
 }
 

@@ -117,16 +117,17 @@ uint64_t vkmm_mm_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
  * every limit, a stale index out of range), as a float it is negative — so
  * a stale read of never-written bytes is a wrong answer on every seed, not
  * on most. */
-static void pattern(uint64_t seed, uint64_t id, uint8_t *out, uint64_t size)
+void vkmm_mm_pattern(uint64_t seed, uint64_t id, uint64_t offset, uint8_t *out, uint64_t size)
 {
-    for (uint64_t word = 0; word < size; word += 8) {
-        uint64_t h = vkmm_mm_hash(seed, id, word >> 3, 0x5041545445524eull);
-        for (uint64_t b = word; b < word + 8 && b < size; b++) {
-            uint8_t v = (uint8_t)(h >> ((b & 7) * 8));
-            if ((b & 3) == 3)
-                v |= 0x80;
-            out[b] = v ? v : 0xa5;
-        }
+    uint64_t h = 0;
+    for (uint64_t i = 0; i < size; i++) {
+        uint64_t b = offset + i;
+        if (i == 0 || (b & 7) == 0)
+            h = vkmm_mm_hash(seed, id, b >> 3, 0x5041545445524eull);
+        uint8_t v = (uint8_t)(h >> ((b & 7) * 8));
+        if ((b & 3) == 3)
+            v |= 0x80;
+        out[i] = v ? v : 0xa5;
     }
 }
 
@@ -163,7 +164,7 @@ static bool same_event(const struct vkmm_mm_event *a, const struct vkmm_mm_event
     return a->agent.queue == b->agent.queue && a->agent.submission == b->agent.submission &&
            a->agent.position == b->agent.position && a->agent.command == b->agent.command &&
            a->agent.kind == b->agent.kind && a->agent.where == b->agent.where && a->stage == b->stage &&
-           a->access == b->access;
+           a->access == b->access && a->discards == b->discards;
 }
 
 /* One write in coherent order.  Consecutive writes of one command through
@@ -328,7 +329,7 @@ static bool memory_alloc_levels(struct vkmm_mm_engine *e, struct vkmm_mm_memory 
  * bytes per hash, then copies. */
 static void memory_fill_pattern(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
 {
-    pattern(e->seed, m->id, m->dev, m->size);
+    vkmm_mm_pattern(e->seed, m->id, 0, m->dev, m->size);
     memcpy(m->coh, m->dev, m->size);
     if (!m->host_visible)
         return;

@@ -96,6 +96,10 @@ struct vkmm_mm_hazard {
     struct vkmm_mm_agent reader_or_second, writer_or_first;
     char missing[512]; /* the missing operation in Vulkan terms */
     char example[384]; /* one occurrence (e.g. the invocations), not part of the bug's identity; may be empty */
+    /* An uninitialised read of bytes a layout transition from UNDEFINED
+     * discarded (earlier writes of them were not overtaken: they were
+     * discarded). */
+    bool discarded;
 };
 
 /* Called once per hazard, synchronously, from inside the engine call that
@@ -169,6 +173,15 @@ void vkmm_mm_read(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t off
 void vkmm_mm_write(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t offset, uint64_t size,
                    VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
                    const void *data);
+
+/* An image layout transition from VK_IMAGE_LAYOUT_UNDEFINED over the
+ * bytes, by `agent` (the barrier), at the point of the barrier where it
+ * happens (after its availability operations): the contents become a
+ * seeded pattern, visible to the barrier's second scope (dst_stages,
+ * dst_access); a device read of them before another write is
+ * VKMM-HAZARD-UNINITIALIZED-READ. */
+void vkmm_mm_discard(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t offset, uint64_t size,
+                     const struct vkmm_mm_agent *agent, VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access);
 
 /* The runs of bytes in [offset, offset + size) the host changed through
  * the mapped pointer since the engine last took in its writes (a write

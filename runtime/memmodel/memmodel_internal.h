@@ -19,6 +19,7 @@ struct vkmm_mm_event {
     struct vkmm_mm_agent agent; /* kind interned in the engine */
     VkPipelineStageFlags2 stage;
     VkAccessFlags2 access;
+    bool discards; /* a layout transition from UNDEFINED wrote the pattern (vkmm_mm_discard) */
 };
 
 /* Shadow state is kept per granule of device memory (shadow.c). */
@@ -124,6 +125,8 @@ struct vkmm_mm_engine {
     uint64_t seq;        /* last availability/domain operation */
     uint64_t submit_vis; /* every device read path sees at least this */
     uint64_t submits;    /* vkmm_mm_submit calls: the host agent's submission */
+    uint64_t discards;   /* vkmm_mm_discard calls: each discard writes a pattern of its own */
+    uint32_t last_discard_event; /* the newest discard's write event (0: none) */
     uint64_t hazards;
     bool host_wait_reads; /* vkmm_mm_set_host_wait_reads: a host wait is also DOM(device, host) */
 
@@ -159,6 +162,7 @@ enum vkmm_mm_missing {
     VKMM_MM_MISSING_FLUSH_BEFORE_INVALIDATE,
     VKMM_MM_MISSING_WAW_BARRIER,
     VKMM_MM_MISSING_INITIALIZATION, /* nothing ever wrote the bytes */
+    VKMM_MM_MISSING_WRITE_AFTER_DISCARD, /* nothing wrote them since a transition from UNDEFINED */
 };
 
 /* Consecutive bytes with the same writer, second party and missing
@@ -200,6 +204,9 @@ void *vkmm_mm_calloc_aligned(struct vkmm_mm_engine *e, uint64_t count, size_t el
 void vkmm_mm_free(struct vkmm_mm_engine *e, void *p);
 bool vkmm_mm_reserve(struct vkmm_mm_engine *e, void **array, uint32_t *capacity, uint64_t need, size_t elem);
 uint64_t vkmm_mm_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
+/* DESIGN §3.2's allocation pattern of bytes [offset, offset + size) of
+ * memory `id` (aligned words keep their high bit set). */
+void vkmm_mm_pattern(uint64_t seed, uint64_t id, uint64_t offset, uint8_t *out, uint64_t size);
 uint32_t vkmm_mm_event_add(struct vkmm_mm_engine *e, const struct vkmm_mm_agent *agent, VkPipelineStageFlags2 stage,
                            VkAccessFlags2 access);
 bool vkmm_mm_clamp(const struct vkmm_mm_memory *m, uint64_t offset, uint64_t size, uint64_t *begin, uint64_t *end);

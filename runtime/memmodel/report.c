@@ -130,6 +130,13 @@ static void format_missing(const struct vkmm_mm_engine *e, const struct vkmm_mm_
             "them since vkAllocateMemory, so the %s read vkmm's allocation pattern",
             nm.dst_stage);
         break;
+    case VKMM_MM_MISSING_WRITE_AFTER_DISCARD:
+        say(out, n,
+            "a write of these bytes between the image layout transition from VK_IMAGE_LAYOUT_UNDEFINED and the "
+            "read: the transition discards the contents (vkmm scrambles them), so the %s read garbage; transition "
+            "from the image's current layout to keep them",
+            nm.dst_stage);
+        break;
     case VKMM_MM_MISSING_WAW_BARRIER:
         say(out, n, MM_BARRIER, nm.src_stage, nm.src_access, nm.dst_stage, nm.dst_access, "",
                  " between the two writes");
@@ -183,6 +190,7 @@ void vkmm_mm_run_end(struct vkmm_mm_engine *e, struct vkmm_mm_run *run)
         .size = run->end - run->begin,
         .reader_or_second = run->has_reader ? run->reader : e->events[run->second].agent,
         .writer_or_first = e->events[run->first].agent,
+        .discarded = run->missing == VKMM_MM_MISSING_WRITE_AFTER_DISCARD,
     };
     format_missing(e, run, h.missing, sizeof h.missing);
     e->hazards++;

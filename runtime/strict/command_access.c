@@ -281,6 +281,15 @@ void vkmm_strict_write(struct vkmm_strict *strict, const struct vkmm_strict_comm
     vkmm_strict_unlock(strict);
 }
 
+void vkmm_strict_discard(struct vkmm_strict *strict, const struct vkmm_strict_command *command,
+                         struct vkmm_strict_memory *memory, uint64_t offset, uint64_t size,
+                         VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access)
+{
+    vkmm_strict_lock(strict);
+    vkmm_mm_discard(strict->engine, memory->mm, offset, size, &command->agent, dst_stages, dst_access);
+    vkmm_strict_unlock(strict);
+}
+
 /* --- Dependencies -------------------------------------------------------------- */
 
 static bool writer_in_scope(void *user, const struct vkmm_mm_agent *writer)

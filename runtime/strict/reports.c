@@ -37,7 +37,7 @@ void vkmm_strict_report(struct vkmm_strict *strict, const struct vkmm_mm_hazard 
     struct vkmm_hazard_place place;
     vkmm_strict_describe(strict, hazard, &place);
     bool uninitialized = strcmp(hazard->id, VKMM_MM_HAZARD_UNINITIALIZED_READ) == 0;
-    if (uninitialized && hold_uninitialized(strict, hazard, &place))
+    if (uninitialized && !hazard->discarded && hold_uninitialized(strict, hazard, &place))
         return;
     vkmm_hazard_report_add(strict, hazard, &place);
 }

@@ -166,6 +166,13 @@ void vkmm_strict_read(struct vkmm_strict *strict, const struct vkmm_strict_comma
 void vkmm_strict_write(struct vkmm_strict *strict, const struct vkmm_strict_command *command,
                        struct vkmm_strict_memory *memory, uint64_t offset, uint64_t size, VkPipelineStageFlags2 stage,
                        VkAccessFlags2 access, const void *data);
+/* An image layout transition from UNDEFINED by `command` (the barrier):
+ * the bytes' contents are discarded — scrambled with a seeded pattern,
+ * visible to the barrier's second scope — and a read before the next
+ * write is reported (DESIGN §3.2). */
+void vkmm_strict_discard(struct vkmm_strict *strict, const struct vkmm_strict_command *command,
+                         struct vkmm_strict_memory *memory, uint64_t offset, uint64_t size,
+                         VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access);
 
 /* The first synchronization scope of a dependency, for its availability
  * operation: the writes of queue `queue`'s commands in earlier graphs and,
