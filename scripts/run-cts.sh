@@ -11,6 +11,9 @@
 #   CHUNK_TIMEOUT seconds allowed for one deqp-vk process (default 3600); on expiry the
 #                 running case is recorded as Timeout and the run resumes after it
 #   NFAIL         how many failing cases to list (default 10)
+#   CTS_FAILS     expected non-passes (default tests/cts/vkmm-fails.txt): the
+#                 summary also lists the non-passes it does not expect and the
+#                 expected ones that passed
 #   any VKMM_* variable is passed through (VKMM_MODE is set from the 2nd argument).
 #   The CTS's timeline_semaphore.device_host group writes inputs on the host
 #   and releases the work with vkSignalSemaphore alone, and reads results on
@@ -120,9 +123,9 @@ done
 
 # 3. Summary.
 for i in $(seq 1 $n); do cat "$OUT/results-$i.tsv"; done > "$OUT/results.tsv"
-python3 - "$OUT" "$SEL" "$MODE" "${NFAIL:-10}" <<'EOF' | tee "$OUT/summary.txt"
-import sys, collections
-out, sel, mode, nfail = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+python3 - "$OUT" "$SEL" "$MODE" "${NFAIL:-10}" "${CTS_FAILS:-$top/tests/cts/vkmm-fails.txt}" <<'EOF' | tee "$OUT/summary.txt"
+import sys, collections, fnmatch, os
+out, sel, mode, nfail, fails = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 rows = [l.rstrip("\n").split("\t", 2) for l in open(f"{out}/results.tsv") if l.strip()]
 cnt = collections.Counter(r[1] for r in rows)
 order = ["Pass", "Fail", "NotSupported", "Crash", "Timeout", "QualityWarning", "CompatibilityWarning",
@@ -133,4 +136,20 @@ bad = [r for r in rows if r[1] not in ("Pass", "NotSupported", "QualityWarning",
 for r in bad[:nfail]:
     print(f"  {r[1]}: {r[0]}: {r[2] if len(r) > 2 else ''}")
 if len(bad) > nfail: print(f"  ... {len(bad) - nfail} more in {out}/results.tsv")
+expected = []
+if os.path.exists(fails):
+    for line in open(fails):
+        fields = line.split("#", 1)[0].strip().split(",")
+        if len(fields) >= 2 and (len(fields) < 3 or fields[2] == mode):
+            expected.append((fields[0], fields[1]))
+def listed(case):
+    return next((status for pattern, status in expected if fnmatch.fnmatchcase(case, pattern)), None)
+unexpected = [r for r in bad if listed(r[0]) != r[1]]
+now_passing = [r[0] for r in rows if r[1] == "Pass" and listed(r[0])]
+print(f"against {os.path.basename(fails)}: {len(bad) - len(unexpected)} expected, {len(unexpected)} unexpected, "
+      f"{len(now_passing)} listed but passing")
+for r in unexpected[:nfail]:
+    print(f"  unexpected {r[1]}: {r[0]}")
+for case in now_passing[:nfail]:
+    print(f"  now passing: {case}")
 EOF
