@@ -176,3 +176,13 @@ VKAPI_ATTR void VKAPI_CALL vkmm_CmdDispatchIndirect(VkCommandBuffer commandBuffe
     dispatch->indirect = indirect;
     dispatch->indirect_offset = offset;
 }
+
+/* One physical device per group: the only valid mask is 1 (its dispatches
+ * run there), anything else names devices that do not exist. */
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdSetDeviceMask(VkCommandBuffer commandBuffer, uint32_t deviceMask)
+{
+    if (deviceMask != 1)
+        vkmm_command_buffer_invalid(vkmm_command_buffer_from_handle(commandBuffer),
+                                    "VUID-vkCmdSetDeviceMask-deviceMask-00108",
+                                    "vkCmdSetDeviceMask(0x%x): the device group has one device (mask 1)", deviceMask);
+}

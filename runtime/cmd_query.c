@@ -86,3 +86,21 @@ VKAPI_ATTR void VKAPI_CALL vkmm_CmdCopyQueryPoolResults(VkCommandBuffer commandB
     command->u.copy_query_pool_results.stride = stride;
     command->u.copy_query_pool_results.flags = flags;
 }
+
+/* vkmm's query pools are timestamp pools (vkCreateQueryPool refuses the
+ * other types), and vkCmdBeginQuery/vkCmdEndQuery take none
+ * (VUID-vkCmdBeginQuery-queryType-02804): the commands are dropped. */
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdBeginQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query,
+                                              VkQueryControlFlags flags)
+{
+    (void)queryPool, (void)query, (void)flags;
+    vkmm_command_buffer_reject(vkmm_command_buffer_from_handle(commandBuffer),
+                               "vkCmdBeginQuery on a timestamp query pool (VUID-vkCmdBeginQuery-queryType-02804)");
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query)
+{
+    (void)queryPool, (void)query;
+    vkmm_command_buffer_reject(vkmm_command_buffer_from_handle(commandBuffer),
+                               "vkCmdEndQuery without an active query (VUID-vkCmdEndQuery-None-01923)");
+}

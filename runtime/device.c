@@ -236,3 +236,18 @@ void vkmm_device_lose(struct vkmm_device *device, const char *format, ...)
              "VKMM-DEVICE-LOST", "%s", text);
     atomic_store(&device->lost, true);
 }
+
+/* The device group has one device, and the spec asks for two different
+ * device indices (VUID-vkGetDeviceGroupPeerMemoryFeatures-localDeviceIndex-00691):
+ * there is no peer memory, so no feature. */
+VKAPI_ATTR void VKAPI_CALL vkmm_GetDeviceGroupPeerMemoryFeatures(VkDevice _device, uint32_t heapIndex,
+                                                                 uint32_t localDeviceIndex, uint32_t remoteDeviceIndex,
+                                                                 VkPeerMemoryFeatureFlags *pPeerMemoryFeatures)
+{
+    VKMM_FROM_HANDLE(vkmm_device, device, _device);
+    *pPeerMemoryFeatures = 0;
+    vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+             "VKMM-INVALID-PEER-MEMORY",
+             "vkGetDeviceGroupPeerMemoryFeatures(heap %u, devices %u and %u): the device group has one device", heapIndex,
+             localDeviceIndex, remoteDeviceIndex);
+}

@@ -312,3 +312,21 @@ VKAPI_ATTR void VKAPI_CALL vkmm_DestroyPipeline(VkDevice _device, VkPipeline _pi
     if (pipeline)
         pipeline_destroy(device, pipeline, pAllocator);
 }
+
+/* No queue of vkmm's can bind a graphics pipeline, and vkmm has no
+ * rasterizer to build one for: each is refused with a message (its handle
+ * VK_NULL_HANDLE, as the spec asks of pipelines that failed). */
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateGraphicsPipelines(VkDevice _device, VkPipelineCache pipelineCache,
+                                                             uint32_t createInfoCount,
+                                                             const VkGraphicsPipelineCreateInfo *pCreateInfos,
+                                                             const VkAllocationCallbacks *pAllocator,
+                                                             VkPipeline *pPipelines)
+{
+    (void)pipelineCache, (void)pCreateInfos, (void)pAllocator;
+    VKMM_FROM_HANDLE(vkmm_device, device, _device);
+    for (uint32_t i = 0; i < createInfoCount; i++)
+        pPipelines[i] = VK_NULL_HANDLE;
+    return vkmm_errorf(device, VK_ERROR_UNKNOWN,
+                       "vkCreateGraphicsPipelines: vkmm is a compute device (no queue family has "
+                       "VK_QUEUE_GRAPHICS_BIT); %u graphics pipeline(s) not created", createInfoCount);
+}

@@ -285,3 +285,16 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueWaitIdle(VkQueue _queue)
             vkmm_strict_wait_idle(queue->base.device->strict, vkmm_queue_id(queue));
     return vkmm_device_check_lost(queue->base.device, result);
 }
+
+/* No queue family has VK_QUEUE_SPARSE_BINDING_BIT and no sparse feature is
+ * supported (VUID-vkQueueBindSparse-queuetype): nothing is bound, nothing
+ * is signalled. */
+VKAPI_ATTR VkResult VKAPI_CALL vkmm_QueueBindSparse(VkQueue _queue, uint32_t bindInfoCount,
+                                                     const VkBindSparseInfo *pBindInfo, VkFence fence)
+{
+    (void)bindInfoCount, (void)pBindInfo, (void)fence;
+    VKMM_FROM_HANDLE(vkmm_queue, queue, _queue);
+    return vkmm_errorf(queue, VK_ERROR_UNKNOWN,
+                       "vkQueueBindSparse: no queue family of vkmm's supports sparse binding "
+                       "(VUID-vkQueueBindSparse-queuetype)");
+}
