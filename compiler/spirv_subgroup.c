@@ -612,6 +612,52 @@ static bool operand_has_result_type(struct tr *t, const struct spv_insn *insn, c
     return insn->word_count > index && w[index] < t->m->bound && t->m->ids[w[index]].type == w[1];
 }
 
+/* Whether the result type is `kind` (a vector: of `count` integers).
+ * spirv-val (2023.1) lets OpGroupNonUniformAllEqual with a uvec4 result
+ * through (found by fuzz_spirv), and taking a component of the boolean
+ * vkmm computes crashed LLVM. */
+static bool result_is(struct tr *t, const uint32_t *w, enum spv_type_kind kind, uint32_t count)
+{
+    const struct spv_type *type = spv_type(t->m, w[1]);
+    if (!type || type->kind != kind)
+        return false;
+    if (kind != SPV_TYPE_VECTOR)
+        return true;
+    const struct spv_type *component = spv_type(t->m, type->element);
+    return type->count == count && component && component->kind == SPV_TYPE_INT;
+}
+
+/* The result types the translators below build: votes and bit tests are
+ * booleans, ballots uvec4, counts and bit indices integers. */
+static bool check_result(struct tr *t, const struct spv_insn *insn, const uint32_t *w)
+{
+    bool ok = true;
+    switch (insn->opcode) {
+    case SpvOpGroupNonUniformElect:
+    case SpvOpGroupNonUniformAll:
+    case SpvOpGroupNonUniformAny:
+    case SpvOpGroupNonUniformAllEqual:
+    case SpvOpGroupNonUniformInverseBallot:
+    case SpvOpGroupNonUniformBallotBitExtract:
+        ok = result_is(t, w, SPV_TYPE_BOOL, 0);
+        break;
+    case SpvOpGroupNonUniformBallot:
+        ok = result_is(t, w, SPV_TYPE_VECTOR, 4);
+        break;
+    case SpvOpGroupNonUniformBallotBitCount:
+    case SpvOpGroupNonUniformBallotFindLSB:
+    case SpvOpGroupNonUniformBallotFindMSB:
+        ok = result_is(t, w, SPV_TYPE_INT, 0);
+        break;
+    default:
+        break;
+    }
+    if (!ok)
+        return spv_fail(t->error, "%s at word %u: the result type does not fit the operation",
+                        spv_opcode_name(insn->opcode), insn->offset);
+    return true;
+}
+
 /* The operands the translators below take apart: values have the result
  * type, lane Ids are integer scalars, ballots are uvec4, predicates bools. */
 static bool check_operands(struct tr *t, const struct spv_insn *insn, const uint32_t *w)
@@ -674,7 +720,7 @@ bool spv_translate_subgroup(struct tr *t, const struct spv_insn *insn, bool *han
     *handled = is_subgroup(insn->opcode);
     if (!*handled)
         return true;
-    if (!check_scope(t, insn, w) || !check_operands(t, insn, w))
+    if (!check_scope(t, insn, w) || !check_result(t, insn, w) || !check_operands(t, insn, w))
         return false;
     if (is_arithmetic(insn->opcode))
         return translate_arithmetic(t, insn, w);

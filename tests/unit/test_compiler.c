@@ -187,6 +187,7 @@ static void test_compiler_rejects_fuzzer_finds_with_a_message(void **state)
         { "local_size_id_not_constant", 8, "is not a constant instruction" },
         { "huge_private_array", 8, "bytes per workgroup" },
         { "group_fadd_on_integers", 8, "the result type does not fit the operation" },
+        { "group_all_equal_vector_result", 8, "the result type does not fit the operation" },
     };
     for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct vkmm_compiled_shader shader;
