@@ -31,27 +31,38 @@ static void graphics_only(VkCommandBuffer commandBuffer, const char *name)
     }
 
 GRAPHICS_ONLY(CmdBeginRenderPass, const VkRenderPassBeginInfo *pRenderPassBegin, VkSubpassContents contents)
-GRAPHICS_ONLY(CmdBeginRenderPass2, const VkRenderPassBeginInfo *pRenderPassBegin, const VkSubpassBeginInfo *pSubpassBeginInfo)
+GRAPHICS_ONLY(CmdBeginRenderPass2, const VkRenderPassBeginInfo *pRenderPassBegin,
+              const VkSubpassBeginInfo *pSubpassBeginInfo)
 GRAPHICS_ONLY(CmdBeginRendering, const VkRenderingInfo *pRenderingInfo)
 GRAPHICS_ONLY(CmdBindIndexBuffer, VkBuffer buffer, VkDeviceSize offset, VkIndexType indexType)
-GRAPHICS_ONLY(CmdBindVertexBuffers, uint32_t firstBinding, uint32_t bindingCount, const VkBuffer *pBuffers, const VkDeviceSize *pOffsets)
-GRAPHICS_ONLY(CmdBindVertexBuffers2, uint32_t firstBinding, uint32_t bindingCount, const VkBuffer *pBuffers, const VkDeviceSize *pOffsets, const VkDeviceSize *pSizes, const VkDeviceSize *pStrides)
-GRAPHICS_ONLY(CmdBlitImage, VkImage srcImage, VkImageLayout srcImageLayout, VkImage dstImage, VkImageLayout dstImageLayout, uint32_t regionCount, const VkImageBlit *pRegions, VkFilter filter)
+GRAPHICS_ONLY(CmdBindVertexBuffers, uint32_t firstBinding, uint32_t bindingCount, const VkBuffer *pBuffers,
+              const VkDeviceSize *pOffsets)
+GRAPHICS_ONLY(CmdBindVertexBuffers2, uint32_t firstBinding, uint32_t bindingCount, const VkBuffer *pBuffers,
+              const VkDeviceSize *pOffsets, const VkDeviceSize *pSizes, const VkDeviceSize *pStrides)
+GRAPHICS_ONLY(CmdBlitImage, VkImage srcImage, VkImageLayout srcImageLayout, VkImage dstImage,
+              VkImageLayout dstImageLayout, uint32_t regionCount, const VkImageBlit *pRegions, VkFilter filter)
 GRAPHICS_ONLY(CmdBlitImage2, const VkBlitImageInfo2 *pBlitImageInfo)
-GRAPHICS_ONLY(CmdClearAttachments, uint32_t attachmentCount, const VkClearAttachment *pAttachments, uint32_t rectCount, const VkClearRect *pRects)
-GRAPHICS_ONLY(CmdClearDepthStencilImage, VkImage image, VkImageLayout imageLayout, const VkClearDepthStencilValue *pDepthStencil, uint32_t rangeCount, const VkImageSubresourceRange *pRanges)
+GRAPHICS_ONLY(CmdClearAttachments, uint32_t attachmentCount, const VkClearAttachment *pAttachments, uint32_t rectCount,
+              const VkClearRect *pRects)
+GRAPHICS_ONLY(CmdClearDepthStencilImage, VkImage image, VkImageLayout imageLayout,
+              const VkClearDepthStencilValue *pDepthStencil, uint32_t rangeCount,
+              const VkImageSubresourceRange *pRanges)
 GRAPHICS_ONLY(CmdDraw, uint32_t vertexCount, uint32_t instanceCount, uint32_t firstVertex, uint32_t firstInstance)
-GRAPHICS_ONLY(CmdDrawIndexed, uint32_t indexCount, uint32_t instanceCount, uint32_t firstIndex, int32_t vertexOffset, uint32_t firstInstance)
+GRAPHICS_ONLY(CmdDrawIndexed, uint32_t indexCount, uint32_t instanceCount, uint32_t firstIndex, int32_t vertexOffset,
+              uint32_t firstInstance)
 GRAPHICS_ONLY(CmdDrawIndexedIndirect, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount, uint32_t stride)
-GRAPHICS_ONLY(CmdDrawIndexedIndirectCount, VkBuffer buffer, VkDeviceSize offset, VkBuffer countBuffer, VkDeviceSize countBufferOffset, uint32_t maxDrawCount, uint32_t stride)
+GRAPHICS_ONLY(CmdDrawIndexedIndirectCount, VkBuffer buffer, VkDeviceSize offset, VkBuffer countBuffer,
+              VkDeviceSize countBufferOffset, uint32_t maxDrawCount, uint32_t stride)
 GRAPHICS_ONLY(CmdDrawIndirect, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount, uint32_t stride)
-GRAPHICS_ONLY(CmdDrawIndirectCount, VkBuffer buffer, VkDeviceSize offset, VkBuffer countBuffer, VkDeviceSize countBufferOffset, uint32_t maxDrawCount, uint32_t stride)
+GRAPHICS_ONLY(CmdDrawIndirectCount, VkBuffer buffer, VkDeviceSize offset, VkBuffer countBuffer,
+              VkDeviceSize countBufferOffset, uint32_t maxDrawCount, uint32_t stride)
 GRAPHICS_ONLY_NOARGS(CmdEndRenderPass)
 GRAPHICS_ONLY(CmdEndRenderPass2, const VkSubpassEndInfo *pSubpassEndInfo)
 GRAPHICS_ONLY_NOARGS(CmdEndRendering)
 GRAPHICS_ONLY(CmdNextSubpass, VkSubpassContents contents)
 GRAPHICS_ONLY(CmdNextSubpass2, const VkSubpassBeginInfo *pSubpassBeginInfo, const VkSubpassEndInfo *pSubpassEndInfo)
-GRAPHICS_ONLY(CmdResolveImage, VkImage srcImage, VkImageLayout srcImageLayout, VkImage dstImage, VkImageLayout dstImageLayout, uint32_t regionCount, const VkImageResolve *pRegions)
+GRAPHICS_ONLY(CmdResolveImage, VkImage srcImage, VkImageLayout srcImageLayout, VkImage dstImage,
+              VkImageLayout dstImageLayout, uint32_t regionCount, const VkImageResolve *pRegions)
 GRAPHICS_ONLY(CmdResolveImage2, const VkResolveImageInfo2 *pResolveImageInfo)
 GRAPHICS_ONLY(CmdSetBlendConstants, const float blendConstants[4])
 GRAPHICS_ONLY(CmdSetCullMode, VkCullModeFlags cullMode)
@@ -70,7 +81,8 @@ GRAPHICS_ONLY(CmdSetRasterizerDiscardEnable, VkBool32 rasterizerDiscardEnable)
 GRAPHICS_ONLY(CmdSetScissor, uint32_t firstScissor, uint32_t scissorCount, const VkRect2D *pScissors)
 GRAPHICS_ONLY(CmdSetScissorWithCount, uint32_t scissorCount, const VkRect2D *pScissors)
 GRAPHICS_ONLY(CmdSetStencilCompareMask, VkStencilFaceFlags faceMask, uint32_t compareMask)
-GRAPHICS_ONLY(CmdSetStencilOp, VkStencilFaceFlags faceMask, VkStencilOp failOp, VkStencilOp passOp, VkStencilOp depthFailOp, VkCompareOp compareOp)
+GRAPHICS_ONLY(CmdSetStencilOp, VkStencilFaceFlags faceMask, VkStencilOp failOp, VkStencilOp passOp,
+              VkStencilOp depthFailOp, VkCompareOp compareOp)
 GRAPHICS_ONLY(CmdSetStencilReference, VkStencilFaceFlags faceMask, uint32_t reference)
 GRAPHICS_ONLY(CmdSetStencilTestEnable, VkBool32 stencilTestEnable)
 GRAPHICS_ONLY(CmdSetStencilWriteMask, VkStencilFaceFlags faceMask, uint32_t writeMask)
