@@ -15,13 +15,13 @@
  *
  * Where each variable's storage is, and the builtins, are lower_variables.c's.
  *
- * Strict mode marks the bytes of every device-memory access (mark_accesses)
- * so that a dispatch's accesses are exact; the memory machine inside a
- * dispatch (a later issue) routes the leaf accesses and barriers below
- * through the memory-model engine, and plugs in here too. */
+ * Strict mode's hooks on these accesses (the exact-access marks, the
+ * workgroup- and device-memory monitors, fences at their scope) are
+ * lower_monitor.c's. */
 #include <stdio.h>
 
 #include "spirv_names.h"
+#include "lower_memory.h"
 #include "spirv_private.h"
 
 enum spv_storage_kind spv_storage_kind(uint32_t storage_class)
@@ -60,7 +60,7 @@ LLVMValueRef spv_pack_pointer(struct tr *t, struct tr_pointer p)
     return LLVMBuildInsertValue(t->builder, value, p.hi, 2, "");
 }
 
-static struct tr_pointer unpack_pointer(struct tr *t, LLVMValueRef value)
+struct tr_pointer spv_unpack_pointer(struct tr *t, LLVMValueRef value)
 {
     struct tr_pointer p;
     p.addr = LLVMBuildExtractValue(t->builder, value, 0, "");
@@ -89,7 +89,7 @@ LLVMValueRef spv_memory_address_pointer(struct tr *t, LLVMValueRef address)
 /* --- Layout ----------------------------------------------------------------------- */
 
 /* Natural offset of member `index` of a struct. */
-static uint32_t natural_member_offset(struct tr *t, const struct spv_type *type, uint32_t index)
+uint32_t spv_natural_member_offset(struct tr *t, const struct spv_type *type, uint32_t index)
 {
     uint32_t offset = 0;
     for (uint32_t i = 0; i <= index; i++) {
@@ -101,7 +101,7 @@ static uint32_t natural_member_offset(struct tr *t, const struct spv_type *type,
     return offset;
 }
 
-static uint32_t natural_stride(struct tr *t, uint32_t element)
+uint32_t spv_natural_stride(struct tr *t, uint32_t element)
 {
     const struct spv_type *e = spv_type(t->m, element);
     return align_up(e->natural_size, e->natural_align);
@@ -195,353 +195,6 @@ LLVMValueRef spv_to_pointers(struct tr *t, LLVMValueRef addresses)
     return LLVMBuildIntToPtr(t->builder, addresses, LLVMVectorType(t->ptr, t->width), "");
 }
 
-/* Strict mode's exact accesses (DESIGN §3 "Exact accesses"): for every
- * lane in `mask` whose `size` bytes at `addresses` lie in device memory, a
- * 1 in each byte of the read or write marks (shader_abi.h).  Push
- * constants, shared and lane-scaled storage are not device memory and are
- * never marked.  Stores of a constant, so no lane's mark depends on
- * another's. */
-static void mark_accesses(struct tr *t, LLVMValueRef addresses, LLVMValueRef mask, unsigned size, bool write)
-{
-    if (!t->options->track_accesses)
-        return;
-    LLVMValueRef base = tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MEMORY_BASE, t->i64));
-    LLVMValueRef end = tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MEMORY_END, t->i64));
-    LLVMValueRef last = LLVMBuildAdd(t->builder, addresses, spv_i64_splat(t, size), "");
-    LLVMValueRef in_device = LLVMBuildAnd(t->builder, LLVMBuildICmp(t->builder, LLVMIntUGE, addresses, base, ""),
-                                          LLVMBuildICmp(t->builder, LLVMIntULE, last, end, ""), "");
-    LLVMValueRef lanes = LLVMBuildAnd(t->builder, mask, in_device, "");
-    int field = write ? VKMM_INVOCATION_WRITE_MARKS_DELTA : VKMM_INVOCATION_READ_MARKS_DELTA;
-    LLVMValueRef marks = LLVMBuildAdd(t->builder, addresses, tr_splat(t, tr_invocation_field(t, field, t->i64)), "");
-    for (unsigned at = 0; at < size;) {
-        unsigned chunk = size - at >= 8 ? 8 : size - at >= 4 ? 4 : size - at >= 2 ? 2 : 1;
-        LLVMTypeRef scalar = LLVMIntTypeInContext(t->context, chunk * 8);
-        LLVMValueRef ones = LLVMConstInt(scalar, 0x0101010101010101ull, 0);
-        LLVMTypeRef vector = LLVMVectorType(scalar, t->width);
-        LLVMValueRef targets = LLVMBuildAdd(t->builder, marks, spv_i64_splat(t, at), "");
-        LLVMTypeRef overloads[2] = { vector, LLVMVectorType(t->ptr, t->width) };
-        LLVMValueRef args[4] = { tr_splat(t, ones), spv_to_pointers(t, targets), LLVMConstInt(t->i32, 1, 0), lanes };
-        tr_call_intrinsic(t, "llvm.masked.scatter", overloads, 2, args, 4);
-        at += chunk;
-    }
-}
-
-struct place {
-    struct tr_pointer pointer;
-    enum spv_storage_kind kind;
-    bool explicit_layout;
-    bool uniform;        /* every lane's address is the same (known at compile time) */
-    uint32_t pointer_id; /* the SPIR-V pointer accessed (for the workgroup monitor) */
-};
-
-/* --- Strict mode: the workgroup-memory monitor -------------------------------- */
-
-/* The variable a pointer was derived from (through access chains), for the
- * monitor's reports: its OpName, or its id. */
-static void root_variable_name(struct tr *t, uint32_t pointer_id, char *out, size_t size)
-{
-    struct spv_module *m = t->m;
-    uint32_t id = pointer_id;
-    for (unsigned depth = 0; depth < 64 && id < m->bound && m->ids[id].kind != SPV_ID_VARIABLE; depth++) {
-        const struct spv_insn *insn = &m->insns[m->ids[id].insn];
-        uint16_t op = insn->opcode;
-        if (op != SpvOpAccessChain && op != SpvOpInBoundsAccessChain && op != SpvOpPtrAccessChain &&
-            op != SpvOpCopyObject && op != SpvOpBitcast)
-            break;
-        id = spv_words(m, insn)[3];
-    }
-    const char *name = id < m->bound ? m->ids[id].name : NULL;
-    if (name && *name) {
-        snprintf(out, size, "`%s`", name);
-        return;
-    }
-    /* A GLSL block without an instance name: the block's name. */
-    const struct spv_type *pointer = id < m->bound ? spv_type(m, m->ids[id].type) : NULL;
-    uint32_t block = pointer ? pointer->element : 0;
-    while (block && spv_type(m, block) &&
-           (spv_type(m, block)->kind == SPV_TYPE_ARRAY || spv_type(m, block)->kind == SPV_TYPE_RUNTIME_ARRAY))
-        block = spv_type(m, block)->element;
-    const char *block_name = block && block < m->bound ? m->ids[block].name : NULL;
-    if (block_name && *block_name)
-        snprintf(out, size, "block `%s`", block_name);
-    else
-        snprintf(out, size, "%%%u", id);
-}
-
-/* "`tile` (OpLoad, line 18)": what the monitor says of the current
- * instruction, a constant string in the module. */
-static LLVMValueRef monitor_site_text(struct tr *t, uint32_t pointer_id)
-{
-    char name[128], text[256];
-    root_variable_name(t, pointer_id, name, sizeof(name));
-    const struct spv_insn *insn = t->current_insn;
-    const char *op = insn ? spv_opcode_name(insn->opcode) : "?";
-    if (t->current_line)
-        snprintf(text, sizeof(text), "%s (%s, line %u)", name, op, t->current_line);
-    else
-        snprintf(text, sizeof(text), "%s (%s at word %u)", name, op, insn ? insn->offset : 0);
-    return LLVMBuildGlobalStringPtr(t->builder, text, "site");
-}
-
-/* GLSL's `coherent buffer B { ... }` decorates the block's members: the
- * variable's block (through arrays of blocks) with a Coherent member counts
- * as coherent. */
-static bool block_has_coherent_member(struct tr *t, uint32_t pointer_id)
-{
-    struct spv_module *m = t->m;
-    const struct spv_type *pointer = spv_type(m, m->ids[pointer_id].type);
-    if (!pointer || pointer->kind != SPV_TYPE_POINTER)
-        return false;
-    const struct spv_type *type = pointer ? spv_type(m, pointer->element) : NULL;
-    while (type && (type->kind == SPV_TYPE_ARRAY || type->kind == SPV_TYPE_RUNTIME_ARRAY))
-        type = spv_type(m, type->element);
-    if (!type || type->kind != SPV_TYPE_STRUCT)
-        return false;
-    for (uint32_t i = 0; i < type->member_count; i++)
-        if (type->members[i].coherent)
-            return true;
-    return false;
-}
-
-/* Private accesses (000 "Private"): neither atomic, nor through a Coherent
- * or Volatile variable (GLSL450 memory model), nor with NonPrivatePointer
- * (Vulkan memory model).  They never communicate with another invocation
- * inside a command (DESIGN §3.2). */
-static bool access_is_private(struct tr *t, uint32_t pointer_id)
-{
-    struct spv_module *m = t->m;
-    const struct spv_insn *insn = t->current_insn;
-    if (!insn)
-        return false;
-    if (insn->opcode == SpvOpLoad || insn->opcode == SpvOpStore) {
-        const uint32_t *w = spv_words(m, insn);
-        unsigned operand = insn->opcode == SpvOpLoad ? 4 : 3;
-        if (insn->word_count > operand && (w[operand] & SpvMemoryAccessNonPrivatePointerMask))
-            return false;
-    } else if (insn->opcode != SpvOpCopyMemory) {
-        return false; /* atomics; anything else is not a plain access */
-    }
-    uint32_t id = pointer_id;
-    for (unsigned depth = 0; depth < 64 && id < m->bound; depth++) {
-        if (m->ids[id].coherent || m->ids[id].volatile_)
-            return false;
-        if (m->ids[id].kind == SPV_ID_VARIABLE)
-            return !block_has_coherent_member(t, id);
-        const struct spv_insn *def = &m->insns[m->ids[id].insn];
-        if (def->opcode != SpvOpAccessChain && def->opcode != SpvOpInBoundsAccessChain &&
-            def->opcode != SpvOpPtrAccessChain && def->opcode != SpvOpCopyObject)
-            return !block_has_coherent_member(t, id); /* a buffer reference: its pointee's members */
-        id = spv_words(m, def)[3];
-    }
-    return true;
-}
-
-/* The constant an id names (scopes and semantics are constants). */
-static uint32_t constant_of(const struct spv_module *m, uint32_t id)
-{
-    const struct spv_insn *insn = &m->insns[m->ids[id].insn];
-    return insn->word_count > 3 ? spv_words(m, insn)[3] : 0;
-}
-
-/* A SPIR-V scope as a level of the dispatch (dispatch_levels.h). */
-static unsigned level_of_scope(uint32_t scope)
-{
-    switch (scope) {
-    case SpvScopeWorkgroup: return VKMM_SCOPE_WORKGROUP;
-    case SpvScopeSubgroup:
-    case SpvScopeInvocation: return VKMM_SCOPE_SUBGROUP;
-    default: return VKMM_SCOPE_DEVICE; /* Device, QueueFamily, CrossDevice */
-    }
-}
-
-/* The level a non-private access of the current instruction reaches: an
- * atomic's scope; for a NonPrivatePointer load or store the scope of its
- * MakePointerVisible / MakePointerAvailable (none without); device scope
- * for legacy Coherent/Volatile accesses and everything else (000
- * "Per-Instruction Availability and Visibility Semantics"; DESIGN §3.2
- * legacy row). */
-static unsigned access_level(struct tr *t)
-{
-    const struct spv_module *m = t->m;
-    const struct spv_insn *insn = t->current_insn;
-    if (!insn)
-        return VKMM_SCOPE_DEVICE;
-    const uint32_t *w = spv_words(m, insn);
-    if (insn->opcode == SpvOpAtomicStore)
-        return level_of_scope(constant_of(m, w[2]));
-    if (insn->opcode >= SpvOpAtomicLoad && insn->opcode <= SpvOpAtomicXor && insn->word_count > 4)
-        return level_of_scope(constant_of(m, w[4]));
-    if (insn->opcode == SpvOpAtomicFAddEXT || insn->opcode == SpvOpAtomicFMinEXT || insn->opcode == SpvOpAtomicFMaxEXT)
-        return level_of_scope(constant_of(m, w[4]));
-    if (insn->opcode != SpvOpLoad && insn->opcode != SpvOpStore)
-        return VKMM_SCOPE_DEVICE;
-    unsigned operand = insn->opcode == SpvOpLoad ? 4 : 3;
-    uint32_t access = insn->word_count > operand ? w[operand] : 0;
-    if (!(access & SpvMemoryAccessNonPrivatePointerMask) || (access & SpvMemoryAccessVolatileMask))
-        return VKMM_SCOPE_DEVICE;
-    unsigned next = operand + 1 + ((access & SpvMemoryAccessAlignedMask) ? 1 : 0);
-    if (access & SpvMemoryAccessMakePointerAvailableMask) {
-        if (insn->opcode == SpvOpStore && next < insn->word_count)
-            return level_of_scope(constant_of(m, w[next]));
-        next++;
-    }
-    if ((access & SpvMemoryAccessMakePointerVisibleMask) && insn->opcode == SpvOpLoad && next < insn->word_count)
-        return level_of_scope(constant_of(m, w[next]));
-    return VKMM_SCOPE_NONE;
-}
-
-/* The availability (before) or visibility (after) part of a barrier's or
- * an atomic's semantics on device memory, for strict mode's levels
- * (dispatch_levels.h).  With the Vulkan memory model only MakeAvailable /
- * MakeVisible perform them (000 "Availability and Visibility Semantics");
- * legacy modules' release and acquire imply them (DESIGN §3.2).  A release
- * without MakeAvailable still orders the atomic stores before it. */
-void spv_device_fence(struct tr *t, uint32_t scope, uint32_t semantics, bool available, bool visible)
-{
-    if (!t->options->monitor_device_memory)
-        return;
-    const uint32_t device_memory = SpvMemorySemanticsUniformMemoryMask | SpvMemorySemanticsCrossWorkgroupMemoryMask |
-                                   SpvMemorySemanticsAtomicCounterMemoryMask | SpvMemorySemanticsImageMemoryMask;
-    if (!(semantics & device_memory))
-        return;
-    bool release = (semantics & (SpvMemorySemanticsReleaseMask | SpvMemorySemanticsAcquireReleaseMask |
-                                 SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
-    bool acquire = (semantics & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsAcquireReleaseMask |
-                                 SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
-    bool vmm = t->m->uses_vulkan_memory_model;
-    bool av = available && release && (!vmm || (semantics & SpvMemorySemanticsMakeAvailableMask));
-    bool vis = visible && acquire && (!vmm || (semantics & SpvMemorySemanticsMakeVisibleMask));
-    bool orders = available && release && !av;
-    bool acquires = visible && acquire && !vis;
-    unsigned level = level_of_scope(scope);
-    if ((!av && !vis && !orders && !acquires) || level < VKMM_SCOPE_WORKGROUP)
-        return;
-    unsigned kind = level | (av ? VKMM_FENCE_AVAILABLE : 0) | (vis ? VKMM_FENCE_VISIBLE : 0) |
-                    (orders ? VKMM_FENCE_RELEASE : 0) | (acquires ? VKMM_FENCE_ACQUIRE : 0);
-    LLVMTypeRef params[4] = { t->ptr, t->i32, t->i32, t->i32 };
-    LLVMTypeRef type = LLVMFunctionType(t->void_type, params, 4, 0);
-    LLVMValueRef args[4] = {
-        tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MONITOR, t->ptr),
-        tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_TAG, t->i32),
-        tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32),
-        LLVMConstInt(t->i32, kind, 0),
-    };
-    LLVMBuildCall2(t->builder, type, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_FENCE, t->ptr), args, 4, "");
-}
-
-/* Calls a monitor hook (shader_abi.h) with the lanes' addresses spilled to
- * memory; returns its result.  The device hook takes the subgroup too
- * (`subgroup`, NULL for the workgroup hook). */
-static LLVMValueRef call_monitor(struct tr *t, unsigned monitor_field, unsigned hook_field, LLVMValueRef who,
-                                 uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef mask, unsigned size,
-                                 unsigned flags, LLVMValueRef subgroup)
-{
-    LLVMValueRef spill = LLVMBuildStore(t->builder, addresses, t->monitor_addresses);
-    LLVMSetAlignment(spill, 8); /* the alloca is an [W x i64] array, not a vector */
-    LLVMValueRef bits = LLVMBuildBitCast(t->builder, mask, LLVMIntTypeInContext(t->context, t->width), "");
-    LLVMValueRef lanes = LLVMBuildZExt(t->builder, bits, t->i64, "");
-    uint64_t site = (uint64_t)(t->current_insn ? t->current_insn->offset : 0) << 32 | t->current_line;
-    LLVMTypeRef params[8] = { t->ptr, t->ptr, t->i64, t->i32, t->i32, t->i64, t->ptr, t->i32 };
-    unsigned count = subgroup ? 8 : 7;
-    LLVMTypeRef type = LLVMFunctionType(t->i64, params, count, 0);
-    LLVMValueRef args[8] = {
-        tr_invocation_field(t, monitor_field, t->ptr),
-        t->monitor_addresses,
-        lanes,
-        LLVMConstInt(t->i32, size | flags << 16, 0),
-        who,
-        LLVMConstInt(t->i64, site, 0),
-        monitor_site_text(t, pointer_id),
-        subgroup,
-    };
-    return LLVMBuildCall2(t->builder, type, tr_invocation_field(t, hook_field, t->ptr), args, count, "");
-}
-
-/* Before an access to Workgroup storage: the monitor records it, finds
- * races, and returns how far to move the lanes' addresses (0 unless a racing
- * read must see another value, held in the monitor's view).  Returns the
- * addresses to use. */
-static LLVMValueRef monitor_access(struct tr *t, uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef mask,
-                                   unsigned size, unsigned flags)
-{
-    if (!t->options->monitor_workgroup_memory || !t->monitor_addresses || !pointer_id || t->has_atomics)
-        return addresses;
-    LLVMValueRef delta = call_monitor(t, VKMM_INVOCATION_WORKGROUP_MONITOR, VKMM_INVOCATION_WORKGROUP_ACCESS,
-                                      tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32), pointer_id,
-                                      addresses, mask, size, flags, NULL);
-    return LLVMBuildAdd(t->builder, addresses, tr_splat(t, delta), "");
-}
-
-/* Before an access to device memory: the device-memory monitor records it
- * with the workgroup's tag and whether it is private, and may send some
- * lanes' reads elsewhere (to the bytes as they were before the dispatch).
- * Returns the addresses to use. */
-static LLVMValueRef monitor_device(struct tr *t, uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef mask,
-                                   unsigned size, unsigned flags)
-{
-    if (!t->options->monitor_device_memory || !t->monitor_addresses || !pointer_id)
-        return addresses;
-    if (access_is_private(t, pointer_id))
-        flags |= VKMM_ACCESS_PRIVATE;
-    else
-        flags |= access_level(t) << VKMM_ACCESS_SCOPE_SHIFT;
-    LLVMValueRef moved = call_monitor(t, VKMM_INVOCATION_DEVICE_MONITOR, VKMM_INVOCATION_DEVICE_ACCESS,
-                                      tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_TAG, t->i32), pointer_id,
-                                      addresses, mask, size, flags,
-                                      tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32));
-    LLVMValueRef reloaded = LLVMBuildLoad2(t->builder, t->lane_i64, t->monitor_addresses, "");
-    LLVMSetAlignment(reloaded, 8);
-    LLVMValueRef any = LLVMBuildICmp(t->builder, LLVMIntNE, moved, LLVMConstInt(t->i64, 0, 0), "");
-    return LLVMBuildSelect(t->builder, any, reloaded, addresses, "");
-}
-
-/* A coherent access (not private, not atomic) to device memory must not
- * be merged with others or moved out of a loop: a spin on a coherent flag
- * must see another invocation's write.  A fence before it (acquire for a
- * load, release for a store) keeps LLVM from doing either; on x86 it emits
- * no instruction. */
-static void fence_coherent(struct tr *t, const struct place *at, bool store)
-{
-    if (at->kind != SPV_STORAGE_EXPLICIT || !at->pointer_id || access_is_private(t, at->pointer_id))
-        return;
-    LLVMBuildFence(t->builder, store ? LLVMAtomicOrderingRelease : LLVMAtomicOrderingAcquire, 0, "");
-}
-
-/* A control barrier tells the monitor what it synchronizes (before the
- * subgroup suspends at it).  Vulkan memory model: Workgroup memory is
- * synchronized only with WorkgroupMemory in the semantics and an acquire or
- * release; legacy GLSL450 modules: every barrier does (DESIGN §3.2, and
- * docs/memory-model.md "Inside a dispatch"). */
-void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_t semantics)
-{
-    if (!t->options->monitor_workgroup_memory || t->has_atomics)
-        return;
-    bool ordering = (semantics & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsReleaseMask |
-                                  SpvMemorySemanticsAcquireReleaseMask |
-                                  SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
-    /* A release fence, a control barrier and an acquire fence synchronize
-     * too (000 "Synchronizes-With"): with such fences in the module every
-     * workgroup barrier counts. */
-    bool synchronizes = !t->m->uses_vulkan_memory_model || t->workgroup_fences ||
-                        (ordering && (semantics & SpvMemorySemanticsWorkgroupMemoryMask));
-    unsigned kind;
-    if (execution_scope == SpvScopeWorkgroup)
-        kind = synchronizes ? VKMM_WORKGROUP_BARRIER_MEMORY : VKMM_WORKGROUP_BARRIER_EXECUTION;
-    else if (execution_scope == SpvScopeSubgroup && synchronizes)
-        kind = VKMM_SUBGROUP_BARRIER_MEMORY;
-    else
-        return;
-    LLVMTypeRef params[3] = { t->ptr, t->i32, t->i32 };
-    LLVMTypeRef type = LLVMFunctionType(t->void_type, params, 3, 0);
-    LLVMValueRef args[3] = {
-        tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_MONITOR, t->ptr),
-        tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32),
-        LLVMConstInt(t->i32, kind, 0),
-    };
-    LLVMValueRef hook = tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_BARRIER, t->ptr);
-    LLVMBuildCall2(t->builder, type, hook, args, 3, "");
-}
-
 /* Loads one scalar of every active lane: a vector load when the lanes are
  * adjacent, a scalar load when they share an address, a masked gather
  * otherwise.  Inactive or out-of-bounds lanes read zero. */
@@ -553,13 +206,13 @@ static LLVMValueRef load_leaf(struct tr *t, const struct place *at, LLVMValueRef
     LLVMTypeRef vector = LLVMVectorType(scalar, t->width);
     LLVMValueRef addresses = leaf_addresses(t, p, extra, size, kind);
     LLVMValueRef mask = in_bounds(t, p, addresses, size);
-    fence_coherent(t, at, false);
+    spv_fence_coherent(t, at, false);
     if (kind == SPV_STORAGE_EXPLICIT) {
-        mark_accesses(t, addresses, mask, size, false);
-        addresses = monitor_device(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_READ);
+        spv_mark_accesses(t, addresses, mask, size, false);
+        addresses = spv_monitor_device_access(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_READ);
     }
     if (kind == SPV_STORAGE_SHARED)
-        addresses = monitor_access(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_READ);
+        addresses = spv_monitor_workgroup_access(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_READ);
     LLVMValueRef full = tr_all(t, mask);
     LLVMBasicBlockRef check = new_block(t, "load.check");
     LLVMBasicBlockRef contiguous = new_block(t, "load.vector");
@@ -608,13 +261,13 @@ static void store_leaf(struct tr *t, const struct place *at, LLVMValueRef extra,
     LLVMTypeRef vector = LLVMTypeOf(value);
     LLVMValueRef addresses = leaf_addresses(t, p, extra, size, kind);
     LLVMValueRef mask = in_bounds(t, p, addresses, size);
-    fence_coherent(t, at, true);
+    spv_fence_coherent(t, at, true);
     if (kind == SPV_STORAGE_EXPLICIT) {
-        mark_accesses(t, addresses, mask, size, true);
-        addresses = monitor_device(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_WRITE);
+        spv_mark_accesses(t, addresses, mask, size, true);
+        addresses = spv_monitor_device_access(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_WRITE);
     }
     if (kind == SPV_STORAGE_SHARED)
-        addresses = monitor_access(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_WRITE);
+        addresses = spv_monitor_workgroup_access(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_WRITE);
     LLVMBasicBlockRef check = new_block(t, "store.check");
     LLVMBasicBlockRef contiguous = new_block(t, "store.vector");
     LLVMBasicBlockRef masked = new_block(t, "store.masked");
@@ -677,7 +330,7 @@ void spv_store_texel_bytes(struct tr *t, uint32_t pointer_id, LLVMValueRef addre
 
 /* --- Whole values ------------------------------------------------------------------ */
 
-static unsigned scalar_bytes(const struct spv_type *type)
+unsigned spv_scalar_bytes(const struct spv_type *type)
 {
     return type->kind == SPV_TYPE_BOOL ? 4 : type->width / 8;
 }
@@ -699,14 +352,14 @@ static LLVMValueRef load_uniform_leaf(struct tr *t, const struct place *at, LLVM
     LLVMBasicBlockRef from = LLVMGetInsertBlock(t->builder);
     LLVMBuildCondBr(t->builder, ok, load, join);
     LLVMPositionBuilderAtEnd(t->builder, load);
-    fence_coherent(t, at, false);
+    spv_fence_coherent(t, at, false);
     if (at->kind == SPV_STORAGE_EXPLICIT) {
-        mark_accesses(t, tr_splat(t, address), t->exec, size, false);
-        address = first_lane(t, monitor_device(t, at->pointer_id, tr_splat(t, address), t->exec, size,
+        spv_mark_accesses(t, tr_splat(t, address), t->exec, size, false);
+        address = first_lane(t, spv_monitor_device_access(t, at->pointer_id, tr_splat(t, address), t->exec, size,
                                                VKMM_WORKGROUP_READ));
     }
     if (at->kind == SPV_STORAGE_SHARED)
-        address = first_lane(t, monitor_access(t, at->pointer_id, tr_splat(t, address), t->exec, size,
+        address = first_lane(t, spv_monitor_workgroup_access(t, at->pointer_id, tr_splat(t, address), t->exec, size,
                                                VKMM_WORKGROUP_READ));
     LLVMValueRef value = LLVMBuildLoad2(t->builder, scalar, spv_to_pointer(t, address), "");
     LLVMSetAlignment(value, 1);
@@ -721,7 +374,7 @@ static LLVMValueRef load_uniform_leaf(struct tr *t, const struct place *at, LLVM
 
 static LLVMValueRef load_scalar(struct tr *t, const struct place *at, LLVMValueRef extra, const struct spv_type *type)
 {
-    unsigned size = scalar_bytes(type);
+    unsigned size = spv_scalar_bytes(type);
     if (at->uniform && at->kind != SPV_STORAGE_LANE_SCALED && type->kind != SPV_TYPE_BOOL)
         return load_uniform_leaf(t, at, extra, spv_scalar_llvm(t, type), size);
     if (type->kind == SPV_TYPE_BOOL) {
@@ -736,7 +389,7 @@ static void store_scalar(struct tr *t, const struct place *at, LLVMValueRef extr
 {
     if (type->kind == SPV_TYPE_BOOL)
         value = LLVMBuildZExt(t->builder, value, t->lane_i32, "");
-    store_leaf(t, at, extra, value, scalar_bytes(type));
+    store_leaf(t, at, extra, value, spv_scalar_bytes(type));
 }
 
 /* Walks a value of `type_id` at AoS offset `extra`; `layout` carries the
@@ -777,23 +430,23 @@ static LLVMValueRef access_components(struct tr *t, const struct place *at, LLVM
         if (type->kind == SPV_TYPE_STRUCT) {
             const struct spv_member *member = &type->members[i];
             element = member->type;
-            offset = at->explicit_layout ? member->offset : natural_member_offset(t, type, i);
+            offset = at->explicit_layout ? member->offset : spv_natural_member_offset(t, type, i);
             inner.matrix_stride = member->matrix_stride;
             inner.row_major = member->row_major;
         } else if (type->kind == SPV_TYPE_ARRAY) {
-            offset = i * (at->explicit_layout ? type->array_stride : natural_stride(t, element));
+            offset = i * (at->explicit_layout ? type->array_stride : spv_natural_stride(t, element));
         } else if (type->kind == SPV_TYPE_MATRIX) {
             const struct spv_type *column = spv_type(t->m, element);
-            unsigned scalar = scalar_bytes(spv_type(t->m, column->element));
+            unsigned scalar = spv_scalar_bytes(spv_type(t->m, column->element));
             if (at->explicit_layout && layout.row_major)
                 offset = i * scalar; /* column i starts at element (0, i) */
             else
-                offset = i * (at->explicit_layout ? layout.matrix_stride : natural_stride(t, element));
+                offset = i * (at->explicit_layout ? layout.matrix_stride : spv_natural_stride(t, element));
             /* The column's components are matrix_stride apart when row-major. */
             inner.row_major = layout.row_major;
             inner.matrix_stride = at->explicit_layout && layout.row_major ? layout.matrix_stride : 0;
         } else if (type->kind == SPV_TYPE_VECTOR) {
-            unsigned scalar = scalar_bytes(spv_type(t->m, element));
+            unsigned scalar = spv_scalar_bytes(spv_type(t->m, element));
             offset = i * (layout.row_major && layout.matrix_stride ? layout.matrix_stride : scalar);
             inner.row_major = false;
             inner.matrix_stride = 0;
@@ -864,13 +517,13 @@ static LLVMValueRef load_vector(struct tr *t, const struct place *at, LLVMValueR
     LLVMBuildCondBr(t->builder, fast, block, each);
 
     LLVMPositionBuilderAtEnd(t->builder, block);
-    fence_coherent(t, at, false);
+    spv_fence_coherent(t, at, false);
     if (at->kind == SPV_STORAGE_EXPLICIT) {
-        mark_accesses(t, addresses, t->exec, size, false);
-        addresses = monitor_device(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_READ);
+        spv_mark_accesses(t, addresses, t->exec, size, false);
+        addresses = spv_monitor_device_access(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_READ);
     }
     if (at->kind == SPV_STORAGE_SHARED)
-        addresses = monitor_access(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_READ);
+        addresses = spv_monitor_workgroup_access(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_READ);
     LLVMValueRef all = LLVMBuildLoad2(t->builder, LLVMVectorType(scalar, n * t->width),
                                       spv_to_pointer(t, first_lane(t, addresses)), "");
     LLVMSetAlignment(all, 1);
@@ -913,13 +566,13 @@ static void store_vector(struct tr *t, const struct place *at, LLVMValueRef extr
     LLVMBuildCondBr(t->builder, fast, block, each);
 
     LLVMPositionBuilderAtEnd(t->builder, block);
-    fence_coherent(t, at, true);
+    spv_fence_coherent(t, at, true);
     if (at->kind == SPV_STORAGE_EXPLICIT) {
-        mark_accesses(t, addresses, t->exec, size, true);
-        addresses = monitor_device(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_WRITE);
+        spv_mark_accesses(t, addresses, t->exec, size, true);
+        addresses = spv_monitor_device_access(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_WRITE);
     }
     if (at->kind == SPV_STORAGE_SHARED)
-        addresses = monitor_access(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_WRITE);
+        addresses = spv_monitor_workgroup_access(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_WRITE);
     LLVMValueRef parts[4];
     for (unsigned c = 0; c < n; c++)
         parts[c] = LLVMBuildExtractValue(t->builder, value, c, "");
@@ -958,7 +611,7 @@ static struct place place_of(struct tr *t, uint32_t pointer_id)
 {
     const struct spv_type *ptype = spv_type(t->m, t->m->ids[pointer_id].type);
     struct place at;
-    at.pointer = unpack_pointer(t, tr_get(t, pointer_id));
+    at.pointer = spv_unpack_pointer(t, tr_get(t, pointer_id));
     at.kind = spv_storage_kind(ptype->storage_class);
     at.explicit_layout = at.kind == SPV_STORAGE_EXPLICIT;
     at.uniform = t->layouts[pointer_id].uniform;
@@ -983,182 +636,6 @@ static void store_through(struct tr *t, uint32_t pointer_id, LLVMValueRef value)
 void spv_store_pointer(struct tr *t, uint32_t pointer_id, LLVMValueRef value)
 {
     store_through(t, pointer_id, value);
-}
-
-/* --- Access chains ---------------------------------------------------------------- */
-
-static LLVMValueRef index_i64(struct tr *t, uint32_t id)
-{
-    LLVMValueRef index = tr_get(t, id);
-    unsigned width = LLVMGetIntTypeWidth(LLVMGetElementType(LLVMTypeOf(index)));
-    if (width == 64)
-        return index;
-    /* The spec: access chain indexes are treated as signed. */
-    return LLVMBuildSExt(t->builder, index, t->lane_i64, "");
-}
-
-static bool constant_index(struct tr *t, uint32_t id, uint32_t *out)
-{
-    const struct spv_id *c = &t->m->ids[id];
-    if (c->kind != SPV_ID_CONSTANT || t->m->insns[c->insn].opcode != SpvOpConstant)
-        return false;
-    *out = spv_words(t->m, &t->m->insns[c->insn])[3];
-    return true;
-}
-
-static bool translate_access_chain(struct tr *t, const struct spv_insn *insn, const uint32_t *w)
-{
-    struct spv_module *m = t->m;
-    uint32_t base_id = w[3];
-    const struct spv_type *base_type = spv_type(m, m->ids[base_id].type);
-    enum spv_storage_kind kind = spv_storage_kind(base_type->storage_class);
-    bool explicit_layout = kind == SPV_STORAGE_EXPLICIT;
-    struct tr_pointer p = unpack_pointer(t, tr_get(t, base_id));
-    struct tr_layout layout = t->layouts[base_id];
-    uint32_t type_id = base_type->element;
-    uint32_t first = 4;
-    LLVMValueRef offset = spv_i64_splat(t, 0);
-    bool uniform = layout.uniform && insn->opcode != SpvOpPtrAccessChain;
-    for (uint32_t k = 4; k < insn->word_count; k++) {
-        uint32_t ignored;
-        uniform &= constant_index(t, w[k], &ignored);
-    }
-
-    if (insn->opcode == SpvOpPtrAccessChain) {
-        uint32_t stride = base_type->array_stride;
-        offset = LLVMBuildMul(t->builder, index_i64(t, w[4]), spv_i64_splat(t, stride), "");
-        first = 5;
-    }
-    const struct spv_id *base = &m->ids[base_id];
-    if (base->kind == SPV_ID_VARIABLE && spv_is_descriptor_array(t, &m->variables[base->variable]) &&
-        first < insn->word_count) {
-        const struct vkmm_compile_binding *binding = spv_find_binding(t, base->set, base->binding);
-        p = spv_descriptor_pointer(t, base->set, binding->first, binding->count, index_i64(t, w[first]));
-        type_id = spv_type(m, type_id)->element;
-        first++;
-    }
-    for (uint32_t k = first; k < insn->word_count; k++) {
-        const struct spv_type *type = spv_type(m, type_id);
-        uint32_t constant;
-        switch (type->kind) {
-        case SPV_TYPE_STRUCT: {
-            if (!constant_index(t, w[k], &constant) || constant >= type->member_count)
-                return spv_fail(t->error, "struct index at word %u is not a constant member", insn->offset);
-            const struct spv_member *member = &type->members[constant];
-            uint32_t member_offset = explicit_layout ? member->offset : natural_member_offset(t, type, constant);
-            offset = LLVMBuildAdd(t->builder, offset, spv_i64_splat(t, member_offset), "");
-            layout.matrix_stride = member->matrix_stride;
-            layout.row_major = member->row_major;
-            type_id = member->type;
-            break;
-        }
-        case SPV_TYPE_ARRAY:
-        case SPV_TYPE_RUNTIME_ARRAY: {
-            uint32_t stride = explicit_layout ? type->array_stride : natural_stride(t, type->element);
-            offset = LLVMBuildAdd(t->builder, offset,
-                                  LLVMBuildMul(t->builder, index_i64(t, w[k]), spv_i64_splat(t, stride), ""), "");
-            type_id = type->element;
-            break;
-        }
-        case SPV_TYPE_MATRIX: {
-            const struct spv_type *column = spv_type(m, type->element);
-            unsigned scalar = scalar_bytes(spv_type(m, column->element));
-            uint32_t stride;
-            if (explicit_layout && layout.row_major)
-                stride = scalar;
-            else
-                stride = explicit_layout ? layout.matrix_stride : natural_stride(t, type->element);
-            offset = LLVMBuildAdd(t->builder, offset,
-                                  LLVMBuildMul(t->builder, index_i64(t, w[k]), spv_i64_splat(t, stride), ""), "");
-            if (!(explicit_layout && layout.row_major))
-                layout.matrix_stride = 0;
-            type_id = type->element;
-            break;
-        }
-        case SPV_TYPE_VECTOR: {
-            unsigned scalar = scalar_bytes(spv_type(m, type->element));
-            uint32_t stride = layout.row_major && layout.matrix_stride ? layout.matrix_stride : scalar;
-            offset = LLVMBuildAdd(t->builder, offset,
-                                  LLVMBuildMul(t->builder, index_i64(t, w[k]), spv_i64_splat(t, stride), ""), "");
-            layout.row_major = false;
-            layout.matrix_stride = 0;
-            type_id = type->element;
-            break;
-        }
-        default:
-            return spv_fail(t->error, "access chain into a scalar at word %u", insn->offset);
-        }
-    }
-    if (kind == SPV_STORAGE_LANE_SCALED)
-        offset = LLVMBuildMul(t->builder, offset, spv_i64_splat(t, t->width), "");
-    p.addr = LLVMBuildAdd(t->builder, p.addr, offset, "");
-    uint32_t component;
-    const struct spv_type *vector = t->builtin_variable[base_id] ? spv_builtin_type(t, base_id) : NULL;
-    if (vector && vector->kind == SPV_TYPE_VECTOR && !t->builtin_component[base_id] && insn->word_count == 5 &&
-        constant_index(t, w[4], &component)) {
-        /* A constant index past the vector's end is valid SPIR-V whose
-         * result is undefined: component 0 is as good a value as any. */
-        if (component >= vector->count)
-            component = 0;
-        t->builtin_variable[w[2]] = t->builtin_variable[base_id];
-        t->builtin_component[w[2]] = component + 1;
-    }
-    layout.uniform = uniform;
-    t->layouts[w[2]] = layout;
-    tr_set(t, w[2], spv_pack_pointer(t, p));
-    return true;
-}
-
-static bool translate_array_length(struct tr *t, const uint32_t *w)
-{
-    struct spv_module *m = t->m;
-    const struct spv_type *ptype = spv_type(m, m->ids[w[3]].type);
-    const struct spv_type *block = spv_type(m, ptype->element);
-    const struct spv_member *member = &block->members[w[4]];
-    const struct spv_type *array = spv_type(m, member->type);
-    struct tr_pointer p = unpack_pointer(t, tr_get(t, w[3]));
-    LLVMValueRef start = LLVMBuildAdd(t->builder, p.addr, spv_i64_splat(t, member->offset), "");
-    LLVMValueRef has_room = LLVMBuildICmp(t->builder, LLVMIntUGT, p.hi, start, "");
-    LLVMValueRef bytes = LLVMBuildSelect(t->builder, has_room, LLVMBuildSub(t->builder, p.hi, start, ""),
-                                         spv_i64_splat(t, 0), "");
-    LLVMValueRef length = LLVMBuildUDiv(t->builder, bytes,
-                                        spv_i64_splat(t, array->array_stride ? array->array_stride : 1), "");
-    tr_set(t, w[2], LLVMBuildTrunc(t->builder, length, t->lane_i32, ""));
-    return true;
-}
-
-/* Bitcasts that involve a pointer: to or from a 64-bit integer or a uvec2
- * (other bitcasts are arithmetic's). */
-static bool translate_pointer_bitcast(struct tr *t, const uint32_t *w)
-{
-    struct spv_module *m = t->m;
-    const struct spv_type *to = spv_type(m, w[1]);
-    const struct spv_type *from = spv_type(m, m->ids[w[3]].type);
-    LLVMValueRef value = tr_get(t, w[3]);
-    if (to->kind == SPV_TYPE_POINTER && from->kind == SPV_TYPE_POINTER) {
-        tr_set(t, w[2], value);
-        return true;
-    }
-    if (to->kind == SPV_TYPE_POINTER) {
-        if (from->kind == SPV_TYPE_VECTOR) {
-            LLVMValueRef low = LLVMBuildZExt(t->builder, LLVMBuildExtractValue(t->builder, value, 0, ""), t->lane_i64, "");
-            LLVMValueRef high = LLVMBuildZExt(t->builder, LLVMBuildExtractValue(t->builder, value, 1, ""), t->lane_i64, "");
-            value = LLVMBuildOr(t->builder, low, LLVMBuildShl(t->builder, high, spv_i64_splat(t, 32), ""), "");
-        }
-        tr_set(t, w[2], spv_memory_address_pointer(t, value));
-        return true;
-    }
-    LLVMValueRef address = LLVMBuildExtractValue(t->builder, value, 0, "");
-    if (to->kind == SPV_TYPE_VECTOR) {
-        LLVMValueRef pair = LLVMGetUndef(to->value_type);
-        pair = LLVMBuildInsertValue(t->builder, pair, LLVMBuildTrunc(t->builder, address, t->lane_i32, ""), 0, "");
-        LLVMValueRef high = LLVMBuildTrunc(t->builder, LLVMBuildLShr(t->builder, address, spv_i64_splat(t, 32), ""),
-                                           t->lane_i32, "");
-        tr_set(t, w[2], LLVMBuildInsertValue(t->builder, pair, high, 1, ""));
-        return true;
-    }
-    tr_set(t, w[2], address);
-    return true;
 }
 
 /* --- Atomics ---------------------------------------------------------------------- */
@@ -1204,22 +681,22 @@ static bool translate_atomic(struct tr *t, const struct spv_insn *insn, const ui
     struct place at = place_of(t, pointer_id);
     LLVMValueRef addresses = leaf_addresses(t, &at.pointer, spv_i64_splat(t, 0), size, at.kind);
     LLVMValueRef mask = in_bounds(t, &at.pointer, addresses, size);
-    uint32_t scope = constant_of(m, is_store ? w[2] : w[4]);
-    uint32_t semantics = constant_of(m, is_store ? w[3] : w[5]);
+    uint32_t scope = spv_constant_of(m, is_store ? w[2] : w[4]);
+    uint32_t semantics = spv_constant_of(m, is_store ? w[3] : w[5]);
     if (op == SpvOpAtomicCompareExchange)
-        semantics |= constant_of(m, w[6]);
+        semantics |= spv_constant_of(m, w[6]);
     spv_device_fence(t, scope, semantics, true, false);
     if (at.kind == SPV_STORAGE_EXPLICIT) {
         if (!is_store)
-            mark_accesses(t, addresses, mask, size, false);
+            spv_mark_accesses(t, addresses, mask, size, false);
         if (op != SpvOpAtomicLoad)
-            mark_accesses(t, addresses, mask, size, true);
-        addresses = monitor_device(t, pointer_id, addresses, mask, size,
+            spv_mark_accesses(t, addresses, mask, size, true);
+        addresses = spv_monitor_device_access(t, pointer_id, addresses, mask, size,
                                    VKMM_WORKGROUP_ATOMIC | (is_store ? 0 : VKMM_WORKGROUP_READ) |
                                        (op == SpvOpAtomicLoad ? 0 : VKMM_WORKGROUP_WRITE));
     }
     if (at.kind == SPV_STORAGE_SHARED)
-        addresses = monitor_access(t, pointer_id, addresses, mask, size,
+        addresses = spv_monitor_workgroup_access(t, pointer_id, addresses, mask, size,
                                    VKMM_WORKGROUP_ATOMIC | (is_store ? 0 : VKMM_WORKGROUP_READ) |
                                        (op == SpvOpAtomicLoad ? 0 : VKMM_WORKGROUP_WRITE));
     LLVMValueRef operand = NULL, comparator = NULL;
@@ -1322,9 +799,9 @@ bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handl
     case SpvOpAccessChain:
     case SpvOpInBoundsAccessChain:
     case SpvOpPtrAccessChain:
-        return translate_access_chain(t, insn, w);
+        return spv_translate_access_chain(t, insn, w);
     case SpvOpArrayLength:
-        return translate_array_length(t, w);
+        return spv_translate_array_length(t, w);
     case SpvOpConvertUToPtr:
         tr_set(t, w[2], spv_memory_address_pointer(t, tr_get(t, w[3])));
         return true;
@@ -1332,15 +809,15 @@ bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handl
         tr_set(t, w[2], LLVMBuildExtractValue(t->builder, tr_get(t, w[3]), 0, ""));
         return true;
     case SpvOpBitcast:
-        return translate_pointer_bitcast(t, w);
+        return spv_translate_pointer_bitcast(t, w);
     case SpvOpMemoryBarrier:
         memory_barrier(t, w[1], w[2]);
-        spv_device_fence(t, constant_of(t->m, w[1]), constant_of(t->m, w[2]), true, true);
+        spv_device_fence(t, spv_constant_of(t->m, w[1]), spv_constant_of(t->m, w[2]), true, true);
         return true;
     case SpvOpControlBarrier:
         /* The visibility half comes after the barrier (translate.c). */
         memory_barrier(t, w[2], w[3]);
-        spv_device_fence(t, constant_of(t->m, w[2]), constant_of(t->m, w[3]), true, false);
+        spv_device_fence(t, spv_constant_of(t->m, w[2]), spv_constant_of(t->m, w[3]), true, false);
         spv_monitor_control_barrier(t, spv_words(t->m, &t->m->insns[t->m->ids[w[1]].insn])[3],
                                     spv_words(t->m, &t->m->insns[t->m->ids[w[3]].insn])[3]);
         return true;

@@ -1,0 +1,349 @@
+/* Strict mode's hooks in the generated code, at the one memory lowering
+ * point (lower_memory.c): the exact-access marks of every device-memory
+ * access (DESIGN §3 "Exact accesses"), the calls into the workgroup- and
+ * device-memory monitors with each access's scope and privacy, and the
+ * fences of memory semantics at their scope (DESIGN §3.2). */
+#include <stdio.h>
+
+#include "lower_memory.h"
+#include "spirv_names.h"
+
+/* Strict mode's exact accesses (DESIGN §3 "Exact accesses"): for every
+ * lane in `mask` whose `size` bytes at `addresses` lie in device memory, a
+ * 1 in each byte of the read or write marks (shader_abi.h).  Push
+ * constants, shared and lane-scaled storage are not device memory and are
+ * never marked.  Stores of a constant, so no lane's mark depends on
+ * another's. */
+void spv_mark_accesses(struct tr *t, LLVMValueRef addresses, LLVMValueRef mask, unsigned size, bool write)
+{
+    if (!t->options->track_accesses)
+        return;
+    LLVMValueRef base = tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MEMORY_BASE, t->i64));
+    LLVMValueRef end = tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MEMORY_END, t->i64));
+    LLVMValueRef last = LLVMBuildAdd(t->builder, addresses, spv_i64_splat(t, size), "");
+    LLVMValueRef in_device = LLVMBuildAnd(t->builder, LLVMBuildICmp(t->builder, LLVMIntUGE, addresses, base, ""),
+                                          LLVMBuildICmp(t->builder, LLVMIntULE, last, end, ""), "");
+    LLVMValueRef lanes = LLVMBuildAnd(t->builder, mask, in_device, "");
+    int field = write ? VKMM_INVOCATION_WRITE_MARKS_DELTA : VKMM_INVOCATION_READ_MARKS_DELTA;
+    LLVMValueRef marks = LLVMBuildAdd(t->builder, addresses, tr_splat(t, tr_invocation_field(t, field, t->i64)), "");
+    for (unsigned at = 0; at < size;) {
+        unsigned chunk = size - at >= 8 ? 8 : size - at >= 4 ? 4 : size - at >= 2 ? 2 : 1;
+        LLVMTypeRef scalar = LLVMIntTypeInContext(t->context, chunk * 8);
+        LLVMValueRef ones = LLVMConstInt(scalar, 0x0101010101010101ull, 0);
+        LLVMTypeRef vector = LLVMVectorType(scalar, t->width);
+        LLVMValueRef targets = LLVMBuildAdd(t->builder, marks, spv_i64_splat(t, at), "");
+        LLVMTypeRef overloads[2] = { vector, LLVMVectorType(t->ptr, t->width) };
+        LLVMValueRef args[4] = { tr_splat(t, ones), spv_to_pointers(t, targets), LLVMConstInt(t->i32, 1, 0), lanes };
+        tr_call_intrinsic(t, "llvm.masked.scatter", overloads, 2, args, 4);
+        at += chunk;
+    }
+}
+
+/* --- Strict mode: the workgroup-memory monitor -------------------------------- */
+
+/* The variable a pointer was derived from (through access chains), for the
+ * monitor's reports: its OpName, or its id. */
+static void root_variable_name(struct tr *t, uint32_t pointer_id, char *out, size_t size)
+{
+    struct spv_module *m = t->m;
+    uint32_t id = pointer_id;
+    for (unsigned depth = 0; depth < 64 && id < m->bound && m->ids[id].kind != SPV_ID_VARIABLE; depth++) {
+        const struct spv_insn *insn = &m->insns[m->ids[id].insn];
+        uint16_t op = insn->opcode;
+        if (op != SpvOpAccessChain && op != SpvOpInBoundsAccessChain && op != SpvOpPtrAccessChain &&
+            op != SpvOpCopyObject && op != SpvOpBitcast)
+            break;
+        id = spv_words(m, insn)[3];
+    }
+    const char *name = id < m->bound ? m->ids[id].name : NULL;
+    if (name && *name) {
+        snprintf(out, size, "`%s`", name);
+        return;
+    }
+    /* A GLSL block without an instance name: the block's name. */
+    const struct spv_type *pointer = id < m->bound ? spv_type(m, m->ids[id].type) : NULL;
+    uint32_t block = pointer ? pointer->element : 0;
+    while (block && spv_type(m, block) &&
+           (spv_type(m, block)->kind == SPV_TYPE_ARRAY || spv_type(m, block)->kind == SPV_TYPE_RUNTIME_ARRAY))
+        block = spv_type(m, block)->element;
+    const char *block_name = block && block < m->bound ? m->ids[block].name : NULL;
+    if (block_name && *block_name)
+        snprintf(out, size, "block `%s`", block_name);
+    else
+        snprintf(out, size, "%%%u", id);
+}
+
+/* "`tile` (OpLoad, line 18)": what the monitor says of the current
+ * instruction, a constant string in the module. */
+static LLVMValueRef monitor_site_text(struct tr *t, uint32_t pointer_id)
+{
+    char name[128], text[256];
+    root_variable_name(t, pointer_id, name, sizeof(name));
+    const struct spv_insn *insn = t->current_insn;
+    const char *op = insn ? spv_opcode_name(insn->opcode) : "?";
+    if (t->current_line)
+        snprintf(text, sizeof(text), "%s (%s, line %u)", name, op, t->current_line);
+    else
+        snprintf(text, sizeof(text), "%s (%s at word %u)", name, op, insn ? insn->offset : 0);
+    return LLVMBuildGlobalStringPtr(t->builder, text, "site");
+}
+
+/* GLSL's `coherent buffer B { ... }` decorates the block's members: the
+ * variable's block (through arrays of blocks) with a Coherent member counts
+ * as coherent. */
+static bool block_has_coherent_member(struct tr *t, uint32_t pointer_id)
+{
+    struct spv_module *m = t->m;
+    const struct spv_type *pointer = spv_type(m, m->ids[pointer_id].type);
+    if (!pointer || pointer->kind != SPV_TYPE_POINTER)
+        return false;
+    const struct spv_type *type = pointer ? spv_type(m, pointer->element) : NULL;
+    while (type && (type->kind == SPV_TYPE_ARRAY || type->kind == SPV_TYPE_RUNTIME_ARRAY))
+        type = spv_type(m, type->element);
+    if (!type || type->kind != SPV_TYPE_STRUCT)
+        return false;
+    for (uint32_t i = 0; i < type->member_count; i++)
+        if (type->members[i].coherent)
+            return true;
+    return false;
+}
+
+/* Private accesses (000 "Private"): neither atomic, nor through a Coherent
+ * or Volatile variable (GLSL450 memory model), nor with NonPrivatePointer
+ * (Vulkan memory model).  They never communicate with another invocation
+ * inside a command (DESIGN §3.2). */
+static bool access_is_private(struct tr *t, uint32_t pointer_id)
+{
+    struct spv_module *m = t->m;
+    const struct spv_insn *insn = t->current_insn;
+    if (!insn)
+        return false;
+    if (insn->opcode == SpvOpLoad || insn->opcode == SpvOpStore) {
+        const uint32_t *w = spv_words(m, insn);
+        unsigned operand = insn->opcode == SpvOpLoad ? 4 : 3;
+        if (insn->word_count > operand && (w[operand] & SpvMemoryAccessNonPrivatePointerMask))
+            return false;
+    } else if (insn->opcode != SpvOpCopyMemory) {
+        return false; /* atomics; anything else is not a plain access */
+    }
+    uint32_t id = pointer_id;
+    for (unsigned depth = 0; depth < 64 && id < m->bound; depth++) {
+        if (m->ids[id].coherent || m->ids[id].volatile_)
+            return false;
+        if (m->ids[id].kind == SPV_ID_VARIABLE)
+            return !block_has_coherent_member(t, id);
+        const struct spv_insn *def = &m->insns[m->ids[id].insn];
+        if (def->opcode != SpvOpAccessChain && def->opcode != SpvOpInBoundsAccessChain &&
+            def->opcode != SpvOpPtrAccessChain && def->opcode != SpvOpCopyObject)
+            return !block_has_coherent_member(t, id); /* a buffer reference: its pointee's members */
+        id = spv_words(m, def)[3];
+    }
+    return true;
+}
+
+/* The constant an id names (scopes and semantics are constants). */
+uint32_t spv_constant_of(const struct spv_module *m, uint32_t id)
+{
+    const struct spv_insn *insn = &m->insns[m->ids[id].insn];
+    return insn->word_count > 3 ? spv_words(m, insn)[3] : 0;
+}
+
+/* A SPIR-V scope as a level of the dispatch (dispatch_levels.h). */
+static unsigned level_of_scope(uint32_t scope)
+{
+    switch (scope) {
+    case SpvScopeWorkgroup: return VKMM_SCOPE_WORKGROUP;
+    case SpvScopeSubgroup:
+    case SpvScopeInvocation: return VKMM_SCOPE_SUBGROUP;
+    default: return VKMM_SCOPE_DEVICE; /* Device, QueueFamily, CrossDevice */
+    }
+}
+
+/* The level a non-private access of the current instruction reaches: an
+ * atomic's scope; for a NonPrivatePointer load or store the scope of its
+ * MakePointerVisible / MakePointerAvailable (none without); device scope
+ * for legacy Coherent/Volatile accesses and everything else (000
+ * "Per-Instruction Availability and Visibility Semantics"; DESIGN §3.2
+ * legacy row). */
+static unsigned access_level(struct tr *t)
+{
+    const struct spv_module *m = t->m;
+    const struct spv_insn *insn = t->current_insn;
+    if (!insn)
+        return VKMM_SCOPE_DEVICE;
+    const uint32_t *w = spv_words(m, insn);
+    if (insn->opcode == SpvOpAtomicStore)
+        return level_of_scope(spv_constant_of(m, w[2]));
+    if (insn->opcode >= SpvOpAtomicLoad && insn->opcode <= SpvOpAtomicXor && insn->word_count > 4)
+        return level_of_scope(spv_constant_of(m, w[4]));
+    if (insn->opcode == SpvOpAtomicFAddEXT || insn->opcode == SpvOpAtomicFMinEXT || insn->opcode == SpvOpAtomicFMaxEXT)
+        return level_of_scope(spv_constant_of(m, w[4]));
+    if (insn->opcode != SpvOpLoad && insn->opcode != SpvOpStore)
+        return VKMM_SCOPE_DEVICE;
+    unsigned operand = insn->opcode == SpvOpLoad ? 4 : 3;
+    uint32_t access = insn->word_count > operand ? w[operand] : 0;
+    if (!(access & SpvMemoryAccessNonPrivatePointerMask) || (access & SpvMemoryAccessVolatileMask))
+        return VKMM_SCOPE_DEVICE;
+    unsigned next = operand + 1 + ((access & SpvMemoryAccessAlignedMask) ? 1 : 0);
+    if (access & SpvMemoryAccessMakePointerAvailableMask) {
+        if (insn->opcode == SpvOpStore && next < insn->word_count)
+            return level_of_scope(spv_constant_of(m, w[next]));
+        next++;
+    }
+    if ((access & SpvMemoryAccessMakePointerVisibleMask) && insn->opcode == SpvOpLoad && next < insn->word_count)
+        return level_of_scope(spv_constant_of(m, w[next]));
+    return VKMM_SCOPE_NONE;
+}
+
+/* The availability (before) or visibility (after) part of a barrier's or
+ * an atomic's semantics on device memory, for strict mode's levels
+ * (dispatch_levels.h).  With the Vulkan memory model only MakeAvailable /
+ * MakeVisible perform them (000 "Availability and Visibility Semantics");
+ * legacy modules' release and acquire imply them (DESIGN §3.2).  A release
+ * without MakeAvailable still orders the atomic stores before it. */
+void spv_device_fence(struct tr *t, uint32_t scope, uint32_t semantics, bool available, bool visible)
+{
+    if (!t->options->monitor_device_memory)
+        return;
+    const uint32_t device_memory = SpvMemorySemanticsUniformMemoryMask | SpvMemorySemanticsCrossWorkgroupMemoryMask |
+                                   SpvMemorySemanticsAtomicCounterMemoryMask | SpvMemorySemanticsImageMemoryMask;
+    if (!(semantics & device_memory))
+        return;
+    bool release = (semantics & (SpvMemorySemanticsReleaseMask | SpvMemorySemanticsAcquireReleaseMask |
+                                 SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
+    bool acquire = (semantics & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsAcquireReleaseMask |
+                                 SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
+    bool vmm = t->m->uses_vulkan_memory_model;
+    bool av = available && release && (!vmm || (semantics & SpvMemorySemanticsMakeAvailableMask));
+    bool vis = visible && acquire && (!vmm || (semantics & SpvMemorySemanticsMakeVisibleMask));
+    bool orders = available && release && !av;
+    bool acquires = visible && acquire && !vis;
+    unsigned level = level_of_scope(scope);
+    if ((!av && !vis && !orders && !acquires) || level < VKMM_SCOPE_WORKGROUP)
+        return;
+    unsigned kind = level | (av ? VKMM_FENCE_AVAILABLE : 0) | (vis ? VKMM_FENCE_VISIBLE : 0) |
+                    (orders ? VKMM_FENCE_RELEASE : 0) | (acquires ? VKMM_FENCE_ACQUIRE : 0);
+    LLVMTypeRef params[4] = { t->ptr, t->i32, t->i32, t->i32 };
+    LLVMTypeRef type = LLVMFunctionType(t->void_type, params, 4, 0);
+    LLVMValueRef args[4] = {
+        tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MONITOR, t->ptr),
+        tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_TAG, t->i32),
+        tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32),
+        LLVMConstInt(t->i32, kind, 0),
+    };
+    LLVMBuildCall2(t->builder, type, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_FENCE, t->ptr), args, 4, "");
+}
+
+/* Calls a monitor hook (shader_abi.h) with the lanes' addresses spilled to
+ * memory; returns its result.  The device hook takes the subgroup too
+ * (`subgroup`, NULL for the workgroup hook). */
+static LLVMValueRef call_monitor(struct tr *t, unsigned monitor_field, unsigned hook_field, LLVMValueRef who,
+                                 uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef mask, unsigned size,
+                                 unsigned flags, LLVMValueRef subgroup)
+{
+    LLVMValueRef spill = LLVMBuildStore(t->builder, addresses, t->monitor_addresses);
+    LLVMSetAlignment(spill, 8); /* the alloca is an [W x i64] array, not a vector */
+    LLVMValueRef bits = LLVMBuildBitCast(t->builder, mask, LLVMIntTypeInContext(t->context, t->width), "");
+    LLVMValueRef lanes = LLVMBuildZExt(t->builder, bits, t->i64, "");
+    uint64_t site = (uint64_t)(t->current_insn ? t->current_insn->offset : 0) << 32 | t->current_line;
+    LLVMTypeRef params[8] = { t->ptr, t->ptr, t->i64, t->i32, t->i32, t->i64, t->ptr, t->i32 };
+    unsigned count = subgroup ? 8 : 7;
+    LLVMTypeRef type = LLVMFunctionType(t->i64, params, count, 0);
+    LLVMValueRef args[8] = {
+        tr_invocation_field(t, monitor_field, t->ptr),
+        t->monitor_addresses,
+        lanes,
+        LLVMConstInt(t->i32, size | flags << 16, 0),
+        who,
+        LLVMConstInt(t->i64, site, 0),
+        monitor_site_text(t, pointer_id),
+        subgroup,
+    };
+    return LLVMBuildCall2(t->builder, type, tr_invocation_field(t, hook_field, t->ptr), args, count, "");
+}
+
+/* Before an access to Workgroup storage: the monitor records it, finds
+ * races, and returns how far to move the lanes' addresses (0 unless a racing
+ * read must see another value, held in the monitor's view).  Returns the
+ * addresses to use. */
+LLVMValueRef spv_monitor_workgroup_access(struct tr *t, uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef mask,
+                                          unsigned size, unsigned flags)
+{
+    if (!t->options->monitor_workgroup_memory || !t->monitor_addresses || !pointer_id || t->has_atomics)
+        return addresses;
+    LLVMValueRef delta = call_monitor(t, VKMM_INVOCATION_WORKGROUP_MONITOR, VKMM_INVOCATION_WORKGROUP_ACCESS,
+                                      tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32), pointer_id,
+                                      addresses, mask, size, flags, NULL);
+    return LLVMBuildAdd(t->builder, addresses, tr_splat(t, delta), "");
+}
+
+/* Before an access to device memory: the device-memory monitor records it
+ * with the workgroup's tag and whether it is private, and may send some
+ * lanes' reads elsewhere (to the bytes as they were before the dispatch).
+ * Returns the addresses to use. */
+LLVMValueRef spv_monitor_device_access(struct tr *t, uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef mask,
+                                       unsigned size, unsigned flags)
+{
+    if (!t->options->monitor_device_memory || !t->monitor_addresses || !pointer_id)
+        return addresses;
+    if (access_is_private(t, pointer_id))
+        flags |= VKMM_ACCESS_PRIVATE;
+    else
+        flags |= access_level(t) << VKMM_ACCESS_SCOPE_SHIFT;
+    LLVMValueRef moved = call_monitor(t, VKMM_INVOCATION_DEVICE_MONITOR, VKMM_INVOCATION_DEVICE_ACCESS,
+                                      tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_TAG, t->i32), pointer_id,
+                                      addresses, mask, size, flags,
+                                      tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32));
+    LLVMValueRef reloaded = LLVMBuildLoad2(t->builder, t->lane_i64, t->monitor_addresses, "");
+    LLVMSetAlignment(reloaded, 8);
+    LLVMValueRef any = LLVMBuildICmp(t->builder, LLVMIntNE, moved, LLVMConstInt(t->i64, 0, 0), "");
+    return LLVMBuildSelect(t->builder, any, reloaded, addresses, "");
+}
+
+/* A coherent access (not private, not atomic) to device memory must not
+ * be merged with others or moved out of a loop: a spin on a coherent flag
+ * must see another invocation's write.  A fence before it (acquire for a
+ * load, release for a store) keeps LLVM from doing either; on x86 it emits
+ * no instruction. */
+void spv_fence_coherent(struct tr *t, const struct place *at, bool store)
+{
+    if (at->kind != SPV_STORAGE_EXPLICIT || !at->pointer_id || access_is_private(t, at->pointer_id))
+        return;
+    LLVMBuildFence(t->builder, store ? LLVMAtomicOrderingRelease : LLVMAtomicOrderingAcquire, 0, "");
+}
+
+/* A control barrier tells the monitor what it synchronizes (before the
+ * subgroup suspends at it).  Vulkan memory model: Workgroup memory is
+ * synchronized only with WorkgroupMemory in the semantics and an acquire or
+ * release; legacy GLSL450 modules: every barrier does (DESIGN §3.2, and
+ * docs/memory-model.md "Inside a dispatch"). */
+void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_t semantics)
+{
+    if (!t->options->monitor_workgroup_memory || t->has_atomics)
+        return;
+    bool ordering = (semantics & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsReleaseMask |
+                                  SpvMemorySemanticsAcquireReleaseMask |
+                                  SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
+    /* A release fence, a control barrier and an acquire fence synchronize
+     * too (000 "Synchronizes-With"): with such fences in the module every
+     * workgroup barrier counts. */
+    bool synchronizes = !t->m->uses_vulkan_memory_model || t->workgroup_fences ||
+                        (ordering && (semantics & SpvMemorySemanticsWorkgroupMemoryMask));
+    unsigned kind;
+    if (execution_scope == SpvScopeWorkgroup)
+        kind = synchronizes ? VKMM_WORKGROUP_BARRIER_MEMORY : VKMM_WORKGROUP_BARRIER_EXECUTION;
+    else if (execution_scope == SpvScopeSubgroup && synchronizes)
+        kind = VKMM_SUBGROUP_BARRIER_MEMORY;
+    else
+        return;
+    LLVMTypeRef params[3] = { t->ptr, t->i32, t->i32 };
+    LLVMTypeRef type = LLVMFunctionType(t->void_type, params, 3, 0);
+    LLVMValueRef args[3] = {
+        tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_MONITOR, t->ptr),
+        tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32),
+        LLVMConstInt(t->i32, kind, 0),
+    };
+    LLVMValueRef hook = tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_BARRIER, t->ptr);
+    LLVMBuildCall2(t->builder, type, hook, args, 3, "");
+}
+
