@@ -364,3 +364,8 @@ bool spv_load_builtin(struct tr *t, const uint32_t *w);
 
 /* translate.c */
 bool spv_translate(struct tr *t);
+/* Where a subgroup may stop and be resumed later (translate.c). */
+bool spv_is_suspension_point(const struct tr *t, const struct spv_insn *insn);
+/* Marks the slots whose values live across a suspension point, which must
+ * be kept in the subgroup's state (suspension_liveness.c). */
+bool spv_mark_suspension_liveness(struct tr *t);
