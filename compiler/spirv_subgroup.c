@@ -593,16 +593,20 @@ static const struct spv_type *operand_type(struct tr *t, const struct spv_insn *
 /* Whether operand word `index` names a value of `kind` (and, for vectors,
  * of `count` integer components).  spirv-val lets some mistyped operands
  * through (a pointer as a shuffle Id), which must fail, not crash LLVM. */
-static bool operand_is(struct tr *t, const struct spv_insn *insn, const uint32_t *w, unsigned index,
-                       enum spv_type_kind kind, uint32_t count)
+static bool type_is(struct tr *t, const struct spv_type *type, enum spv_type_kind kind, uint32_t count)
 {
-    const struct spv_type *type = operand_type(t, insn, w, index);
     if (!type || type->kind != kind)
         return false;
     if (kind != SPV_TYPE_VECTOR)
         return true;
     const struct spv_type *component = spv_type(t->m, type->element);
     return type->count == count && component && component->kind == SPV_TYPE_INT;
+}
+
+static bool operand_is(struct tr *t, const struct spv_insn *insn, const uint32_t *w, unsigned index,
+                       enum spv_type_kind kind, uint32_t count)
+{
+    return type_is(t, operand_type(t, insn, w, index), kind, count);
 }
 
 /* Whether operand word `index` has the instruction's result type ("The type
@@ -618,13 +622,7 @@ static bool operand_has_result_type(struct tr *t, const struct spv_insn *insn, c
  * vkmm computes crashed LLVM. */
 static bool result_is(struct tr *t, const uint32_t *w, enum spv_type_kind kind, uint32_t count)
 {
-    const struct spv_type *type = spv_type(t->m, w[1]);
-    if (!type || type->kind != kind)
-        return false;
-    if (kind != SPV_TYPE_VECTOR)
-        return true;
-    const struct spv_type *component = spv_type(t->m, type->element);
-    return type->count == count && component && component->kind == SPV_TYPE_INT;
+    return type_is(t, spv_type(t->m, w[1]), kind, count);
 }
 
 /* The result types the translators below build: votes and bit tests are
