@@ -123,8 +123,8 @@ static bool convert_legacy(struct vkmm_command_buffer *cmd, VkPipelineStageFlags
     out->buffer_barriers =
         vkmm_command_buffer_store(cmd, NULL, (buffer_count + image_count) * sizeof(VkBufferMemoryBarrier2));
     VkImageMemoryBarrier2 *converted =
-        vkmm_command_buffer_store(cmd, NULL, (image_count ? image_count : 1) * sizeof(*converted));
-    if (!out->memory_barriers || (buffer_count + image_count && !out->buffer_barriers) || !converted)
+        image_count ? vkmm_command_buffer_store(cmd, NULL, image_count * sizeof(*converted)) : NULL;
+    if (!out->memory_barriers || (buffer_count + image_count && !out->buffer_barriers) || (image_count && !converted))
         return false;
     for (uint32_t i = 0; i < image_count; i++) {
         converted[i] = (VkImageMemoryBarrier2){

@@ -489,9 +489,7 @@ static struct vkmm_dispatch_mirror *strict_begin(struct vkmm_execution *x, const
                 const struct vkmm_descriptor *descriptor = &table[binding->first + e];
                 if (descriptor->base && descriptor->memory && descriptor->memory->strict)
                     vkmm_strict_dispatch_range(mirror, descriptor->memory->strict, descriptor->memory_offset,
-                                               descriptor->range,
-                                               is_storage(binding->type) ? VK_ACCESS_2_SHADER_STORAGE_READ_BIT
-                                                                         : read_access);
+                                               descriptor->range, read_access);
             }
         }
     }

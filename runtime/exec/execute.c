@@ -45,11 +45,12 @@ void vkmm_execution_strict_command(const struct vkmm_execution *x, const struct 
 
 /* The bridge's view of an access of `buffer` by `c`; false when strict
  * mode does not emulate the buffer's memory (its bytes are used as they
- * are). */
+ * are), or no memory is bound (an image barrier on an unbound image:
+ * invalid usage, made harmless). */
 static bool strict_target(const struct vkmm_execution *x, const struct vkmm_command *c, const struct vkmm_buffer *buffer,
                           struct vkmm_strict_graph *graph, struct vkmm_strict_command *command)
 {
-    if (!buffer->memory->strict)
+    if (!buffer->memory || !buffer->memory->strict)
         return false;
     vkmm_execution_strict_command(x, c, graph, command);
     return true;
