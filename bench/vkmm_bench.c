@@ -253,9 +253,13 @@ static void submit_wait(struct driver *d, VkCommandBuffer cmd)
     CHECK(vkResetFences(d->device, 1, &d->fence));
 }
 
-/* Best time of `repeats` submissions of `cmd`. */
+/* Best time of `repeats` submissions of `cmd` (VKMM_BENCH_REPEATS=n: n
+ * instead, so that a profile holds mostly the steady state). */
 static double time_submissions(struct driver *d, VkCommandBuffer cmd, int repeats)
 {
+    const char *text = getenv("VKMM_BENCH_REPEATS");
+    if (text && atoi(text) > 0)
+        repeats = atoi(text);
     submit_wait(d, cmd); /* warm-up */
     double best = 1e30;
     for (int r = 0; r < repeats; r++) {

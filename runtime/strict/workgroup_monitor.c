@@ -7,20 +7,28 @@
 
 #define NOBODY 0
 #define MANY 0xffffu
+#define WORD 4u
+#define LOST_WORD 0x80000000u /* in the lost list: the entry is a whole word */
 
-/* What the workgroup did to one byte of shared memory since the last
- * barrier that synchronized Workgroup memory (the interval).  A byte whose
- * interval is not the current one was not touched since: lazily reset. */
-struct byte_state {
-    uint32_t interval;
+/* What the workgroup did to one cell of shared memory since the last
+ * barrier that synchronized Workgroup memory (the interval).  A cell is an
+ * aligned 4-byte word while every access in the interval covers it whole
+ * (the common case: 32-bit and wider shared data), or one byte: a word that
+ * an access covers in part is split into four byte cells for the rest of
+ * the interval, since races are between bytes (each byte is a memory
+ * location).  A word whose interval is not the current one was not touched
+ * since: lazily reset. */
+struct cell {
+    uint32_t interval;        /* words only */
     uint16_t writer;          /* local invocation index + 1 of the last write, or NOBODY */
     uint16_t writer_epoch;    /* the writer's subgroup-barrier count at the write */
     uint16_t reader;          /* local index + 1 of the reader, MANY, or NOBODY */
     uint16_t reader_subgroup; /* subgroup + 1 of every reader, MANY if several */
     uint16_t reader_epoch;    /* the last reader's subgroup-barrier count */
-    uint8_t old;              /* the value at the start of the interval */
-    uint8_t kept;             /* of two racing writes, the first's value */
     bool writer_atomic, plain_read, lost;
+    bool split;               /* words only: the state is in the four byte cells */
+    uint32_t old;             /* the value at the start of the interval (its low byte for a byte cell) */
+    uint32_t kept;            /* of two racing writes, the first's value */
     uint32_t writer_word, reader_word;
     uint32_t writer_call; /* the monitor call of the last write (lanes of one store share it) */
     const char *writer_text, *reader_text;
@@ -31,12 +39,14 @@ struct vkmm_workgroup_monitor {
     uint32_t width, subgroups, size;
     uint8_t *shared;
     uint8_t *view;                 /* what a racing read sees instead (size bytes) */
-    struct byte_state *bytes;
+    struct cell *words;            /* one per aligned word (the last may be partial) */
+    struct cell *bytes;            /* one per byte, valid where its word is split */
+    bool byte_cells;               /* every access splits its words: the reference of the unit tests */
     uint16_t *epoch;               /* per subgroup: subgroup barriers passed */
     uint32_t interval;
     bool arrivals_synchronize;     /* every subgroup at the pending barrier synchronizes memory */
     bool execution_barrier_passed; /* in this interval, a barrier without memory semantics */
-    uint32_t *lost, lost_count;    /* bytes with a lost write, restored when the interval ends */
+    uint32_t *lost, lost_count;    /* cells with a lost write, restored when the interval ends */
     uint32_t call;                 /* monitor calls so far: one per access instruction of a subgroup */
     uint32_t workgroup[3];
     struct vkmm_workgroup_races *races;
@@ -55,16 +65,22 @@ struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t loca
     m->subgroups = (invocations + width - 1) / width;
     m->size = shared_size;
     m->races = races;
-    size_t slots = shared_size ? shared_size : 1;
+    size_t slots = shared_size ? shared_size : 1, words = (slots + WORD - 1) / WORD;
     m->view = malloc(slots);
-    m->bytes = calloc(slots, sizeof(*m->bytes));
+    m->words = calloc(words, sizeof(*m->words));
+    m->bytes = calloc(words * WORD, sizeof(*m->bytes));
     m->epoch = calloc(m->subgroups ? m->subgroups : 1, sizeof(*m->epoch));
     m->lost = malloc(slots * sizeof(*m->lost));
-    if (!m->view || !m->bytes || !m->epoch || !m->lost) {
+    if (!m->view || !m->words || !m->bytes || !m->epoch || !m->lost) {
         vkmm_workgroup_monitor_destroy(m);
         return NULL;
     }
     return m;
+}
+
+void vkmm_workgroup_monitor_use_byte_cells(struct vkmm_workgroup_monitor *m)
+{
+    m->byte_cells = true;
 }
 
 void vkmm_workgroup_monitor_destroy(struct vkmm_workgroup_monitor *m)
@@ -72,6 +88,7 @@ void vkmm_workgroup_monitor_destroy(struct vkmm_workgroup_monitor *m)
     if (!m)
         return;
     free(m->view);
+    free(m->words);
     free(m->bytes);
     free(m->epoch);
     free(m->lost);
@@ -83,7 +100,7 @@ void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *m, uint8_t *sha
     m->shared = shared;
     memcpy(m->workgroup, workgroup, sizeof(m->workgroup));
     memset(m->epoch, 0, m->subgroups * sizeof(*m->epoch));
-    m->interval++; /* every byte state of the last workgroup is stale now */
+    m->interval++; /* every cell state of the last workgroup is stale now */
     m->arrivals_synchronize = true;
     m->execution_barrier_passed = false;
     m->lost_count = 0;
@@ -94,8 +111,13 @@ void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *m, uint8_t *sha
  * ordered before everything after. */
 static void end_interval(struct vkmm_workgroup_monitor *m)
 {
-    for (uint32_t i = 0; i < m->lost_count; i++)
-        m->shared[m->lost[i]] = m->bytes[m->lost[i]].kept;
+    for (uint32_t i = 0; i < m->lost_count; i++) {
+        uint32_t offset = m->lost[i] & ~LOST_WORD;
+        if (m->lost[i] & LOST_WORD)
+            memcpy(m->shared + offset, &m->words[offset / WORD].kept, WORD);
+        else
+            m->shared[offset] = (uint8_t)m->bytes[offset].kept;
+    }
     m->lost_count = 0;
     m->interval++;
     m->execution_barrier_passed = false;
@@ -130,7 +152,7 @@ void vkmm_workgroup_monitor_barrier(void *monitor, uint32_t subgroup, uint32_t k
  * `subgroup`?  By program order (the same invocation) or by a subgroup
  * barrier passed since (the same subgroup); a workgroup barrier started a
  * new interval. */
-static bool write_ordered(const struct vkmm_workgroup_monitor *m, const struct byte_state *b, uint32_t invocation,
+static inline bool write_ordered(const struct vkmm_workgroup_monitor *m, const struct cell *b, uint32_t invocation,
                           uint32_t subgroup)
 {
     if (b->writer == NOBODY || b->writer == invocation + 1)
@@ -139,7 +161,7 @@ static bool write_ordered(const struct vkmm_workgroup_monitor *m, const struct b
     return writer_subgroup == subgroup && b->writer_epoch != m->epoch[subgroup];
 }
 
-static bool reads_ordered(const struct vkmm_workgroup_monitor *m, const struct byte_state *b, uint32_t invocation,
+static inline bool reads_ordered(const struct vkmm_workgroup_monitor *m, const struct cell *b, uint32_t invocation,
                           uint32_t subgroup)
 {
     if (b->reader == NOBODY || b->reader == invocation + 1)
@@ -172,7 +194,7 @@ static struct vkmm_workgroup_race_access race_side(const struct vkmm_workgroup_m
 
 /* A race between an earlier access `first` (of another invocation) and
  * `second`, the access being made: aggregated by the pair of instructions. */
-static void record(struct vkmm_workgroup_monitor *m, uint32_t offset, const struct access *first,
+static void record(struct vkmm_workgroup_monitor *m, uint32_t offset, uint32_t bytes, const struct access *first,
                    const struct access *second)
 {
     struct vkmm_workgroup_races *races = m->races;
@@ -181,13 +203,13 @@ static void record(struct vkmm_workgroup_monitor *m, uint32_t offset, const stru
     for (uint32_t i = 0; i < races->count; i++) {
         struct vkmm_workgroup_race *r = &races->race[i];
         if (r->earlier.word == low && r->later.word == high && (r->earlier.write || r->later.write)) {
-            r->bytes++;
+            r->bytes += bytes;
             r->same_subgroup &= first->subgroup == second->subgroup;
             return;
         }
     }
     if (races->count == VKMM_WORKGROUP_MAX_RACES) {
-        races->more++;
+        races->more += bytes;
         return;
     }
     struct vkmm_workgroup_race *r = &races->race[races->count++];
@@ -198,20 +220,20 @@ static void record(struct vkmm_workgroup_monitor *m, uint32_t offset, const stru
         .same_subgroup = first->subgroup == second->subgroup,
         .execution_barrier_only = m->execution_barrier_passed,
         .offset = offset,
-        .bytes = 1,
+        .bytes = bytes,
     };
     memcpy(r->workgroup, m->workgroup, sizeof(r->workgroup));
 }
 
 /* The earlier access of a byte as the monitor remembers it. */
-static struct access last_writer(const struct vkmm_workgroup_monitor *m, const struct byte_state *b)
+static struct access last_writer(const struct vkmm_workgroup_monitor *m, const struct cell *b)
 {
     uint32_t invocation = b->writer - 1u;
     return (struct access){ .invocation = invocation, .subgroup = invocation / m->width, .word = b->writer_word,
                             .text = b->writer_text, .write = true, .atomic = b->writer_atomic };
 }
 
-static struct access some_reader(const struct vkmm_workgroup_monitor *m, const struct byte_state *b,
+static struct access some_reader(const struct vkmm_workgroup_monitor *m, const struct cell *b,
                                  const struct access *writer)
 {
     /* With several readers, one that is not the writer: the first
@@ -227,26 +249,61 @@ static struct access some_reader(const struct vkmm_workgroup_monitor *m, const s
 
 /* --- Accesses -------------------------------------------------------------------- */
 
-static struct byte_state *touch(struct vkmm_workgroup_monitor *m, uint32_t offset)
+static uint32_t load_value(const uint8_t *at, uint32_t width)
 {
-    struct byte_state *b = &m->bytes[offset];
-    if (b->interval != m->interval) {
-        *b = (struct byte_state){ .interval = m->interval };
-        b->old = m->shared[offset];
-    }
-    return b;
+    uint32_t value = 0;
+    if (width == WORD)
+        memcpy(&value, at, WORD); /* one load, not a byte loop */
+    else
+        memcpy(&value, at, width);
+    return value;
 }
 
-/* A read: returns true when this byte must read its interval-start value
- * (the write it races with comes earlier in the program, so the stale
- * value is the one a lockstep reading would not give). */
-static bool read_byte(struct vkmm_workgroup_monitor *m, uint32_t offset, const struct access *a)
+static inline struct cell *touch_word(struct vkmm_workgroup_monitor *m, uint32_t word)
 {
-    struct byte_state *b = touch(m, offset);
+    struct cell *w = &m->words[word];
+    if (w->interval != m->interval) {
+        uint32_t at = word * WORD, width = m->size - at < WORD ? m->size - at : WORD;
+        *w = (struct cell){ .interval = m->interval, .old = load_value(m->shared + at, width) };
+    }
+    return w;
+}
+
+/* The byte cell of `offset`, splitting its word: each byte starts with the
+ * word's state and its own byte of the word's values. */
+static struct cell *touch_byte(struct vkmm_workgroup_monitor *m, uint32_t offset)
+{
+    struct cell *w = touch_word(m, offset / WORD);
+    struct cell *first = &m->bytes[offset / WORD * WORD];
+    if (!w->split) {
+        for (uint32_t i = 0; i < WORD; i++) {
+            first[i] = *w;
+            first[i].old = w->old >> (8 * i) & 0xff;
+            first[i].kept = w->kept >> (8 * i) & 0xff;
+        }
+        w->split = true;
+    }
+    return &m->bytes[offset];
+}
+
+/* The cell that holds the state of byte `offset` now (a word or a byte). */
+static const struct cell *cell_of(const struct vkmm_workgroup_monitor *m, uint32_t offset)
+{
+    const struct cell *w = &m->words[offset / WORD];
+    return w->split ? &m->bytes[offset] : w;
+}
+
+/* A read of a cell of `width` bytes at `offset`: returns true when it must
+ * read its interval-start value (the write it races with comes earlier in
+ * the program, so the stale value is the one a lockstep reading would not
+ * give). */
+static inline bool read_cell(struct vkmm_workgroup_monitor *m, struct cell *b, uint32_t offset, uint32_t width,
+                      const struct access *a)
+{
     bool stale = false;
     if (!write_ordered(m, b, a->invocation, a->subgroup) && !(a->atomic && b->writer_atomic)) {
         struct access writer = last_writer(m, b);
-        record(m, offset, &writer, a);
+        record(m, offset, width, &writer, a);
         stale = !a->atomic && b->writer_word < a->word;
     }
     bool same_subgroup_only = b->reader_subgroup == a->subgroup + 1;
@@ -269,23 +326,23 @@ static bool read_byte(struct vkmm_workgroup_monitor *m, uint32_t offset, const s
     return stale;
 }
 
-static void write_byte(struct vkmm_workgroup_monitor *m, uint32_t offset, const struct access *a)
+static inline void write_cell(struct vkmm_workgroup_monitor *m, struct cell *b, uint32_t offset, uint32_t width,
+                       const struct access *a)
 {
-    struct byte_state *b = touch(m, offset);
     if (!write_ordered(m, b, a->invocation, a->subgroup) && !(a->atomic && b->writer_atomic)) {
         struct access writer = last_writer(m, b);
-        record(m, offset, &writer, a);
+        record(m, offset, width, &writer, a);
         /* The earlier write must have landed to be kept: lanes of one
          * store (this very call) have not stored anything yet. */
         if (!b->lost && b->writer_call != m->call) {
             b->lost = true;
-            b->kept = m->shared[offset];
-            m->lost[m->lost_count++] = offset;
+            b->kept = load_value(m->shared + offset, width);
+            m->lost[m->lost_count++] = offset | (width == WORD ? LOST_WORD : 0);
         }
     }
     if (!reads_ordered(m, b, a->invocation, a->subgroup) && !(a->atomic && !b->plain_read)) {
         struct access reader = some_reader(m, b, a);
-        record(m, offset, &reader, a);
+        record(m, offset, width, &reader, a);
     }
     b->writer = (uint16_t)(a->invocation + 1);
     b->writer_call = m->call;
@@ -293,6 +350,42 @@ static void write_byte(struct vkmm_workgroup_monitor *m, uint32_t offset, const 
     b->writer_atomic = a->atomic;
     b->writer_word = a->word;
     b->writer_text = a->text;
+}
+
+static inline bool access_cell(struct vkmm_workgroup_monitor *m, struct cell *b, uint32_t offset, uint32_t width,
+                        uint32_t flags, const struct access *a)
+{
+    bool stale = false;
+    if (flags & VKMM_WORKGROUP_READ)
+        stale = read_cell(m, b, offset, width, a);
+    if (flags & VKMM_WORKGROUP_WRITE) {
+        struct access as_write = *a;
+        as_write.write = true;
+        write_cell(m, b, offset, width, &as_write);
+    }
+    return stale;
+}
+
+/* One lane's `size` bytes at `at`: whole words where the access covers
+ * them and they are not split, byte cells elsewhere. */
+static bool access_lane(struct vkmm_workgroup_monitor *m, uint32_t at, uint32_t size, uint32_t flags,
+                        const struct access *a)
+{
+    bool stale = false;
+    for (uint32_t offset = at, end = at + size; offset < end;) {
+        uint32_t word = offset / WORD;
+        if (!m->byte_cells && offset % WORD == 0 && end - offset >= WORD) {
+            struct cell *w = touch_word(m, word);
+            if (!w->split) {
+                stale |= access_cell(m, w, offset, WORD, flags, a);
+                offset += WORD;
+                continue;
+            }
+        }
+        stale |= access_cell(m, touch_byte(m, offset), offset, 1, flags, a);
+        offset++;
+    }
+    return stale;
 }
 
 int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
@@ -316,16 +409,7 @@ int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, 
             .text = text,
             .atomic = (flags & VKMM_WORKGROUP_ATOMIC) != 0,
         };
-        struct access as_read = a, as_write = a;
-        as_write.write = true;
-        bool stale = false;
-        for (uint32_t i = 0; i < size; i++) {
-            if (flags & VKMM_WORKGROUP_READ)
-                stale |= read_byte(m, (uint32_t)at + i, &as_read);
-            if (flags & VKMM_WORKGROUP_WRITE)
-                write_byte(m, (uint32_t)at + i, &as_write);
-        }
-        if (stale)
+        if (access_lane(m, (uint32_t)at, size, flags, &a))
             stale_lanes |= 1ull << lane;
     }
     if (!stale_lanes || (flags & VKMM_WORKGROUP_WRITE))
@@ -343,9 +427,11 @@ int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, 
             continue;
         uint64_t at = addresses[lane] - base;
         for (uint32_t i = 0; i < size; i++) {
-            const struct byte_state *b = &m->bytes[at + i];
+            uint32_t offset = (uint32_t)at + i;
+            const struct cell *b = cell_of(m, offset);
+            bool is_word = b == &m->words[offset / WORD];
             if (!write_ordered(m, b, subgroup * m->width + lane, subgroup) && b->writer_word < (uint32_t)(site >> 32))
-                m->view[at + i] = b->old;
+                m->view[offset] = (uint8_t)(is_word ? b->old >> (8 * (offset % WORD)) : b->old);
         }
     }
     return (int64_t)((uintptr_t)m->view - base);

@@ -56,6 +56,9 @@ struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t loca
                                                              uint32_t shared_size,
                                                              struct vkmm_workgroup_races *races);
 void vkmm_workgroup_monitor_destroy(struct vkmm_workgroup_monitor *monitor);
+/* Keeps every byte's state apart (no word cells): the scalar reference the
+ * unit tests compare the word cells with. */
+void vkmm_workgroup_monitor_use_byte_cells(struct vkmm_workgroup_monitor *monitor);
 /* A new workgroup starts on `shared` (its Workgroup storage). */
 void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *monitor, uint8_t *shared,
                                   const uint32_t workgroup[3]);

@@ -1,0 +1,214 @@
+/* Unit tests of runtime/strict/workgroup_monitor.c: races on Workgroup
+ * storage by happens-before within a workgroup.  The monitor keeps one
+ * state per aligned word while accesses cover words whole, and splits a
+ * word into byte states when an access covers part of it; a long random
+ * run checks it against the monitor with byte states only (the scalar
+ * reference): the same races, the same bytes read, the same memory after
+ * every step. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "shader_abi.h"
+#include "workgroup_monitor.h"
+
+enum { WIDTH = 4, INVOCATIONS = 16, SHARED = 62 };
+
+static const uint32_t local_size[3] = { INVOCATIONS, 1, 1 };
+static const uint32_t workgroup[3] = { 0, 0, 0 };
+
+static uint64_t site(uint32_t word)
+{
+    return (uint64_t)word << 32;
+}
+
+/* One subgroup's access: `lanes` active, lane i at offsets[i]. */
+static int64_t access(struct vkmm_workgroup_monitor *m, uint8_t *shared, uint32_t subgroup, uint64_t lanes,
+                      const uint32_t offsets[WIDTH], uint32_t size, uint32_t flags, uint32_t word)
+{
+    uint64_t addresses[WIDTH];
+    for (uint32_t lane = 0; lane < WIDTH; lane++)
+        addresses[lane] = (uint64_t)(uintptr_t)(shared + offsets[lane]);
+    return vkmm_workgroup_monitor_access(m, addresses, lanes, size | flags << 16, subgroup, site(word), "text");
+}
+
+static void store(uint8_t *shared, uint64_t lanes, const uint32_t offsets[WIDTH], uint32_t size, uint8_t value)
+{
+    for (uint32_t lane = 0; lane < WIDTH; lane++)
+        if (lanes >> lane & 1 && offsets[lane] + size <= SHARED)
+            memset(shared + offsets[lane], value + lane, size);
+}
+
+/* Two invocations of different subgroups store to one word with no
+ * barrier between: one race of 4 bytes, and the later store is undone
+ * when the interval ends. */
+static void test_word_race_is_one_record_and_the_later_write_is_lost(void **state)
+{
+    (void)state;
+    struct vkmm_workgroup_races races = { 0 };
+    uint8_t shared[SHARED] = { 0 };
+    struct vkmm_workgroup_monitor *m = vkmm_workgroup_monitor_create(local_size, WIDTH, SHARED, &races);
+    assert_non_null(m);
+    vkmm_workgroup_monitor_begin(m, shared, workgroup);
+    const uint32_t at8[WIDTH] = { 8, 8, 8, 8 };
+    access(m, shared, 0, 1, at8, 4, VKMM_WORKGROUP_WRITE, 10);
+    store(shared, 1, at8, 4, 0x11);
+    access(m, shared, 1, 1, at8, 4, VKMM_WORKGROUP_WRITE, 20);
+    store(shared, 1, at8, 4, 0x22);
+    assert_int_equal(races.count, 1);
+    assert_int_equal(races.race[0].bytes, 4);
+    assert_int_equal(races.race[0].offset, 8);
+    assert_int_equal(races.race[0].earlier.word, 10);
+    assert_int_equal(races.race[0].later.word, 20);
+    assert_int_equal(races.race[0].later.invocation[0], 4); /* lane 0 of subgroup 1 */
+    vkmm_workgroup_monitor_barrier_open(m);
+    for (int i = 8; i < 12; i++)
+        assert_int_equal(shared[i], 0x11);
+    vkmm_workgroup_monitor_destroy(m);
+}
+
+/* Byte stores by different invocations into one word do not race (each
+ * byte is its own memory location); a word read by a third invocation
+ * races with both, as byte states. */
+static void test_byte_stores_into_one_word_do_not_race(void **state)
+{
+    (void)state;
+    struct vkmm_workgroup_races races = { 0 };
+    uint8_t shared[SHARED] = { 0 };
+    struct vkmm_workgroup_monitor *m = vkmm_workgroup_monitor_create(local_size, WIDTH, SHARED, &races);
+    assert_non_null(m);
+    vkmm_workgroup_monitor_begin(m, shared, workgroup);
+    const uint32_t word[WIDTH] = { 0, 4, 8, 12 }, bytes[WIDTH] = { 16, 17, 18, 19 }, at16[WIDTH] = { 16, 16, 16, 16 };
+    access(m, shared, 0, 0xf, word, 4, VKMM_WORKGROUP_WRITE, 10); /* word states */
+    access(m, shared, 1, 0xf, bytes, 1, VKMM_WORKGROUP_WRITE, 20);
+    store(shared, 0xf, bytes, 1, 0x40);
+    assert_int_equal(races.count, 0);
+    int64_t moved = access(m, shared, 2, 1, at16, 4, VKMM_WORKGROUP_READ, 30);
+    assert_int_equal(races.count, 1);
+    assert_int_equal(races.race[0].bytes, 4);
+    /* The read comes after the writes in program order: it sees the
+     * interval-start bytes. */
+    assert_true(moved != 0);
+    uint32_t seen;
+    memcpy(&seen, shared + 16 + moved, 4);
+    assert_int_equal(seen, 0);
+    vkmm_workgroup_monitor_destroy(m);
+}
+
+/* --- Against the byte-state reference ------------------------------------------ */
+
+static uint64_t next(uint64_t *rng)
+{
+    *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+    return *rng >> 33;
+}
+
+static void assert_same_races(const struct vkmm_workgroup_races *a, const struct vkmm_workgroup_races *b)
+{
+    assert_int_equal(a->count, b->count);
+    assert_int_equal(a->more, b->more);
+    for (uint32_t i = 0; i < a->count; i++) {
+        const struct vkmm_workgroup_race *x = &a->race[i], *y = &b->race[i];
+        assert_int_equal(x->bytes, y->bytes);
+        assert_int_equal(x->offset, y->offset);
+        assert_int_equal(x->same_subgroup, y->same_subgroup);
+        assert_int_equal(x->execution_barrier_only, y->execution_barrier_only);
+        const struct vkmm_workgroup_race_access *sides[2][2] = { { &x->earlier, &y->earlier }, { &x->later, &y->later } };
+        for (int s = 0; s < 2; s++) {
+            assert_int_equal(sides[s][0]->word, sides[s][1]->word);
+            assert_int_equal(sides[s][0]->write, sides[s][1]->write);
+            assert_int_equal(sides[s][0]->atomic, sides[s][1]->atomic);
+            assert_memory_equal(sides[s][0]->invocation, sides[s][1]->invocation, sizeof(sides[s][0]->invocation));
+        }
+    }
+}
+
+static void random_offsets(uint64_t *rng, uint32_t size, uint32_t offsets[WIDTH])
+{
+    uint32_t shape = (uint32_t)next(rng) % 4, base = (uint32_t)next(rng) % SHARED;
+    for (uint32_t lane = 0; lane < WIDTH; lane++) {
+        switch (shape) {
+        case 0: offsets[lane] = base / size * size; break;                     /* broadcast */
+        case 1: offsets[lane] = (base / size + lane) * size; break;            /* consecutive */
+        case 2: offsets[lane] = (uint32_t)next(rng) % SHARED / size * size; break; /* aligned, scattered */
+        default: offsets[lane] = (uint32_t)next(rng) % SHARED; break;          /* anywhere */
+        }
+    }
+}
+
+static void test_word_states_match_byte_states(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[] = { 1, 2, 4, 4, 4, 8, 16 };
+    static const uint32_t kinds[] = { VKMM_WORKGROUP_READ, VKMM_WORKGROUP_WRITE, VKMM_WORKGROUP_READ,
+                                      VKMM_WORKGROUP_WRITE, VKMM_WORKGROUP_READ | VKMM_WORKGROUP_WRITE | VKMM_WORKGROUP_ATOMIC,
+                                      VKMM_WORKGROUP_READ | VKMM_WORKGROUP_ATOMIC, VKMM_WORKGROUP_WRITE | VKMM_WORKGROUP_ATOMIC };
+    uint64_t rng = 12345;
+    uint64_t steps = 0, races_seen = 0;
+    for (int run = 0; run < 200; run++) {
+        struct vkmm_workgroup_races races[2] = { { 0 }, { 0 } };
+        uint8_t shared[2][SHARED];
+        for (int i = 0; i < SHARED; i++)
+            shared[0][i] = shared[1][i] = (uint8_t)next(&rng);
+        struct vkmm_workgroup_monitor *m[2];
+        for (int k = 0; k < 2; k++) {
+            m[k] = vkmm_workgroup_monitor_create(local_size, WIDTH, SHARED, &races[k]);
+            assert_non_null(m[k]);
+            vkmm_workgroup_monitor_begin(m[k], shared[k], workgroup);
+        }
+        vkmm_workgroup_monitor_use_byte_cells(m[1]);
+        for (int op = 0; op < 300; op++, steps++) {
+            uint32_t choice = (uint32_t)next(&rng) % 16;
+            if (choice == 0) {
+                for (int k = 0; k < 2; k++)
+                    vkmm_workgroup_monitor_barrier_open(m[k]);
+            } else if (choice == 1) {
+                uint32_t subgroup = (uint32_t)next(&rng) % (INVOCATIONS / WIDTH), kind = (uint32_t)next(&rng) % 3;
+                for (int k = 0; k < 2; k++)
+                    vkmm_workgroup_monitor_barrier(m[k], subgroup, kind);
+            } else {
+                uint32_t size = sizes[next(&rng) % (sizeof(sizes) / sizeof(*sizes))];
+                uint32_t flags = kinds[next(&rng) % (sizeof(kinds) / sizeof(*kinds))];
+                uint32_t subgroup = (uint32_t)next(&rng) % (INVOCATIONS / WIDTH), word = 10 + (uint32_t)next(&rng) % 6;
+                uint64_t lanes = next(&rng) % 16;
+                uint32_t offsets[WIDTH];
+                random_offsets(&rng, size, offsets);
+                uint8_t value = (uint8_t)next(&rng);
+                int64_t moved[2];
+                for (int k = 0; k < 2; k++)
+                    moved[k] = access(m[k], shared[k], subgroup, lanes, offsets, size, flags, word);
+                for (uint32_t lane = 0; lane < WIDTH; lane++) {
+                    if (!(lanes >> lane & 1) || offsets[lane] + size > SHARED)
+                        continue;
+                    assert_memory_equal(shared[0] + offsets[lane] + moved[0], shared[1] + offsets[lane] + moved[1],
+                                        size);
+                }
+                if (flags & VKMM_WORKGROUP_WRITE)
+                    for (int k = 0; k < 2; k++)
+                        store(shared[k], lanes, offsets, size, value);
+            }
+            assert_memory_equal(shared[0], shared[1], SHARED);
+            assert_same_races(&races[0], &races[1]);
+        }
+        races_seen += races[0].count;
+        for (int k = 0; k < 2; k++)
+            vkmm_workgroup_monitor_destroy(m[k]);
+    }
+    /* The run must have exercised races, not only ordered accesses. */
+    assert_true(races_seen > 200);
+    assert_int_equal(steps, 200 * 300);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_word_race_is_one_record_and_the_later_write_is_lost),
+        cmocka_unit_test(test_byte_stores_into_one_word_do_not_race),
+        cmocka_unit_test(test_word_states_match_byte_states),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
