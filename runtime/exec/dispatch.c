@@ -51,6 +51,7 @@ struct dispatch_run {
     size_t scratch_stride;
     size_t states_size;
     bool patterned;         /* strict mode: variables start with the seeded pattern */
+    uint8_t *pattern;       /* that pattern over a scratch stride, made once per dispatch (NULL: per workgroup) */
     uint64_t seed;
     struct vkmm_dispatch_levels *levels; /* strict mode: the subgroup and workgroup domains */
     struct vkmm_device_monitor *monitor; /* strict mode: with them, the device-memory monitor */
@@ -133,7 +134,9 @@ static void start_workgroup(const struct dispatch_run *run, struct workgroup_slo
     slot->invocation.workgroup_id[1] = run->base[1] + (uint32_t)(index / run->count[0] % run->count[1]);
     slot->invocation.workgroup_id[2] = run->base[2] + (uint32_t)(index / run->count[0] / run->count[1]);
     slot->invocation.workgroup_tag = (uint32_t)(index + 1 <= UINT32_MAX ? index + 1 : UINT32_MAX);
-    if (run->patterned)
+    if (run->pattern)
+        memcpy(slot->scratch, run->pattern, run->states_size + shader->shared_memory_size);
+    else if (run->patterned)
         fill_pattern(slot->scratch, run->states_size + shader->shared_memory_size, run->seed);
     /* A fresh state only needs its header cleared: the status word, the
      * dispatcher's spin lanes and the loop passes (translate.c). */
@@ -571,6 +574,11 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
     run.scratch_stride = (run.states_size + pipeline->shader.shared_memory_size + 127) & ~(size_t)63;
     struct vkmm_descriptor *copies[VKMM_SHADER_MAX_SETS] = { 0 };
     run.scratch = aligned_alloc(64, run.scratch_stride * threads);
+    /* The pattern does not depend on the workgroup: every workgroup copies
+     * it rather than computing it again. */
+    run.pattern = run.patterned ? malloc(run.scratch_stride) : NULL;
+    if (run.pattern)
+        fill_pattern(run.pattern, run.states_size + pipeline->shader.shared_memory_size, run.seed);
     run.invocation.push_constants = d->bindings.push_constants;
     watchdog.deadline_ns = dispatch_deadline(device);
     run.invocation.poll_context = &watchdog;
@@ -593,4 +601,5 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
     for (int s = 0; s < VKMM_SHADER_MAX_SETS; s++)
         vkmm_free(&device->allocator, NULL, copies[s]);
     free(run.scratch);
+    free(run.pattern);
 }
