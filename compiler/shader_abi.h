@@ -163,11 +163,13 @@ _Static_assert(offsetof(struct vkmm_shader_invocation, device_fence) == VKMM_INV
  * (every kind: the bytes a shader may touch), and for images, texel
  * buffers and samplers the fields of struct vkmm_image_descriptor at
  * VKMM_DESCRIPTOR_IMAGE. */
-enum { VKMM_DESCRIPTOR_SIZE = 96, VKMM_DESCRIPTOR_BASE = 0, VKMM_DESCRIPTOR_RANGE = 8, VKMM_DESCRIPTOR_IMAGE = 40 };
+enum { VKMM_DESCRIPTOR_SIZE = 112, VKMM_DESCRIPTOR_BASE = 0, VKMM_DESCRIPTOR_RANGE = 8, VKMM_DESCRIPTOR_IMAGE = 40 };
 
 /* What image accesses need besides base and range: the view's base level
- * (texel buffers: width = texels, one row), its layout in memory, and the
- * sampler.  `base` points at texel (0, 0, 0) of the view's first layer. */
+ * (texel buffers: width = texels, one row), its layout in memory, its other
+ * mip levels, and the sampler.  `base` points at texel (0, 0, 0) of the
+ * view's first layer at its base level; `range` covers every level of the
+ * view. */
 struct vkmm_image_descriptor {
     uint32_t format;      /* VkFormat of the view; 0 for a null descriptor or a sampler alone */
     uint32_t texel_size;
@@ -178,8 +180,32 @@ struct vkmm_image_descriptor {
     uint64_t layer_pitch;
     uint32_t sampler;     /* VKMM_SAMPLER_* bits; 0: no sampler */
     uint32_t swizzle;     /* 4 bits per channel R, G, B, A: VkComponentSwizzle, IDENTITY resolved */
-    uint64_t reserved;
+    uint64_t level_table; /* const struct vkmm_image_level[levels] (the view's), 0: base level only */
+    uint32_t levels;      /* the view's mip levels (0 or 1: the base level only) */
+    float min_lod, max_lod, lod_bias; /* the sampler's */
 };
+
+/* One mip level of a view, relative to its base level's first texel. */
+struct vkmm_image_level {
+    int64_t offset;
+    uint32_t extent[3];
+    uint32_t row_pitch;
+    uint32_t slice_pitch;
+    uint32_t reserved;
+    uint64_t layer_pitch;
+};
+
+enum vkmm_image_level_field {
+    VKMM_LEVEL_OFFSET = 0,
+    VKMM_LEVEL_EXTENT = 8,
+    VKMM_LEVEL_ROW_PITCH = 20,
+    VKMM_LEVEL_SLICE_PITCH = 24,
+    VKMM_LEVEL_LAYER_PITCH = 32,
+    VKMM_LEVEL_SIZE = 40,
+};
+_Static_assert(sizeof(struct vkmm_image_level) == VKMM_LEVEL_SIZE, "abi");
+_Static_assert(offsetof(struct vkmm_image_level, layer_pitch) == VKMM_LEVEL_LAYER_PITCH, "abi");
+_Static_assert(offsetof(struct vkmm_image_level, slice_pitch) == VKMM_LEVEL_SLICE_PITCH, "abi");
 
 enum vkmm_image_descriptor_field {
     VKMM_IMAGE_FORMAT = 0,
@@ -191,8 +217,15 @@ enum vkmm_image_descriptor_field {
     VKMM_IMAGE_LAYER_PITCH = 32,
     VKMM_IMAGE_SAMPLER = 40,
     VKMM_IMAGE_SWIZZLE = 44,
+    VKMM_IMAGE_LEVEL_TABLE = 48,
+    VKMM_IMAGE_LEVELS = 56,
+    VKMM_IMAGE_MIN_LOD = 60,
+    VKMM_IMAGE_MAX_LOD = 64,
+    VKMM_IMAGE_LOD_BIAS = 68,
 };
-_Static_assert(sizeof(struct vkmm_image_descriptor) == 56, "abi");
+_Static_assert(sizeof(struct vkmm_image_descriptor) == 72, "abi");
+_Static_assert(offsetof(struct vkmm_image_descriptor, level_table) == VKMM_IMAGE_LEVEL_TABLE, "abi");
+_Static_assert(offsetof(struct vkmm_image_descriptor, lod_bias) == VKMM_IMAGE_LOD_BIAS, "abi");
 _Static_assert(offsetof(struct vkmm_image_descriptor, layers) == VKMM_IMAGE_LAYERS, "abi");
 _Static_assert(offsetof(struct vkmm_image_descriptor, layer_pitch) == VKMM_IMAGE_LAYER_PITCH, "abi");
 _Static_assert(offsetof(struct vkmm_image_descriptor, sampler) == VKMM_IMAGE_SAMPLER, "abi");
@@ -205,6 +238,7 @@ enum vkmm_sampler_bits {
     VKMM_SAMPLER_MAG_LINEAR = 1u << 0,
     VKMM_SAMPLER_MIN_LINEAR = 1u << 1,
     VKMM_SAMPLER_UNNORMALIZED = 1u << 2,
+    VKMM_SAMPLER_MIPMAP_LINEAR = 1u << 3,
     VKMM_SAMPLER_ADDRESS_U_SHIFT = 4,
     VKMM_SAMPLER_ADDRESS_V_SHIFT = 8,
     VKMM_SAMPLER_ADDRESS_W_SHIFT = 12,

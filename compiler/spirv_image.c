@@ -13,11 +13,13 @@
  * view's format are C (texel_format.c), called through the invocation's
  * hooks once per instruction for all lanes.
  *
- * Sampling reads the view's base level only (explicit LOD is ignored):
- * nearest and linear filtering, every address mode but
- * MIRROR_CLAMP_TO_EDGE, the three border colours; 1D, 2D, 3D and arrays.
- * Cube sampling, gathers, depth comparison and implicit LOD fail
- * compilation with their name. */
+ * Sampling (Vulkan "Texel Filtering" and "LOD Operation"): explicit LOD
+ * or gradients, the sampler's bias and LOD clamp, mipmap NEAREST or
+ * LINEAR over the view's levels (its level table), nearest and linear
+ * filtering, every address mode but MIRROR_CLAMP_TO_EDGE, the three border
+ * colours; 1D, 2D, 3D, arrays and cubes (seamless); gathers.  Depth
+ * comparison and implicit LOD (fragment shaders) fail compilation with
+ * their name. */
 #include "spirv_names.h"
 #include "spirv_private.h"
 
@@ -212,8 +214,24 @@ static LLVMValueRef wide(struct tr *t, LLVMValueRef v)
     return LLVMBuildZExt(t->builder, v, t->lane_i64, "");
 }
 
+/* The view's level `level` (<W x i32>, relative to its base level): its
+ * entry of the level table, 0 (every field reads 0, so every coordinate is
+ * outside) where the view has no such level. */
+static LLVMValueRef level_entry(struct tr *t, LLVMValueRef descriptor, LLVMValueRef level)
+{
+    LLVMBuilderRef b = t->builder;
+    LLVMValueRef table = image_field(t, descriptor, VKMM_IMAGE_LEVEL_TABLE, t->i64);
+    LLVMValueRef levels = image_field(t, descriptor, VKMM_IMAGE_LEVELS, t->i32);
+    LLVMValueRef ok = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, level, levels, ""),
+                                   LLVMBuildICmp(b, LLVMIntNE, table, spv_i64_splat(t, 0), ""), "");
+    LLVMValueRef entry = LLVMBuildAdd(b, table, LLVMBuildMul(b, wide(t, level), spv_i64_splat(t, VKMM_LEVEL_SIZE), ""), "");
+    return LLVMBuildSelect(b, ok, entry, spv_i64_splat(t, 0), "");
+}
+
+/* The texel at `at` of the view's base level, or of `level` (relative to
+ * it; NULL: the base level). */
 static struct texel texel_at(struct tr *t, LLVMValueRef descriptor, const struct texel_coords *at,
-                             LLVMValueRef extra_ok)
+                             LLVMValueRef extra_ok, LLVMValueRef level)
 {
     LLVMBuilderRef b = t->builder;
     struct texel out;
@@ -221,22 +239,31 @@ static struct texel texel_at(struct tr *t, LLVMValueRef descriptor, const struct
     LLVMValueRef range = field(t, descriptor, VKMM_DESCRIPTOR_RANGE, t->i64);
     out.format = image_field(t, descriptor, VKMM_IMAGE_FORMAT, t->i32);
     out.size = image_field(t, descriptor, VKMM_IMAGE_TEXEL_SIZE, t->i32);
-    LLVMValueRef limit[4] = {
-        image_field(t, descriptor, VKMM_IMAGE_EXTENT, t->i32),
-        image_field(t, descriptor, VKMM_IMAGE_EXTENT + 4, t->i32),
-        image_field(t, descriptor, VKMM_IMAGE_EXTENT + 8, t->i32),
-        image_field(t, descriptor, VKMM_IMAGE_LAYERS, t->i32),
-    };
+    LLVMValueRef limit[4], pitch[3], start = base;
+    if (level) {
+        LLVMValueRef entry = level_entry(t, descriptor, level);
+        for (int i = 0; i < 3; i++)
+            limit[i] = field(t, entry, VKMM_LEVEL_EXTENT + 4 * i, t->i32);
+        pitch[0] = field(t, entry, VKMM_LEVEL_LAYER_PITCH, t->i64);
+        pitch[1] = wide(t, field(t, entry, VKMM_LEVEL_SLICE_PITCH, t->i32));
+        pitch[2] = wide(t, field(t, entry, VKMM_LEVEL_ROW_PITCH, t->i32));
+        start = LLVMBuildAdd(b, base, field(t, entry, VKMM_LEVEL_OFFSET, t->i64), "");
+    } else {
+        for (int i = 0; i < 3; i++)
+            limit[i] = image_field(t, descriptor, VKMM_IMAGE_EXTENT + 4 * i, t->i32);
+        pitch[0] = image_field(t, descriptor, VKMM_IMAGE_LAYER_PITCH, t->i64);
+        pitch[1] = wide(t, image_field(t, descriptor, VKMM_IMAGE_SLICE_PITCH, t->i32));
+        pitch[2] = wide(t, image_field(t, descriptor, VKMM_IMAGE_ROW_PITCH, t->i32));
+    }
+    limit[3] = image_field(t, descriptor, VKMM_IMAGE_LAYERS, t->i32);
     LLVMValueRef ok = extra_ok ? extra_ok : tr_splat(t, LLVMConstInt(t->i1, 1, 0));
     for (int i = 0; i < 4; i++) /* unsigned: negative coordinates are outside too */
         ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntULT, at->c[i], limit[i], ""), "");
-    LLVMValueRef offset = LLVMBuildMul(b, wide(t, at->c[3]), image_field(t, descriptor, VKMM_IMAGE_LAYER_PITCH, t->i64), "");
-    offset = LLVMBuildAdd(b, offset, LLVMBuildMul(b, wide(t, at->c[2]),
-                                                  wide(t, image_field(t, descriptor, VKMM_IMAGE_SLICE_PITCH, t->i32)), ""), "");
-    offset = LLVMBuildAdd(b, offset, LLVMBuildMul(b, wide(t, at->c[1]),
-                                                  wide(t, image_field(t, descriptor, VKMM_IMAGE_ROW_PITCH, t->i32)), ""), "");
+    LLVMValueRef offset = LLVMBuildMul(b, wide(t, at->c[3]), pitch[0], "");
+    offset = LLVMBuildAdd(b, offset, LLVMBuildMul(b, wide(t, at->c[2]), pitch[1], ""), "");
+    offset = LLVMBuildAdd(b, offset, LLVMBuildMul(b, wide(t, at->c[1]), pitch[2], ""), "");
     offset = LLVMBuildAdd(b, offset, LLVMBuildMul(b, wide(t, at->c[0]), wide(t, out.size), ""), "");
-    out.address = LLVMBuildSelect(b, ok, LLVMBuildAdd(b, base, offset, ""), spv_i64_splat(t, 0), "");
+    out.address = LLVMBuildSelect(b, ok, LLVMBuildAdd(b, start, offset, ""), spv_i64_splat(t, 0), "");
     out.lo = base;
     out.hi = LLVMBuildAdd(b, base, range, "");
     return out;
@@ -410,14 +437,71 @@ static LLVMValueRef image_descriptor(struct tr *t, uint32_t image_id)
     return LLVMBuildExtractValue(t->builder, tr_get(t, image_id), 0, "");
 }
 
-/* OpImageFetch's Lod operand (ImageOperands Lod): only level 0 of the view
- * exists for vkmm's accesses; another level reads as out of range. */
-static LLVMValueRef lod_zero(struct tr *t, const struct spv_insn *insn, const uint32_t *w, unsigned operands_at)
+/* The image operands an instruction carries from word `at` on (SPIR-V
+ * "Image Operands": each operand's ids follow the mask in the order of its
+ * bits). */
+struct image_operands {
+    uint32_t lod, grad_x, grad_y, offset; /* ids, 0: absent (ConstOffset and Offset alike) */
+};
+
+static bool parse_operands(struct tr *t, const struct spv_insn *insn, const uint32_t *w, unsigned at,
+                           struct image_operands *out)
 {
-    if (insn->word_count <= operands_at || !(w[operands_at] & SpvImageOperandsLodMask))
-        return NULL;
-    LLVMValueRef lod = tr_get(t, w[operands_at + 1]);
-    return LLVMBuildICmp(t->builder, LLVMIntEQ, lod, LLVMConstNull(LLVMTypeOf(lod)), "");
+    *out = (struct image_operands){ 0 };
+    if (insn->word_count <= at)
+        return true;
+    uint32_t mask = w[at], next = at + 1;
+    static const struct { uint32_t bit, ids; } layout[] = {
+        { SpvImageOperandsBiasMask, 1 },          { SpvImageOperandsLodMask, 1 },
+        { SpvImageOperandsGradMask, 2 },          { SpvImageOperandsConstOffsetMask, 1 },
+        { SpvImageOperandsOffsetMask, 1 },        { SpvImageOperandsConstOffsetsMask, 1 },
+        { SpvImageOperandsSampleMask, 1 },        { SpvImageOperandsMinLodMask, 1 },
+        { SpvImageOperandsMakeTexelAvailableMask, 1 }, { SpvImageOperandsMakeTexelVisibleMask, 1 },
+        { SpvImageOperandsOffsetsMask, 1 },
+    };
+    for (unsigned i = 0; i < sizeof(layout) / sizeof(*layout); i++) {
+        if (!(mask & layout[i].bit))
+            continue;
+        if (next + layout[i].ids > insn->word_count)
+            return spv_fail(t->error, "image operands at word %u lack their ids", insn->offset);
+        switch (layout[i].bit) {
+        case SpvImageOperandsLodMask:
+            out->lod = w[next];
+            break;
+        case SpvImageOperandsGradMask:
+            out->grad_x = w[next], out->grad_y = w[next + 1];
+            break;
+        case SpvImageOperandsConstOffsetMask:
+        case SpvImageOperandsOffsetMask:
+            out->offset = w[next];
+            break;
+        case SpvImageOperandsBiasMask:
+        case SpvImageOperandsConstOffsetsMask:
+        case SpvImageOperandsMinLodMask:
+        case SpvImageOperandsOffsetsMask:
+            /* Bias belongs to implicit-LOD sampling (fragment shaders);
+             * the others need capabilities vkmm does not declare. */
+            return spv_fail(t->error, "image operand 0x%x at word %u is not supported", layout[i].bit,
+                            insn->offset);
+        default:
+            break;
+        }
+        next += layout[i].ids;
+    }
+    return true;
+}
+
+/* The integer offset operand's components (0 where absent). */
+static void offset_components(struct tr *t, uint32_t offset_id, LLVMValueRef out[3])
+{
+    for (unsigned d = 0; d < 3; d++)
+        out[d] = tr_splat(t, LLVMConstInt(t->i32, 0, 0));
+    if (!offset_id)
+        return;
+    LLVMValueRef value = tr_get(t, offset_id);
+    unsigned count = component_count(t, offset_id);
+    for (unsigned d = 0; d < 3 && d < count; d++)
+        out[d] = component(t, value, d, count);
 }
 
 static bool translate_read(struct tr *t, const struct spv_insn *insn, const uint32_t *w, bool sampled)
@@ -425,7 +509,17 @@ static bool translate_read(struct tr *t, const struct spv_insn *insn, const uint
     const struct spv_image_type *image = image_type_of(t, w[3]);
     LLVMValueRef descriptor = image_descriptor(t, w[3]);
     struct texel_coords at = integer_coords(t, image, w[4]);
-    struct texel x = texel_at(t, descriptor, &at, sampled ? lod_zero(t, insn, w, 5) : NULL);
+    struct image_operands operands;
+    if (!parse_operands(t, insn, w, 5, &operands))
+        return false;
+    LLVMValueRef offset[3];
+    offset_components(t, operands.offset, offset);
+    for (unsigned d = 0; d < 3; d++)
+        at.c[d] = LLVMBuildAdd(t->builder, at.c[d], offset[d], "");
+    /* OpImageFetch reads the level its Lod operand names; OpImageRead the
+     * view's base level. */
+    LLVMValueRef level = sampled && operands.lod ? tr_get(t, operands.lod) : NULL;
+    struct texel x = texel_at(t, descriptor, &at, NULL, level);
     LLVMValueRef raw[4], rgba[4], result;
     load_raw(t, site_of(t, w[3]), &x, raw);
     decode(t, &x, raw, rgba);
@@ -442,7 +536,7 @@ static bool translate_write(struct tr *t, const uint32_t *w)
     const struct spv_image_type *image = image_type_of(t, w[1]);
     LLVMValueRef descriptor = image_descriptor(t, w[1]);
     struct texel_coords at = integer_coords(t, image, w[2]);
-    struct texel x = texel_at(t, descriptor, &at, NULL);
+    struct texel x = texel_at(t, descriptor, &at, NULL, NULL);
     LLVMValueRef value = tr_get(t, w[3]);
     unsigned count = component_count(t, w[3]);
     LLVMValueRef rgba[4], raw[4];
@@ -462,7 +556,7 @@ static bool translate_texel_pointer(struct tr *t, const uint32_t *w)
     const struct spv_image_type *image = image_type_of(t, w[3]);
     LLVMValueRef descriptor = descriptor_of_pointer(t, w[3]);
     struct texel_coords at = integer_coords(t, image, w[4]);
-    struct texel x = texel_at(t, descriptor, &at, NULL);
+    struct texel x = texel_at(t, descriptor, &at, NULL, NULL);
     /* Atomics need 4-byte texels (R32 formats); others reach nothing. */
     LLVMValueRef four = size_is(t, &x, LLVMIntEQ, 4);
     struct tr_pointer p = { LLVMBuildSelect(t->builder, four, x.address, spv_i64_splat(t, 0), ""), x.lo, x.hi };
@@ -548,12 +642,108 @@ static LLVMValueRef wrap(struct tr *t, LLVMValueRef i, LLVMValueRef size, LLVMVa
 
 struct sample_state {
     LLVMValueRef descriptor, sampler;
-    LLVMValueRef extent[3], mode[3];
+    LLVMValueRef extent[3], mode[3]; /* at `level` */
     unsigned dims;
-    bool arrayed;
-    LLVMValueRef layer;
+    bool cube;
+    LLVMValueRef layer; /* cubes: the first face's layer (6 * cube index) */
+    LLVMValueRef face;  /* cubes: 0..5 */
+    LLVMValueRef level; /* relative to the view's base level */
     uint32_t site;
 };
+
+static LLVMValueRef fabs_of(struct tr *t, LLVMValueRef v)
+{
+    LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
+    return tr_call_intrinsic(t, "llvm.fabs", &overload, 1, &v, 1);
+}
+
+static LLVMValueRef select3(struct tr *t, LLVMValueRef is_x, LLVMValueRef is_y, LLVMValueRef x, LLVMValueRef y,
+                            LLVMValueRef z)
+{
+    return LLVMBuildSelect(t->builder, is_x, x, LLVMBuildSelect(t->builder, is_y, y, z, ""), "");
+}
+
+/* Cube map face selection (Vulkan "Cube Map Face Selection"): the major
+ * axis of (x, y, z) picks the face; sc and tc are the other two
+ * coordinates as that face's table orients them, ma the major one.
+ * Ties go to z, then y. */
+struct cube_face {
+    LLVMValueRef face, sc, tc, ma; /* face: <W x i32> 0..5; ma: |major coordinate| */
+};
+
+static struct cube_face cube_face_of(struct tr *t, LLVMValueRef x, LLVMValueRef y, LLVMValueRef z)
+{
+    LLVMBuilderRef b = t->builder;
+    LLVMValueRef ax = fabs_of(t, x), ay = fabs_of(t, y), az = fabs_of(t, z);
+    LLVMValueRef is_z = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOGE, az, ax, ""), LLVMBuildFCmp(b, LLVMRealOGE, az, ay, ""), "");
+    LLVMValueRef is_y = LLVMBuildAnd(b, LLVMBuildNot(b, is_z, ""), LLVMBuildFCmp(b, LLVMRealOGE, ay, ax, ""), "");
+    LLVMValueRef is_x = LLVMBuildNot(b, LLVMBuildOr(b, is_z, is_y, ""), "");
+    LLVMValueRef zero = f32_splat(t, 0.0f);
+    LLVMValueRef negative = select3(t, is_x, is_y, LLVMBuildFCmp(b, LLVMRealOLT, x, zero, ""),
+                                    LLVMBuildFCmp(b, LLVMRealOLT, y, zero, ""), LLVMBuildFCmp(b, LLVMRealOLT, z, zero, ""));
+    LLVMValueRef nx = LLVMBuildFNeg(b, x, ""), ny = LLVMBuildFNeg(b, y, ""), nz = LLVMBuildFNeg(b, z, "");
+    /* +X: (-z, -y)  -X: (z, -y)  +Y: (x, z)  -Y: (x, -z)  +Z: (x, -y)  -Z: (-x, -y) */
+    struct cube_face f;
+    f.sc = select3(t, is_x, is_y, LLVMBuildSelect(b, negative, z, nz, ""), x, LLVMBuildSelect(b, negative, nx, x, ""));
+    f.tc = select3(t, is_x, is_y, ny, LLVMBuildSelect(b, negative, nz, z, ""), ny);
+    f.ma = select3(t, is_x, is_y, ax, ay, az);
+    LLVMValueRef axis = select3(t, is_x, is_y, i32_splat(t, 0), i32_splat(t, 2), i32_splat(t, 4));
+    f.face = LLVMBuildAdd(b, axis, LLVMBuildZExt(b, negative, t->lane_i32, ""), "");
+    return f;
+}
+
+/* The direction through (sc, tc) of face `face` at distance 1: the
+ * inverse of cube_face_of's table. */
+static void cube_direction(struct tr *t, LLVMValueRef face, LLVMValueRef sc, LLVMValueRef tc, LLVMValueRef dir[3])
+{
+    LLVMBuilderRef b = t->builder;
+    LLVMValueRef one = f32_splat(t, 1.0f), minus = f32_splat(t, -1.0f);
+    LLVMValueRef nsc = LLVMBuildFNeg(b, sc, ""), ntc = LLVMBuildFNeg(b, tc, "");
+    /* per face: x, y, z */
+    LLVMValueRef table[6][3] = {
+        { one, ntc, nsc }, { minus, ntc, sc }, { sc, one, tc },
+        { sc, minus, ntc }, { sc, ntc, one }, { nsc, ntc, minus },
+    };
+    for (unsigned c = 0; c < 3; c++) {
+        LLVMValueRef v = table[5][c];
+        for (int f = 4; f >= 0; f--)
+            v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, face, i32_splat(t, f), ""), table[f][c], v, "");
+        dir[c] = v;
+    }
+}
+
+/* Seamless cube edges (Vulkan "Cube Map Edge Handling"): a texel of the
+ * filter footprint outside its face is the texel of the adjacent face
+ * that the direction through its centre reaches. */
+static void cube_edge(struct tr *t, const struct sample_state *s, LLVMValueRef *i, LLVMValueRef *j, LLVMValueRef *face)
+{
+    LLVMBuilderRef b = t->builder;
+    LLVMValueRef size = s->extent[0];
+    LLVMValueRef outside = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntUGE, *i, size, ""),
+                                       LLVMBuildICmp(b, LLVMIntUGE, *j, size, ""), "");
+    LLVMValueRef n = LLVMBuildUIToFP(b, size, LLVMVectorType(t->f32, t->width), "");
+    LLVMValueRef two = f32_splat(t, 2.0f), half = f32_splat(t, 0.5f), one = f32_splat(t, 1.0f);
+    /* The centre in face coordinates: 2 (i + 0.5) / n - 1. */
+    LLVMValueRef sc = LLVMBuildFSub(b, LLVMBuildFDiv(b, LLVMBuildFMul(b, two, LLVMBuildFAdd(b, LLVMBuildSIToFP(b, *i, LLVMVectorType(t->f32, t->width), ""), half, ""), ""), n, ""), one, "");
+    LLVMValueRef tc = LLVMBuildFSub(b, LLVMBuildFDiv(b, LLVMBuildFMul(b, two, LLVMBuildFAdd(b, LLVMBuildSIToFP(b, *j, LLVMVectorType(t->f32, t->width), ""), half, ""), ""), n, ""), one, "");
+    LLVMValueRef dir[3];
+    cube_direction(t, *face, sc, tc, dir);
+    struct cube_face f = cube_face_of(t, dir[0], dir[1], dir[2]);
+    LLVMValueRef last = LLVMBuildSub(b, size, i32_splat(t, 1), "");
+    LLVMValueRef coord[2] = { f.sc, f.tc }, index[2];
+    for (unsigned k = 0; k < 2; k++) {
+        LLVMValueRef unit = LLVMBuildFMul(b, half, LLVMBuildFAdd(b, LLVMBuildFDiv(b, coord[k], f.ma, ""), one, ""), "");
+        LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
+        LLVMValueRef scaled = LLVMBuildFMul(b, unit, n, "");
+        LLVMValueRef floored = tr_call_intrinsic(t, "llvm.floor", &overload, 1, &scaled, 1);
+        LLVMValueRef v = LLVMBuildFPToSI(b, floored, t->lane_i32, "");
+        v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, v, i32_splat(t, 0), ""), i32_splat(t, 0), v, "");
+        index[k] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, v, last, ""), last, v, "");
+    }
+    *i = LLVMBuildSelect(b, outside, index[0], *i, "");
+    *j = LLVMBuildSelect(b, outside, index[1], *j, "");
+    *face = LLVMBuildSelect(b, outside, f.face, *face, "");
+}
 
 /* One texel (integer coordinates before wrapping), decoded, with the
  * border colour where it left a CLAMP_TO_BORDER image. */
@@ -562,10 +752,18 @@ static void sample_texel(struct tr *t, const struct sample_state *s, LLVMValueRe
 {
     LLVMValueRef inside = tr_splat(t, LLVMConstInt(t->i1, 1, 0));
     struct texel_coords at;
-    for (unsigned d = 0; d < 3; d++)
-        at.c[d] = d < s->dims ? wrap(t, index[d], s->extent[d], s->mode[d], &inside) : i32_splat(t, 0);
-    at.c[3] = s->layer;
-    struct texel x = texel_at(t, s->descriptor, &at, inside);
+    if (s->cube) {
+        /* Address modes do not apply to cube maps: edges are seamless. */
+        LLVMValueRef i = index[0], j = index[1], face = s->face;
+        cube_edge(t, s, &i, &j, &face);
+        at.c[0] = i, at.c[1] = j, at.c[2] = i32_splat(t, 0);
+        at.c[3] = LLVMBuildAdd(t->builder, s->layer, face, "");
+    } else {
+        for (unsigned d = 0; d < 3; d++)
+            at.c[d] = d < s->dims ? wrap(t, index[d], s->extent[d], s->mode[d], &inside) : i32_splat(t, 0);
+        at.c[3] = s->layer;
+    }
+    struct texel x = texel_at(t, s->descriptor, &at, inside, s->level);
     LLVMValueRef raw[4];
     load_raw(t, s->site, &x, raw);
     decode(t, &x, raw, rgba);
@@ -588,65 +786,54 @@ static LLVMValueRef to_float(struct tr *t, LLVMValueRef v)
     return LLVMBuildBitCast(t->builder, v, LLVMVectorType(t->f32, t->width), "");
 }
 
-static bool translate_sample(struct tr *t, const struct spv_insn *insn, const uint32_t *w)
+static LLVMValueRef sampler_bit(struct tr *t, LLVMValueRef sampler, uint32_t bit)
 {
-    const struct spv_image_type *image = image_type_of(t, w[3]);
-    if (image->dim == SpvDimCube)
-        return spv_fail(t->error, "sampling cube images is not supported (word %u)", insn->offset);
+    return LLVMBuildICmp(t->builder, LLVMIntNE, LLVMBuildAnd(t->builder, sampler, i32_splat(t, (int32_t)bit), ""),
+                         i32_splat(t, 0), "");
+}
+
+/* The filter footprint's texels at one level: coordinates u[d] in texels,
+ * integer offsets added after rounding (ConstOffset/Offset). */
+struct footprint {
+    LLVMValueRef i0[3], frac[3];
+};
+
+static struct footprint footprint_of(struct tr *t, const struct sample_state *s, LLVMValueRef coord[3],
+                                     LLVMValueRef unnormalized, LLVMValueRef linear, LLVMValueRef offset[3])
+{
     LLVMBuilderRef b = t->builder;
-    LLVMValueRef value = tr_get(t, w[3]);
-    struct sample_state s = { .descriptor = LLVMBuildExtractValue(b, value, 0, ""), .site = site_of(t, w[3]) };
-    LLVMValueRef sampler_descriptor = LLVMBuildExtractValue(b, value, 1, "");
-    s.sampler = image_field(t, sampler_descriptor, VKMM_IMAGE_SAMPLER, t->i32);
-    s.dims = image->dim == SpvDim1D ? 1 : image->dim == SpvDim3D ? 3 : 2;
-    bool is_float = result_is_float(t, w[1]);
-    LLVMValueRef coords = tr_get(t, w[4]);
-    unsigned count = component_count(t, w[4]);
-    LLVMValueRef unnormalized = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, s.sampler, i32_splat(t, VKMM_SAMPLER_UNNORMALIZED), ""),
-                                              i32_splat(t, 0), "");
-    /* Magnification filter: the LOD is ignored (base level only). */
-    LLVMValueRef linear = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, s.sampler, i32_splat(t, VKMM_SAMPLER_MAG_LINEAR), ""),
-                                        i32_splat(t, 0), "");
-    static const unsigned shifts[3] = { VKMM_SAMPLER_ADDRESS_U_SHIFT, VKMM_SAMPLER_ADDRESS_V_SHIFT,
-                                        VKMM_SAMPLER_ADDRESS_W_SHIFT };
-    LLVMValueRef u[3], i0[3], frac[3];
-    for (unsigned d = 0; d < s.dims; d++) {
-        s.extent[d] = image_field(t, s.descriptor, VKMM_IMAGE_EXTENT + 4 * d, t->i32);
-        s.mode[d] = LLVMBuildAnd(b, LLVMBuildLShr(b, s.sampler, i32_splat(t, shifts[d]), ""), i32_splat(t, 7), "");
-        LLVMValueRef c = component(t, coords, d, count);
-        LLVMValueRef scaled = LLVMBuildFMul(b, c, LLVMBuildUIToFP(b, s.extent[d], LLVMVectorType(t->f32, t->width), ""), "");
-        u[d] = LLVMBuildSelect(b, unnormalized, c, scaled, "");
+    struct footprint f;
+    for (unsigned d = 0; d < s->dims; d++) {
+        LLVMValueRef scaled = LLVMBuildFMul(b, coord[d], LLVMBuildUIToFP(b, s->extent[d], LLVMVectorType(t->f32, t->width), ""), "");
+        LLVMValueRef u = LLVMBuildSelect(b, unnormalized, coord[d], scaled, "");
         /* Linear: the texels around u - 0.5; nearest: floor(u). */
-        LLVMValueRef shifted = LLVMBuildSelect(b, linear, LLVMBuildFSub(b, u[d], f32_splat(t, 0.5f), ""), u[d], "");
+        LLVMValueRef shifted = LLVMBuildSelect(b, linear, LLVMBuildFSub(b, u, f32_splat(t, 0.5f), ""), u, "");
         LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
         LLVMValueRef floored = tr_call_intrinsic(t, "llvm.floor", &overload, 1, &shifted, 1);
-        frac[d] = LLVMBuildFSub(b, shifted, floored, "");
-        i0[d] = LLVMBuildFPToSI(b, floored, t->lane_i32, "");
+        f.frac[d] = LLVMBuildFSub(b, shifted, floored, "");
+        f.i0[d] = LLVMBuildAdd(b, LLVMBuildFPToSI(b, floored, t->lane_i32, ""), offset[d], "");
     }
-    s.layer = i32_splat(t, 0);
-    if (image->arrayed) {
-        /* The layer: round(coordinate), clamped to the view's layers. */
-        LLVMValueRef c = component(t, coords, s.dims, count);
-        LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
-        LLVMValueRef rounded = tr_call_intrinsic(t, "llvm.roundeven", &overload, 1, &c, 1);
-        LLVMValueRef layer = LLVMBuildFPToSI(b, rounded, t->lane_i32, "");
-        LLVMValueRef last = LLVMBuildSub(b, image_field(t, s.descriptor, VKMM_IMAGE_LAYERS, t->i32), i32_splat(t, 1), "");
-        layer = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, layer, i32_splat(t, 0), ""), i32_splat(t, 0), layer, "");
-        s.layer = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, layer, last, ""), last, layer, "");
-    }
+    return f;
+}
+
+/* The filtered value at s->level: nearest or (bi/tri)linear. */
+static void filter(struct tr *t, const struct sample_state *s, const struct footprint *f, LLVMValueRef linear,
+                   bool is_float, LLVMValueRef out[4])
+{
+    LLVMBuilderRef b = t->builder;
     /* Every corner of the linear footprint; nearest uses corner 0 only
      * (its weight is 1 there). */
     LLVMValueRef sum[4] = { f32_splat(t, 0), f32_splat(t, 0), f32_splat(t, 0), f32_splat(t, 0) };
     LLVMValueRef nearest[4] = { 0 };
-    for (unsigned corner = 0; corner < (1u << s.dims); corner++) {
+    for (unsigned corner = 0; corner < (1u << s->dims); corner++) {
         LLVMValueRef index[3], weight = f32_splat(t, 1.0f);
-        for (unsigned d = 0; d < s.dims; d++) {
+        for (unsigned d = 0; d < s->dims; d++) {
             bool high = corner >> d & 1;
-            index[d] = high ? LLVMBuildAdd(b, i0[d], i32_splat(t, 1), "") : i0[d];
-            weight = LLVMBuildFMul(b, weight, high ? frac[d] : LLVMBuildFSub(b, f32_splat(t, 1.0f), frac[d], ""), "");
+            index[d] = high ? LLVMBuildAdd(b, f->i0[d], i32_splat(t, 1), "") : f->i0[d];
+            weight = LLVMBuildFMul(b, weight, high ? f->frac[d] : LLVMBuildFSub(b, f32_splat(t, 1.0f), f->frac[d], ""), "");
         }
         LLVMValueRef rgba[4];
-        sample_texel(t, &s, index, rgba, is_float);
+        sample_texel(t, s, index, rgba, is_float);
         for (unsigned c = 0; c < 4; c++) {
             if (corner == 0)
                 nearest[c] = rgba[c];
@@ -654,10 +841,238 @@ static bool translate_sample(struct tr *t, const struct spv_insn *insn, const ui
                 sum[c] = LLVMBuildFAdd(b, sum[c], LLVMBuildFMul(b, to_float(t, rgba[c]), weight, ""), "");
         }
     }
-    LLVMValueRef rgba[4], result;
     for (unsigned c = 0; c < 4; c++)
-        rgba[c] = is_float ? LLVMBuildSelect(b, linear, LLVMBuildBitCast(b, sum[c], t->lane_i32, ""), nearest[c], "")
-                           : nearest[c];
+        out[c] = is_float ? LLVMBuildSelect(b, linear, LLVMBuildBitCast(b, sum[c], t->lane_i32, ""), nearest[c], "")
+                          : nearest[c];
+}
+
+/* s->extent at s->level: each dimension of the base level halved per
+ * level, at least 1. */
+static void level_extents(struct tr *t, struct sample_state *s)
+{
+    LLVMBuilderRef b = t->builder;
+    for (unsigned d = 0; d < s->dims; d++) {
+        LLVMValueRef base = image_field(t, s->descriptor, VKMM_IMAGE_EXTENT + 4 * d, t->i32);
+        LLVMValueRef shifted = LLVMBuildLShr(b, base, s->level, "");
+        s->extent[d] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, shifted, i32_splat(t, 0), ""), i32_splat(t, 1),
+                                       shifted, "");
+    }
+}
+
+static LLVMValueRef log2_of(struct tr *t, LLVMValueRef v)
+{
+    LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
+    return tr_call_intrinsic(t, "llvm.log2", &overload, 1, &v, 1);
+}
+
+static LLVMValueRef fmin_of(struct tr *t, LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
+    LLVMValueRef args[2] = { x, y };
+    return tr_call_intrinsic(t, "llvm.minnum", &overload, 1, args, 2);
+}
+
+static LLVMValueRef fmax_of(struct tr *t, LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
+    LLVMValueRef args[2] = { x, y };
+    return tr_call_intrinsic(t, "llvm.maxnum", &overload, 1, args, 2);
+}
+
+/* λbase from explicit gradients (Vulkan "Scale Factor Operation"):
+ * log2 of the larger of the two derivative vectors' lengths in texels.
+ * Cubes: the derivatives of the face coordinates (s, t) = (sc/ma + 1)/2. */
+static LLVMValueRef lod_from_gradients(struct tr *t, const struct sample_state *s, uint32_t grad_x, uint32_t grad_y,
+                                       const struct cube_face *face)
+{
+    LLVMBuilderRef b = t->builder;
+    uint32_t ids[2] = { grad_x, grad_y };
+    LLVMValueRef rho = f32_splat(t, 0.0f);
+    for (unsigned k = 0; k < 2; k++) {
+        LLVMValueRef value = tr_get(t, ids[k]);
+        unsigned count = component_count(t, ids[k]);
+        LLVMValueRef dd[3];
+        for (unsigned d = 0; d < 3; d++)
+            dd[d] = d < count ? component(t, value, d, count) : f32_splat(t, 0.0f);
+        LLVMValueRef deriv[3];
+        unsigned dims = s->dims;
+        if (s->cube) {
+            /* d(sc/ma) = (dsc * ma - sc * dma) / ma^2, with dsc, dtc and
+             * dma the gradient's components as the face orients them
+             * (ma's sign folded in: the face's normal). */
+            LLVMValueRef normal[3], dsc, dtc, dma;
+            cube_direction(t, face->face, f32_splat(t, 0.0f), f32_splat(t, 0.0f), normal);
+            LLVMValueRef axis = LLVMBuildUDiv(b, face->face, i32_splat(t, 2), "");
+            LLVMValueRef is_x = LLVMBuildICmp(b, LLVMIntEQ, axis, i32_splat(t, 0), "");
+            LLVMValueRef is_y = LLVMBuildICmp(b, LLVMIntEQ, axis, i32_splat(t, 1), "");
+            dma = LLVMBuildFMul(b, select3(t, is_x, is_y, normal[0], normal[1], normal[2]),
+                                select3(t, is_x, is_y, dd[0], dd[1], dd[2]), "");
+            /* sc, tc per face: +X (-z,-y) -X (z,-y) +Y (x,z) -Y (x,-z) +Z (x,-y) -Z (-x,-y) */
+            LLVMValueRef nx = LLVMBuildFNeg(b, dd[0], ""), ny = LLVMBuildFNeg(b, dd[1], ""), nz = LLVMBuildFNeg(b, dd[2], "");
+            LLVMValueRef sc_of[6] = { nz, dd[2], dd[0], dd[0], dd[0], nx };
+            LLVMValueRef tc_of[6] = { ny, ny, dd[2], nz, ny, ny };
+            dsc = sc_of[5], dtc = tc_of[5];
+            for (int f = 4; f >= 0; f--) {
+                LLVMValueRef is = LLVMBuildICmp(b, LLVMIntEQ, face->face, i32_splat(t, f), "");
+                dsc = LLVMBuildSelect(b, is, sc_of[f], dsc, "");
+                dtc = LLVMBuildSelect(b, is, tc_of[f], dtc, "");
+            }
+            LLVMValueRef ma2 = LLVMBuildFMul(b, face->ma, face->ma, "");
+            LLVMValueRef half = f32_splat(t, 0.5f);
+            deriv[0] = LLVMBuildFMul(b, half, LLVMBuildFDiv(b, LLVMBuildFSub(b, LLVMBuildFMul(b, dsc, face->ma, ""), LLVMBuildFMul(b, face->sc, dma, ""), ""), ma2, ""), "");
+            deriv[1] = LLVMBuildFMul(b, half, LLVMBuildFDiv(b, LLVMBuildFSub(b, LLVMBuildFMul(b, dtc, face->ma, ""), LLVMBuildFMul(b, face->tc, dma, ""), ""), ma2, ""), "");
+            dims = 2;
+        } else {
+            for (unsigned d = 0; d < 3; d++)
+                deriv[d] = dd[d];
+        }
+        LLVMValueRef length2 = f32_splat(t, 0.0f);
+        for (unsigned d = 0; d < dims; d++) {
+            LLVMValueRef texels = LLVMBuildFMul(b, deriv[d], LLVMBuildUIToFP(b, s->extent[d], LLVMVectorType(t->f32, t->width), ""), "");
+            length2 = LLVMBuildFAdd(b, length2, LLVMBuildFMul(b, texels, texels, ""), "");
+        }
+        rho = fmax_of(t, rho, length2);
+    }
+    /* log2(sqrt(r)) = log2(r) / 2 */
+    return LLVMBuildFMul(b, log2_of(t, rho), f32_splat(t, 0.5f), "");
+}
+
+enum sample_kind { SAMPLE_EXPLICIT_LOD, SAMPLE_GATHER };
+
+static bool translate_sample(struct tr *t, const struct spv_insn *insn, const uint32_t *w, enum sample_kind kind)
+{
+    const struct spv_image_type *image = image_type_of(t, w[3]);
+    LLVMBuilderRef b = t->builder;
+    LLVMValueRef value = tr_get(t, w[3]);
+    struct sample_state s = { .descriptor = LLVMBuildExtractValue(b, value, 0, ""), .site = site_of(t, w[3]) };
+    LLVMValueRef sampler_descriptor = LLVMBuildExtractValue(b, value, 1, "");
+    s.sampler = image_field(t, sampler_descriptor, VKMM_IMAGE_SAMPLER, t->i32);
+    s.cube = image->dim == SpvDimCube;
+    s.dims = image->dim == SpvDim1D ? 1 : image->dim == SpvDim3D ? 3 : 2;
+    bool is_float = result_is_float(t, w[1]);
+    struct image_operands operands;
+    if (!parse_operands(t, insn, w, kind == SAMPLE_GATHER ? 6 : 5, &operands))
+        return false;
+    LLVMValueRef offset[3];
+    offset_components(t, s.cube ? 0 : operands.offset, offset);
+    LLVMValueRef coords = tr_get(t, w[4]);
+    unsigned count = component_count(t, w[4]);
+    LLVMValueRef unnormalized = sampler_bit(t, s.sampler, VKMM_SAMPLER_UNNORMALIZED);
+    static const unsigned shifts[3] = { VKMM_SAMPLER_ADDRESS_U_SHIFT, VKMM_SAMPLER_ADDRESS_V_SHIFT,
+                                        VKMM_SAMPLER_ADDRESS_W_SHIFT };
+    LLVMValueRef coord[3], raw[3] = { 0 };
+    struct cube_face face = { 0 };
+    if (s.cube) {
+        for (unsigned d = 0; d < 3; d++)
+            raw[d] = component(t, coords, d, count);
+        face = cube_face_of(t, raw[0], raw[1], raw[2]);
+        LLVMValueRef half = f32_splat(t, 0.5f), one = f32_splat(t, 1.0f);
+        coord[0] = LLVMBuildFMul(b, half, LLVMBuildFAdd(b, LLVMBuildFDiv(b, face.sc, face.ma, ""), one, ""), "");
+        coord[1] = LLVMBuildFMul(b, half, LLVMBuildFAdd(b, LLVMBuildFDiv(b, face.tc, face.ma, ""), one, ""), "");
+        s.face = face.face;
+        unnormalized = tr_splat(t, LLVMConstInt(t->i1, 0, 0)); /* cubes take normalized coordinates only */
+    } else {
+        for (unsigned d = 0; d < s.dims; d++) {
+            coord[d] = component(t, coords, d, count);
+            s.mode[d] = LLVMBuildAnd(b, LLVMBuildLShr(b, s.sampler, i32_splat(t, shifts[d]), ""), i32_splat(t, 7), "");
+        }
+    }
+    s.layer = i32_splat(t, 0);
+    if (image->arrayed) {
+        /* The layer: round(coordinate), clamped to the view's layers
+         * (cube arrays: the cube, 6 layers each). */
+        unsigned at = s.cube ? 3 : s.dims;
+        LLVMValueRef c = component(t, coords, at, count);
+        LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
+        LLVMValueRef rounded = tr_call_intrinsic(t, "llvm.roundeven", &overload, 1, &c, 1);
+        LLVMValueRef layer = LLVMBuildFPToSI(b, rounded, t->lane_i32, "");
+        LLVMValueRef layers = image_field(t, s.descriptor, VKMM_IMAGE_LAYERS, t->i32);
+        if (s.cube)
+            layers = LLVMBuildUDiv(b, layers, i32_splat(t, 6), "");
+        LLVMValueRef last = LLVMBuildSub(b, layers, i32_splat(t, 1), "");
+        layer = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, layer, i32_splat(t, 0), ""), i32_splat(t, 0), layer, "");
+        s.layer = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, layer, last, ""), last, layer, "");
+        if (s.cube)
+            s.layer = LLVMBuildMul(b, s.layer, i32_splat(t, 6), "");
+    }
+    if (s.cube)
+        s.dims = 2;
+    s.level = i32_splat(t, 0);
+    level_extents(t, &s);
+
+    LLVMValueRef rgba[4], result;
+    if (kind == SAMPLE_GATHER) {
+        /* The 2x2 footprint of linear filtering at the base level, the
+         * component w[5] of each texel in the order (i0,j1), (i1,j1),
+         * (i1,j0), (i0,j0). */
+        LLVMValueRef linear = tr_splat(t, LLVMConstInt(t->i1, 1, 0));
+        struct footprint f = footprint_of(t, &s, coord, unnormalized, linear, offset);
+        LLVMValueRef component_index = tr_get(t, w[5]);
+        static const unsigned corners[4][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 }, { 0, 0 } };
+        for (unsigned k = 0; k < 4; k++) {
+            LLVMValueRef index[3] = { f.i0[0], f.i0[1], i32_splat(t, 0) };
+            for (unsigned d = 0; d < 2; d++)
+                if (corners[k][d])
+                    index[d] = LLVMBuildAdd(b, index[d], i32_splat(t, 1), "");
+            LLVMValueRef texel[4];
+            sample_texel(t, &s, index, texel, is_float);
+            LLVMValueRef v = texel[3];
+            for (int c = 2; c >= 0; c--)
+                v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, component_index, i32_splat(t, c), ""), texel[c], v, "");
+            rgba[k] = v;
+        }
+    } else {
+        /* Level of detail (Vulkan "LOD Operation"): λ from the Lod
+         * operand or the gradients, plus the sampler's bias, clamped to
+         * its [minLod, maxLod]; magnified (λ <= 0) uses magFilter. */
+        LLVMValueRef lambda = f32_splat(t, 0.0f);
+        if (operands.lod)
+            lambda = tr_get(t, operands.lod);
+        else if (operands.grad_x && operands.grad_y)
+            lambda = lod_from_gradients(t, &s, operands.grad_x, operands.grad_y, &face);
+        lambda = LLVMBuildFAdd(b, lambda, image_field(t, sampler_descriptor, VKMM_IMAGE_LOD_BIAS, t->f32), "");
+        lambda = fmax_of(t, lambda, image_field(t, sampler_descriptor, VKMM_IMAGE_MIN_LOD, t->f32));
+        lambda = fmin_of(t, lambda, image_field(t, sampler_descriptor, VKMM_IMAGE_MAX_LOD, t->f32));
+        /* Unnormalized coordinates sample level 0 (their λ must be 0). */
+        lambda = LLVMBuildSelect(b, unnormalized, f32_splat(t, 0.0f), lambda, "");
+        LLVMValueRef magnified = LLVMBuildFCmp(b, LLVMRealULE, lambda, f32_splat(t, 0.0f), "");
+        LLVMValueRef linear = LLVMBuildSelect(b, magnified, sampler_bit(t, s.sampler, VKMM_SAMPLER_MAG_LINEAR),
+                                              sampler_bit(t, s.sampler, VKMM_SAMPLER_MIN_LINEAR), "");
+        /* d' = clamp(λ, 0, q) over the view's levels. */
+        LLVMValueRef levels = image_field(t, s.descriptor, VKMM_IMAGE_LEVELS, t->i32);
+        LLVMValueRef q = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, levels, i32_splat(t, 0), ""), i32_splat(t, 0),
+                                         LLVMBuildSub(b, levels, i32_splat(t, 1), ""), "");
+        LLVMValueRef qf = LLVMBuildUIToFP(b, q, LLVMVectorType(t->f32, t->width), "");
+        LLVMValueRef d = fmin_of(t, fmax_of(t, lambda, f32_splat(t, 0.0f)), qf);
+        LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
+        LLVMValueRef mip_linear = sampler_bit(t, s.sampler, VKMM_SAMPLER_MIPMAP_LINEAR);
+        /* Nearest: ceil(d' + 0.5) - 1; linear: floor(d') and the next. */
+        LLVMValueRef up = LLVMBuildFAdd(b, d, f32_splat(t, 0.5f), "");
+        LLVMValueRef nearest_level = LLVMBuildFSub(b, tr_call_intrinsic(t, "llvm.ceil", &overload, 1, &up, 1), f32_splat(t, 1.0f), "");
+        LLVMValueRef low = tr_call_intrinsic(t, "llvm.floor", &overload, 1, &d, 1);
+        LLVMValueRef delta = LLVMBuildFSub(b, d, low, "");
+        LLVMValueRef first = LLVMBuildFPToSI(b, LLVMBuildSelect(b, mip_linear, low, fmax_of(t, nearest_level, f32_splat(t, 0.0f)), ""), t->lane_i32, "");
+        LLVMValueRef second = LLVMBuildAdd(b, first, i32_splat(t, 1), "");
+        second = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, second, q, ""), q, second, "");
+        s.level = first;
+        level_extents(t, &s);
+        struct footprint f = footprint_of(t, &s, coord, unnormalized, linear, offset);
+        filter(t, &s, &f, linear, is_float, rgba);
+        if (is_float) {
+            /* Mipmap linear: the second level, weighted by frac(d'). */
+            LLVMValueRef blend = LLVMBuildAnd(b, mip_linear, LLVMBuildFCmp(b, LLVMRealOGT, delta, f32_splat(t, 0.0f), ""), "");
+            s.level = second;
+            level_extents(t, &s);
+            struct footprint g = footprint_of(t, &s, coord, unnormalized, linear, offset);
+            LLVMValueRef next[4];
+            filter(t, &s, &g, linear, is_float, next);
+            for (unsigned c = 0; c < 4; c++) {
+                LLVMValueRef mixed = LLVMBuildFAdd(b, LLVMBuildFMul(b, to_float(t, rgba[c]), LLVMBuildFSub(b, f32_splat(t, 1.0f), delta, ""), ""),
+                                                   LLVMBuildFMul(b, to_float(t, next[c]), delta, ""), "");
+                rgba[c] = LLVMBuildSelect(b, blend, LLVMBuildBitCast(b, mixed, t->lane_i32, ""), rgba[c], "");
+            }
+        }
+    }
     if (!make_result(t, w[1], rgba, &result))
         return false;
     tr_set(t, w[2], result);
@@ -703,19 +1118,21 @@ bool spv_translate_image(struct tr *t, const struct spv_insn *insn, bool *handle
     case SpvOpImageQuerySizeLod:
         return translate_query_size(t, w, true);
     case SpvOpImageQueryLevels:
+        tr_set(t, w[2], image_field(t, image_descriptor(t, w[3]), VKMM_IMAGE_LEVELS, t->i32));
+        return true;
     case SpvOpImageQuerySamples:
-        /* One level (vkmm's accesses reach the view's base level) and one sample. */
-        tr_set(t, w[2], i32_splat(t, 1));
+        tr_set(t, w[2], i32_splat(t, 1)); /* single-sampled images only */
         return true;
     case SpvOpImageSampleExplicitLod:
-        return translate_sample(t, insn, w);
+        return translate_sample(t, insn, w, SAMPLE_EXPLICIT_LOD);
+    case SpvOpImageGather:
+        return translate_sample(t, insn, w, SAMPLE_GATHER);
     default:
         if ((insn->opcode >= SpvOpImageSampleImplicitLod && insn->opcode <= SpvOpImageDrefGather) ||
             (insn->opcode >= SpvOpImageSparseSampleImplicitLod && insn->opcode <= SpvOpImageSparseRead) ||
             insn->opcode == SpvOpImageQueryLod)
-            return spv_fail(t->error, "%s at word %u is not supported (vkmm samples with explicit LOD, nearest or "
-                            "linear, without depth comparison or gathers)", spv_opcode_name(insn->opcode),
-                            insn->offset);
+            return spv_fail(t->error, "%s at word %u is not supported (vkmm samples with explicit LOD or gradients, "
+                            "and gathers, without depth comparison)", spv_opcode_name(insn->opcode), insn->offset);
         break;
     }
     *handled = false;

@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "device.h"
 #include "log.h"
+#include "sampler.h"
 
 /* The spec: "the allocation may fail due to lack of space in the
  * descriptor pool" once maxSets or a type's descriptorCount is used up.
@@ -76,7 +77,7 @@ static VkResult set_create(struct vkmm_descriptor_pool *pool, struct vkmm_descri
     for (uint32_t b = 0; b < layout->binding_count; b++) {
         const struct vkmm_set_layout_binding *binding = &layout->bindings[b];
         for (uint32_t e = 0; binding->immutable_samplers && e < binding->count; e++)
-            set->descriptors[binding->first + e].image.sampler = binding->immutable_samplers[e];
+            vkmm_sampler_state_store(&binding->immutable_samplers[e], &set->descriptors[binding->first + e].image);
         if (binding->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK && binding->count)
             set->descriptors[binding->first] = (struct vkmm_descriptor){
                 .base = inline_bytes + binding->inline_offset,

@@ -172,7 +172,6 @@ static void write_image_descriptor(struct vkmm_descriptor_set *set, uint32_t ind
 {
     struct vkmm_descriptor *d = &set->descriptors[index];
     const struct vkmm_set_layout_binding *binding = binding_of(set->layout, index);
-    uint32_t sampler = d->image.sampler;
     bool immutable = binding && binding->immutable_samplers;
     if (type_is_texel_buffer(type)) {
         VKMM_FROM_HANDLE(vkmm_buffer_view, view, *(const VkBufferView *)info);
@@ -187,7 +186,11 @@ static void write_image_descriptor(struct vkmm_descriptor_set *set, uint32_t ind
         *d = view ? view->descriptor : (struct vkmm_descriptor){ 0 };
     }
     if (type == VK_DESCRIPTOR_TYPE_SAMPLER || type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)
-        d->image.sampler = immutable ? sampler : vkmm_sampler_word(vkmm_sampler_from_handle(image_info->sampler));
+    {
+        struct vkmm_sampler_state sampler = immutable ? binding->immutable_samplers[index - binding->first]
+                                                      : vkmm_sampler_state(vkmm_sampler_from_handle(image_info->sampler));
+        vkmm_sampler_state_store(&sampler, &d->image);
+    }
 }
 
 static void write_image_descriptors(struct vkmm_descriptor_set *set, uint32_t first, uint32_t count,

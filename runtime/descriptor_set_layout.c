@@ -230,7 +230,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDescriptorSetLayout(VkDevice _device,
     uint64_t immutable = immutable_sampler_count(pCreateInfo);
     struct vkmm_descriptor_set_layout *layout =
         vkmm_zalloc(&device->allocator, NULL,
-                    sizeof(*layout) + 2 * count * sizeof(layout->bindings[0]) + immutable * sizeof(uint32_t),
+                    sizeof(*layout) + 2 * count * sizeof(layout->bindings[0]) + immutable * sizeof(struct vkmm_sampler_state),
                     VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
     if (!layout)
         return vkmm_errorf(device, VK_ERROR_OUT_OF_HOST_MEMORY, "no memory for a descriptor set layout");
@@ -240,7 +240,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDescriptorSetLayout(VkDevice _device,
     layout->binding_count = count;
     layout->bindings = (struct vkmm_set_layout_binding *)(layout + 1);
     layout->memory_bindings = layout->bindings + count;
-    uint32_t *sampler_words = (uint32_t *)(layout->memory_bindings + count);
+    struct vkmm_sampler_state *sampler_states = (struct vkmm_sampler_state *)(layout->memory_bindings + count);
     for (uint32_t i = 0; i < count; i++) {
         const VkDescriptorSetLayoutBinding *in = &pCreateInfo->pBindings[i];
         layout->bindings[i] = (struct vkmm_set_layout_binding){
@@ -254,9 +254,9 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDescriptorSetLayout(VkDevice _device,
             continue;
         /* The spec: the samplers are copied into the layout. */
         for (uint32_t e = 0; e < in->descriptorCount; e++)
-            sampler_words[e] = vkmm_sampler_word(vkmm_sampler_from_handle(in->pImmutableSamplers[e]));
-        layout->bindings[i].immutable_samplers = sampler_words;
-        sampler_words += in->descriptorCount;
+            sampler_states[e] = vkmm_sampler_state(vkmm_sampler_from_handle(in->pImmutableSamplers[e]));
+        layout->bindings[i].immutable_samplers = sampler_states;
+        sampler_states += in->descriptorCount;
     }
     qsort(layout->bindings, count, sizeof(layout->bindings[0]), compare_bindings);
     for (uint32_t i = 1; i < count; i++) {

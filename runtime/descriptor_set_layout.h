@@ -7,6 +7,8 @@
 
 #include "object.h"
 
+struct vkmm_sampler_state;
+
 /* The descriptor types a layout accepts, each with a slot for what sets
  * take from pools: the core types VK_DESCRIPTOR_TYPE_SAMPLER (0) through
  * VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT (10) in their own slots, and inline
@@ -32,7 +34,7 @@ struct vkmm_set_layout_binding {
     /* SAMPLER and COMBINED_IMAGE_SAMPLER bindings with pImmutableSamplers:
      * the samplers' words (shader_abi.h, VKMM_SAMPLER_*), one per element;
      * they are in every set from allocation on and writes keep them. */
-    const uint32_t *immutable_samplers;
+    const struct vkmm_sampler_state *immutable_samplers;
     /* Inline uniform blocks: the block's bytes (descriptorCount) and where
      * they start in the set's inline bytes. */
     uint32_t inline_size;

@@ -82,14 +82,38 @@ static uint32_t pack_swizzle(const VkComponentMapping *mapping)
     return word;
 }
 
+/* The view's levels as shaders find them: each relative to the first
+ * texel of the base level's first layer (levels follow one another in the
+ * image, each with all the image's layers). */
+static void fill_levels(struct vkmm_image_view *view, VkDeviceSize base_offset)
+{
+    struct vkmm_image *image = view->image;
+    for (uint32_t l = 0; l < view->range.levelCount; l++) {
+        uint32_t level = view->range.baseMipLevel + l;
+        VkExtent3D extent = vkmm_image_level_extent(image, level);
+        view->levels[l] = (struct vkmm_image_level){
+            .offset = (int64_t)(vkmm_image_texel_offset(image, level, view->range.baseArrayLayer, 0, 0, 0) -
+                                base_offset),
+            .extent = { extent.width, extent.height, extent.depth },
+            .row_pitch = (uint32_t)vkmm_image_row_pitch(image, level),
+            .slice_pitch = (uint32_t)vkmm_image_slice_pitch(image, level),
+            .layer_pitch = vkmm_image_layer_pitch(image, level),
+        };
+    }
+}
+
 static void fill_descriptor(struct vkmm_image_view *view, const VkComponentMapping *mapping)
 {
     struct vkmm_image *image = view->image;
-    uint32_t level = view->range.baseMipLevel;
+    uint32_t level = view->range.baseMipLevel, last = level + view->range.levelCount - 1;
     VkExtent3D extent = vkmm_image_level_extent(image, level);
     VkDeviceSize offset = vkmm_image_texel_offset(image, level, view->range.baseArrayLayer, 0, 0, 0);
     VkDeviceSize layer_pitch = vkmm_image_layer_pitch(image, level);
-    VkDeviceSize size = layer_pitch * view->range.layerCount;
+    /* The bytes of every level's layers of the view (with the other
+     * layers between levels: one range, as a buffer's). */
+    VkDeviceSize size = vkmm_image_texel_offset(image, last, view->range.baseArrayLayer + view->range.layerCount, 0,
+                                                0, 0) - offset;
+    fill_levels(view, offset);
     view->descriptor = (struct vkmm_descriptor){
         .base = vkmm_buffer_device_bytes(&image->bytes, offset, size),
         .range = size,
@@ -105,6 +129,8 @@ static void fill_descriptor(struct vkmm_image_view *view, const VkComponentMappi
             .slice_pitch = (uint32_t)vkmm_image_slice_pitch(image, level),
             .layer_pitch = layer_pitch,
             .swizzle = pack_swizzle(mapping),
+            .level_table = (uint64_t)(uintptr_t)view->levels,
+            .levels = view->range.levelCount,
         },
     };
 }

@@ -5,14 +5,22 @@
 #include "log.h"
 #include "shader_abi.h"
 
-uint32_t vkmm_sampler_word(const struct vkmm_sampler *sampler)
+struct vkmm_sampler_state vkmm_sampler_state(const struct vkmm_sampler *sampler)
 {
-    return sampler ? sampler->word : 0;
+    return sampler ? sampler->state : (struct vkmm_sampler_state){ 0 };
 }
 
-/* What vkmm's sampling cannot do, or NULL.  Shaders sample the view's base
- * level (no mipmapping, no anisotropy, no depth comparison), so samplers
- * that would need more are refused rather than silently wrong. */
+void vkmm_sampler_state_store(const struct vkmm_sampler_state *state, struct vkmm_image_descriptor *descriptor)
+{
+    descriptor->sampler = state->word;
+    descriptor->min_lod = state->min_lod;
+    descriptor->max_lod = state->max_lod;
+    descriptor->lod_bias = state->lod_bias;
+}
+
+/* What vkmm's sampling cannot do, or NULL (no anisotropy, no depth
+ * comparison): samplers that would need more are refused rather than
+ * silently wrong. */
 static const char *unsupported(const VkSamplerCreateInfo *info)
 {
     if (info->anisotropyEnable)
@@ -34,9 +42,10 @@ static const char *unsupported(const VkSamplerCreateInfo *info)
     return NULL;
 }
 
-static uint32_t pack(const VkSamplerCreateInfo *info)
+static struct vkmm_sampler_state pack(const VkSamplerCreateInfo *info)
 {
     uint32_t word = VKMM_SAMPLER_VALID;
+    word |= info->mipmapMode == VK_SAMPLER_MIPMAP_MODE_LINEAR ? VKMM_SAMPLER_MIPMAP_LINEAR : 0;
     word |= info->magFilter == VK_FILTER_LINEAR ? VKMM_SAMPLER_MAG_LINEAR : 0;
     word |= info->minFilter == VK_FILTER_LINEAR ? VKMM_SAMPLER_MIN_LINEAR : 0;
     word |= info->unnormalizedCoordinates ? VKMM_SAMPLER_UNNORMALIZED : 0;
@@ -44,7 +53,8 @@ static uint32_t pack(const VkSamplerCreateInfo *info)
     word |= (uint32_t)info->addressModeV << VKMM_SAMPLER_ADDRESS_V_SHIFT;
     word |= (uint32_t)info->addressModeW << VKMM_SAMPLER_ADDRESS_W_SHIFT;
     word |= (uint32_t)info->borderColor << VKMM_SAMPLER_BORDER_SHIFT;
-    return word;
+    return (struct vkmm_sampler_state){ .word = word, .min_lod = info->minLod, .max_lod = info->maxLod,
+                                        .lod_bias = info->mipLodBias };
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateSampler(VkDevice _device, const VkSamplerCreateInfo *pCreateInfo,
@@ -59,7 +69,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateSampler(VkDevice _device, const VkSamp
     if (!sampler)
         return vkmm_errorf(device, VK_ERROR_OUT_OF_HOST_MEMORY, "no memory for a VkSampler");
     vkmm_object_init(&sampler->base, VK_OBJECT_TYPE_SAMPLER, device->base.instance, device);
-    sampler->word = pack(pCreateInfo);
+    sampler->state = pack(pCreateInfo);
     *pSampler = vkmm_sampler_to_handle(sampler);
     return VK_SUCCESS;
 }
