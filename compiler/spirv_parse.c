@@ -101,6 +101,12 @@ static bool capability_supported(uint32_t capability)
     switch (capability) {
     case SpvCapabilityShader:
     case SpvCapabilityMatrix:
+    /* Float controls the device advertises (physical_device.c): what the
+     * generated code does anyway.  DenormFlushToZero and RoundingModeRTZ
+     * are not among them. */
+    case SpvCapabilityDenormPreserve:
+    case SpvCapabilitySignedZeroInfNanPreserve:
+    case SpvCapabilityRoundingModeRTE:
     case SpvCapabilityInt8:
     case SpvCapabilityInt16:
     case SpvCapabilityInt64:

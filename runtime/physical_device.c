@@ -232,6 +232,22 @@ static void init_properties(struct vkmm_core_properties *p, uint64_t heap_size)
     /* conformanceVersion stays 0.0.0.0: vkmm has not passed the CTS. */
     v12->denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
     v12->roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+    /* Float controls (SPV_KHR_float_controls): the generated code is IEEE
+     * arithmetic without fast-math flags on a CPU that keeps denormals
+     * (MXCSR's FTZ and DAZ stay clear) and rounds to nearest even; 16-bit
+     * floats compute in 32 bits and round once.  So denormals, signed
+     * zeros, infinities and NaNs are preserved and rounding is RTE, for
+     * every width.  Flushing to zero and RTZ rounding would need code of
+     * their own: not advertised. */
+    v12->shaderSignedZeroInfNanPreserveFloat16 = VK_TRUE;
+    v12->shaderSignedZeroInfNanPreserveFloat32 = VK_TRUE;
+    v12->shaderSignedZeroInfNanPreserveFloat64 = VK_TRUE;
+    v12->shaderDenormPreserveFloat16 = VK_TRUE;
+    v12->shaderDenormPreserveFloat32 = VK_TRUE;
+    v12->shaderDenormPreserveFloat64 = VK_TRUE;
+    v12->shaderRoundingModeRTEFloat16 = VK_TRUE;
+    v12->shaderRoundingModeRTEFloat32 = VK_TRUE;
+    v12->shaderRoundingModeRTEFloat64 = VK_TRUE;
     v12->maxTimelineSemaphoreValueDifference = UINT64_MAX;
     /* The spec: "The UpdateAfterBind descriptor limits must each be greater
      * than or equal to the corresponding non-UpdateAfterBind limit"; the
