@@ -43,7 +43,10 @@ bool spv_translate_access_chain(struct tr *t, const struct spv_insn *insn, const
     }
 
     if (insn->opcode == SpvOpPtrAccessChain) {
-        uint32_t stride = base_type->array_stride;
+        /* The pointer type's ArrayStride; without one (Workgroup or
+         * Function memory of no explicit layout) the pointee's natural
+         * stride. */
+        uint32_t stride = base_type->array_stride ? base_type->array_stride : spv_natural_stride(t, type_id);
         offset = LLVMBuildMul(t->builder, index_i64(t, w[4]), spv_i64_splat(t, stride), "");
         first = 5;
     }

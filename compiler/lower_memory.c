@@ -413,11 +413,27 @@ static LLVMValueRef access_components(struct tr *t, const struct place *at, LLVM
         }
         return load_scalar(t, at, extra, type);
     case SPV_TYPE_POINTER:
-        if (value) {
-            store_leaf(t, at, extra, LLVMBuildExtractValue(t->builder, value, 0, ""), 8);
-            return NULL;
+        if (type->storage_class == SpvStorageClassPhysicalStorageBuffer) {
+            if (value) {
+                store_leaf(t, at, extra, LLVMBuildExtractValue(t->builder, value, 0, ""), 8);
+                return NULL;
+            }
+            return spv_memory_address_pointer(t, load_leaf(t, at, extra, t->i64, 8));
         }
-        return spv_memory_address_pointer(t, load_leaf(t, at, extra, t->i64, 8));
+        /* A logical pointer (variable pointers: only Function and Private
+         * variables hold one) keeps its bounds in memory: address, low and
+         * high, 8 bytes each (spirv_types.c). */
+        {
+            LLVMValueRef parts[3];
+            for (unsigned k = 0; k < 3; k++) {
+                LLVMValueRef at_part = LLVMBuildAdd(t->builder, extra, spv_i64_splat(t, 8 * k), "");
+                if (value)
+                    store_leaf(t, at, at_part, LLVMBuildExtractValue(t->builder, value, k, ""), 8);
+                else
+                    parts[k] = load_leaf(t, at, at_part, t->i64, 8);
+            }
+            return value ? NULL : spv_pack_pointer(t, (struct tr_pointer){ parts[0], parts[1], parts[2] });
+        }
     default:
         break;
     }
@@ -775,6 +791,22 @@ static void memory_barrier(struct tr *t, uint32_t scope_id, uint32_t semantics_i
     LLVMBuildFence(t->builder, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
 }
 
+/* OpPtrDiff: (a - b) in elements of the pointee, with the stride
+ * OpPtrAccessChain would use (lower_access_chain.c). */
+static bool translate_pointer_difference(struct tr *t, const uint32_t *w)
+{
+    const struct spv_type *pointer = spv_type(t->m, t->m->ids[w[3]].type);
+    uint32_t stride = pointer->array_stride ? pointer->array_stride : spv_natural_stride(t, pointer->element);
+    LLVMValueRef a = LLVMBuildExtractValue(t->builder, tr_get(t, w[3]), 0, "");
+    LLVMValueRef b = LLVMBuildExtractValue(t->builder, tr_get(t, w[4]), 0, "");
+    LLVMValueRef bytes = LLVMBuildSub(t->builder, a, b, "");
+    LLVMValueRef elements = LLVMBuildSDiv(t->builder, bytes, spv_i64_splat(t, stride ? stride : 1), "");
+    const struct spv_type *result = spv_type(t->m, w[1]);
+    LLVMTypeRef lane = LLVMVectorType(LLVMIntTypeInContext(t->context, result->width), t->width);
+    tr_set(t, w[2], LLVMBuildIntCast2(t->builder, elements, lane, 1, ""));
+    return true;
+}
+
 /* --- Dispatch ---------------------------------------------------------------------- */
 
 bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handled)
@@ -805,6 +837,15 @@ bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handl
     case SpvOpConvertUToPtr:
         tr_set(t, w[2], spv_memory_address_pointer(t, tr_get(t, w[3])));
         return true;
+    case SpvOpPtrEqual:
+    case SpvOpPtrNotEqual: {
+        LLVMValueRef a = LLVMBuildExtractValue(t->builder, tr_get(t, w[3]), 0, "");
+        LLVMValueRef b = LLVMBuildExtractValue(t->builder, tr_get(t, w[4]), 0, "");
+        tr_set(t, w[2], LLVMBuildICmp(t->builder, insn->opcode == SpvOpPtrEqual ? LLVMIntEQ : LLVMIntNE, a, b, ""));
+        return true;
+    }
+    case SpvOpPtrDiff:
+        return translate_pointer_difference(t, w);
     case SpvOpConvertPtrToU:
         tr_set(t, w[2], LLVMBuildExtractValue(t->builder, tr_get(t, w[3]), 0, ""));
         return true;

@@ -104,6 +104,8 @@ static bool capability_supported(uint32_t capability)
     /* Float controls the device advertises (physical_device.c): what the
      * generated code does anyway.  DenormFlushToZero and RoundingModeRTZ
      * are not among them. */
+    case SpvCapabilityVariablePointers:
+    case SpvCapabilityVariablePointersStorageBuffer:
     case SpvCapabilityDenormPreserve:
     case SpvCapabilitySignedZeroInfNanPreserve:
     case SpvCapabilityRoundingModeRTE:

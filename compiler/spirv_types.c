@@ -87,7 +87,10 @@ static bool lower_type(struct tr *t, uint32_t id)
     case SPV_TYPE_POINTER: {
         LLVMTypeRef lanes[3] = { t->lane_i64, t->lane_i64, t->lane_i64 };
         type->value_type = LLVMStructTypeInContext(t->context, lanes, 3, 0);
-        type->natural_size = type->natural_align = 8; /* PhysicalStorageBuffer pointers in memory */
+        /* In memory a PhysicalStorageBuffer pointer is its address; a
+         * logical one (variable pointers) also keeps its bounds. */
+        type->natural_align = 8;
+        type->natural_size = type->storage_class == SpvStorageClassPhysicalStorageBuffer ? 8 : 24;
         /* The pointee is lowered on demand: a buffer reference may point at
          * a struct that contains the pointer itself. */
         return true;

@@ -51,6 +51,8 @@ static void init_features(struct vkmm_core_features *f)
     f->v11.storageBuffer16BitAccess = VK_TRUE;
     f->v11.uniformAndStorageBuffer16BitAccess = VK_TRUE;
     f->v11.storagePushConstant16 = VK_TRUE;
+    f->v11.variablePointersStorageBuffer = VK_TRUE;
+    f->v11.variablePointers = VK_TRUE;
     f->v12.storageBuffer8BitAccess = VK_TRUE;
     f->v12.uniformAndStorageBuffer8BitAccess = VK_TRUE;
     f->v12.storagePushConstant8 = VK_TRUE;
