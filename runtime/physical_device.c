@@ -43,6 +43,9 @@ static void init_features(struct vkmm_core_features *f)
     /* The compiler: bounds-checked buffer accesses (out-of-bounds loads
      * read zero, stores are dropped: what robustBufferAccess allows). */
     f->v10.robustBufferAccess = VK_TRUE;
+    /* Cube arrays: the cube's first layer is 6 times its index
+     * (compiler/spirv_image.c; tests/api/image_sampling.c). */
+    f->v10.imageCubeArray = VK_TRUE;
     f->v10.shaderInt64 = VK_TRUE;
     f->v10.shaderInt16 = VK_TRUE;
     f->v10.shaderFloat64 = VK_TRUE;

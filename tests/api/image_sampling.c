@@ -23,7 +23,7 @@ struct image {
 };
 
 /* A square R32_SFLOAT image of `size` texels, `levels` levels and `layers`
- * layers (6 and `cube`: a cube), viewed whole. */
+ * layers (`cube`: a cube, or a cube array above 6 layers), viewed whole. */
 static struct image make_image(struct vkmm_test *t, uint32_t size, uint32_t levels, uint32_t layers, bool cube)
 {
     struct image out = { .size = size, .levels = levels, .layers = layers };
@@ -49,7 +49,7 @@ static struct image make_image(struct vkmm_test *t, uint32_t size, uint32_t leve
     VkImageViewCreateInfo view = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
         .image = out.image,
-        .viewType = cube ? VK_IMAGE_VIEW_TYPE_CUBE : VK_IMAGE_VIEW_TYPE_2D,
+        .viewType = !cube ? VK_IMAGE_VIEW_TYPE_2D : layers > 6 ? VK_IMAGE_VIEW_TYPE_CUBE_ARRAY : VK_IMAGE_VIEW_TYPE_CUBE,
         .format = VK_FORMAT_R32_SFLOAT,
         .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, layers },
     };
@@ -289,6 +289,19 @@ static void test_cube_faces_and_seamless_edges(void **state)
     free_image(t, &image);
 }
 
+static void test_cube_array(void **state)
+{
+    struct vkmm_test *t = *state;
+    struct image image = make_image(t, 4, 1, 12, true);
+    VkSampler sampler = make_sampler(t, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, 0.0f, 0.0f, 0.0f);
+    float out[5];
+    run(t, "image_cube_array", &image, cube_value, &sampler, 1, out, 5);
+    const float expected[5] = { 105, 705, 1204, 1204, 2 };
+    expect(out, expected, 5);
+    vkDestroySampler(t->device, sampler, NULL);
+    free_image(t, &image);
+}
+
 /* 4 y + x. */
 static float gather_value(uint32_t level, uint32_t layer, uint32_t x, uint32_t y)
 {
@@ -314,6 +327,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_mip_levels, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_cube_faces_and_seamless_edges, vkmm_test_setup, vkmm_test_teardown),
+        cmocka_unit_test_setup_teardown(test_cube_array, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_gather, vkmm_test_setup, vkmm_test_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
