@@ -71,6 +71,36 @@ static void dependency_scopes(const struct vkmm_dependency *d, uint32_t *first, 
     }
 }
 
+/* BOTTOM_OF_PIPE between syncs (seed 004's model of vkCmdPipelineBarrier:
+ * a barrier's DST reaches a later sync's SRC in every stage of its
+ * dstStageMask, BOTTOM_OF_PIPE included; sync2: NONE in a second scope is
+ * BOTTOM_OF_PIPE).  So a barrier whose second scope is NONE or
+ * BOTTOM_OF_PIPE is followed by a later sync whose first scope holds
+ * BOTTOM_OF_PIPE or ALL_COMMANDS: the split barrier that makes writes
+ * available with dstStageMask NONE and picks them up with srcStageMask
+ * ALL_COMMANDS (CTS synchronization2.none_stage). */
+static bool reaches_bottom(VkPipelineStageFlags2 dst)
+{
+    return !dst || (dst & (VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT | VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT));
+}
+
+static bool waits_for_bottom(VkPipelineStageFlags2 src)
+{
+    return (src & (VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT | VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT)) != 0;
+}
+
+static void dependency_bottom(const struct vkmm_dependency *d, bool *waits, bool *reaches)
+{
+    for (uint32_t i = 0; i < d->memory_barrier_count; i++) {
+        *waits |= waits_for_bottom(d->memory_barriers[i].srcStageMask);
+        *reaches |= reaches_bottom(d->memory_barriers[i].dstStageMask);
+    }
+    for (uint32_t i = 0; i < d->buffer_barrier_count; i++) {
+        *waits |= waits_for_bottom(d->buffer_barriers[i].srcStageMask);
+        *reaches |= reaches_bottom(d->buffer_barriers[i].dstStageMask);
+    }
+}
+
 /* --- Building ---------------------------------------------------------------- */
 
 struct list {
@@ -98,6 +128,9 @@ struct builder {
      * a later such sync already follows. */
     struct list ordering[EXEC_STAGE_COUNT];
     struct list edges; /* pairs (from, to) */
+    /* Syncs whose second scope reaches BOTTOM_OF_PIPE (dependency_bottom),
+     * less those a later such sync already follows. */
+    struct list bottom;
     uint32_t *seen;    /* seen[n] == to + 1: n is already a predecessor of `to` */
     /* Commands on one event or on queries keep their submission order (the
      * spec orders them: event state and query state change in that order). */
@@ -214,6 +247,25 @@ static void add_sync(struct builder *b, uint32_t node, uint32_t first, uint32_t 
     }
 }
 
+/* A barrier, with its BOTTOM_OF_PIPE links (dependency_bottom). */
+static void add_bottom_sync(struct builder *b, uint32_t node, const struct vkmm_dependency *d, uint32_t first,
+                            uint32_t second)
+{
+    bool waits = false, reaches = false;
+    dependency_bottom(d, &waits, &reaches);
+    if (waits) {
+        for (uint32_t i = 0; i < b->bottom.count; i++)
+            add_edge(b, b->bottom.items[i], node);
+        /* Later syncs reach the gathered ones through this node: in the
+         * bottom list, or in every stage's list. */
+        if (reaches || second == EXEC_ALL)
+            b->bottom.count = 0;
+    }
+    add_sync(b, node, first, second, UINT32_MAX);
+    if (reaches)
+        list_push(b, &b->bottom, node);
+}
+
 /* Set, reset and wait of one event stay in submission order.  Returns the
  * event's previous node (UINT32_MAX: none). */
 static uint32_t chain_event(struct builder *b, const struct vkmm_event *event, uint32_t node)
@@ -270,7 +322,7 @@ static void add_command(struct builder *b, uint32_t node)
         break;
     case VKMM_COMMAND_PIPELINE_BARRIER:
         dependency_scopes(&c->u.pipeline_barrier.dependency, &first, &second);
-        add_sync(b, node, first, second, UINT32_MAX);
+        add_bottom_sync(b, node, &c->u.pipeline_barrier.dependency, first, second);
         break;
     case VKMM_COMMAND_SET_EVENT:
         /* The set is the first half of the dependency: its first scope. */
@@ -431,6 +483,7 @@ static void builder_finish(struct builder *b)
         vkmm_free(b->allocator, NULL, b->ordering[s].items);
     }
     vkmm_free(b->allocator, NULL, b->edges.items);
+    vkmm_free(b->allocator, NULL, b->bottom.items);
     vkmm_free(b->allocator, NULL, b->events);
     vkmm_free(b->allocator, NULL, b->seen);
 }

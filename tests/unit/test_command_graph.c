@@ -297,6 +297,34 @@ static void test_graph_top_bottom_all_commands(void **state)
     assert_true(cpath(build_one(cb), f, d));
 }
 
+/* A barrier with dstStageMask NONE (BOTTOM_OF_PIPE in a second scope)
+ * reaches a later barrier whose srcStageMask holds ALL_COMMANDS or
+ * BOTTOM_OF_PIPE, and only such a one (CTS synchronization2.none_stage). */
+static void test_graph_none_second_scope_reaches_all_commands(void **state)
+{
+    (void)state;
+    struct vkmm_command_buffer *cb = cmdbuf();
+    copy(cb);
+    struct vkmm_command *split = barrier(cb, S_COPY, 0);
+    struct vkmm_command *pick = barrier(cb, S_ALL, S_COPY);
+    struct vkmm_command *c = copy(cb);
+    struct vkmm_command_graph *g = build_one(cb);
+    assert_true(cpath(g, split, pick));
+    assert_true(cpath(g, split, c));
+
+    cb = cmdbuf();
+    copy(cb);
+    split = barrier(cb, S_COPY, S_BOTTOM);
+    pick = barrier(cb, S_BOTTOM, S_COPY);
+    assert_true(cpath(build_one(cb), split, pick));
+
+    cb = cmdbuf();
+    copy(cb);
+    split = barrier(cb, S_COPY, 0);
+    pick = barrier(cb, S_COPY, S_COPY); /* COPY only: no BOTTOM_OF_PIPE */
+    assert_false(cpath(build_one(cb), split, pick));
+}
+
 static void test_graph_indirect_stage_order(void **state)
 {
     (void)state;
@@ -546,6 +574,7 @@ int main(void)
         TEST(test_graph_barrier_stage_scopes),
         TEST(test_graph_barrier_chains),
         TEST(test_graph_top_bottom_all_commands),
+        TEST(test_graph_none_second_scope_reaches_all_commands),
         TEST(test_graph_indirect_stage_order),
         TEST(test_graph_events),
         TEST(test_graph_submissions_semaphores_fence),
