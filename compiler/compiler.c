@@ -29,6 +29,38 @@ static int optimization_level(void)
     return 2;
 }
 
+/* Promoting the translation's slots (allocas) to registers puts a phi for
+ * every slot at every merge point, and large control flow with many live
+ * values turns into hundreds of thousands of phis that instruction
+ * selection and register allocation take minutes over (CTS
+ * spirv_assembly opphi.nested: 226 slots, 1,557 blocks, 116,000 phis, two
+ * minutes).  Past this product of slots and blocks the module keeps its
+ * slots in memory: LLVM's O0 pipeline, then the usual code generator. */
+#define PROMOTION_LIMIT 200000ull
+
+static uint64_t promotion_cost(LLVMModuleRef module)
+{
+    uint64_t slots = 0, blocks = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(module); f; f = LLVMGetNextFunction(f)) {
+        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b)) {
+            blocks++;
+            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+                slots += LLVMGetInstructionOpcode(i) == LLVMAlloca;
+        }
+    }
+    return slots * blocks;
+}
+
+static int level_for(LLVMModuleRef module, bool optimize)
+{
+    if (!optimize)
+        return 0;
+    int level = optimization_level();
+    if (level > 0 && promotion_cost(module) > PROMOTION_LIMIT)
+        return 0;
+    return level;
+}
+
 static void init_types(struct tr *t)
 {
     t->i1 = LLVMInt1TypeInContext(t->context);
@@ -118,7 +150,7 @@ static int generate(struct spv_module *m, const struct vkmm_compile_options *opt
         goto fail;
     }
     LLVMDisposeMessage(message);
-    vkmm_jit_optimize(t.module, machine, options->optimize ? optimization_level() : 0);
+    vkmm_jit_optimize(t.module, machine, level_for(t.module, options->optimize));
     if (dump_ir()) {
         fprintf(stderr, "=== vkmm IR (optimised) ===\n");
         LLVMDumpModule(t.module);
