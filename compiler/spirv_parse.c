@@ -169,6 +169,15 @@ static bool capability_supported(uint32_t capability)
     }
 }
 
+static bool constituents_constant(const struct spv_module *m, const uint32_t *w, uint32_t word_count)
+{
+    for (uint32_t k = 3; k < word_count; k++) {
+        if (w[k] >= m->bound || m->ids[w[k]].kind != SPV_ID_CONSTANT)
+            return false;
+    }
+    return true;
+}
+
 /* --- Decorations ----------------------------------------------------------- */
 
 static void decorate(struct spv_module *m, const uint32_t *w, uint32_t count)
@@ -503,10 +512,18 @@ static bool walk(struct spv_module *m, struct spv_error *error)
         case SpvOpUndef:
             m->ids[w[2]].kind = SPV_ID_CONSTANT;
             break;
+        case SpvOpSpecConstantComposite:
+            /* SPIRV-Tools folds no composite with an OpUndef constituent
+             * (CTS opundef.undefined_spec_constant_composite): one whose
+             * constituents are all constants is a constant composite. */
+            if (constituents_constant(m, w, insn->word_count)) {
+                m->ids[w[2]].kind = SPV_ID_CONSTANT;
+                break;
+            }
+            /* fall through */
         case SpvOpSpecConstant:
         case SpvOpSpecConstantTrue:
         case SpvOpSpecConstantFalse:
-        case SpvOpSpecConstantComposite:
         case SpvOpSpecConstantOp:
             return spv_fail(error, "specialization constant %%%u at word %u was not folded (unsupported operation)",
                             w[2], insn->offset);

@@ -162,7 +162,8 @@ static LLVMValueRef constant_value(struct tr *t, uint32_t id)
     case SpvOpConstantFalse:
         value = splat_constant(t, LLVMConstInt(t->i1, insn->opcode == SpvOpConstantTrue, 0));
         break;
-    case SpvOpConstantComposite: {
+    case SpvOpConstantComposite:
+    case SpvOpSpecConstantComposite: { /* of constants only (spirv_parse.c) */
         unsigned n = insn->word_count - 3u;
         LLVMValueRef parts[n ? n : 1];
         for (unsigned i = 0; i < n; i++)

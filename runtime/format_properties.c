@@ -1,9 +1,17 @@
 /* vkGetPhysicalDeviceFormatProperties(2) and
- * vkGetPhysicalDeviceImageFormatProperties(2): what each format can do,
- * honestly.  Images are linear memory (image.h), so both tilings have the
- * same features.  Only the formats of compiler/texel_format.c have any;
- * nothing that needs a graphics pipeline (attachments, blending, vertex
- * buffers) or an unimplemented command (vkCmdBlitImage) is advertised. */
+ * vkGetPhysicalDeviceImageFormatProperties(2): what each format can do.
+ * Images are linear memory (image.h), so both tilings have the same
+ * features.  Only the formats of compiler/texel_format.c have any.
+ *
+ * The spec's "Required Format Support" tables apply to every
+ * implementation, a compute-only one too: the colour-attachment, blend
+ * and vertex-buffer features they require are advertised.  They promise
+ * what the objects can be: an image of such a format may be created with
+ * COLOR_ATTACHMENT usage and put in a framebuffer (both plain objects
+ * here); drawing into it needs a graphics queue, which vkmm has none of
+ * (docs/conformance.md).  Frameworks that make a colour image before they
+ * dispatch (Amber, which the CTS uses) run.  Blits are not advertised:
+ * vkCmdBlitImage is not implemented. */
 #include <string.h>
 
 #include "physical_device.h"
@@ -36,6 +44,31 @@ static bool storage_format(VkFormat format)
     }
 }
 
+/* The formats the spec requires as colour attachments (COLOR_ATTACHMENT;
+ * those among them a shader sees as floats also COLOR_ATTACHMENT_BLEND). */
+static bool attachment_format(VkFormat format)
+{
+    switch (format) {
+    case VK_FORMAT_R5G6B5_UNORM_PACK16: case VK_FORMAT_A1R5G5B5_UNORM_PACK16:
+    case VK_FORMAT_R8_UNORM: case VK_FORMAT_R8_UINT: case VK_FORMAT_R8_SINT:
+    case VK_FORMAT_R8G8_UNORM: case VK_FORMAT_R8G8_UINT: case VK_FORMAT_R8G8_SINT:
+    case VK_FORMAT_R8G8B8A8_UNORM: case VK_FORMAT_R8G8B8A8_UINT: case VK_FORMAT_R8G8B8A8_SINT:
+    case VK_FORMAT_R8G8B8A8_SRGB: case VK_FORMAT_B8G8R8A8_UNORM: case VK_FORMAT_B8G8R8A8_SRGB:
+    case VK_FORMAT_A8B8G8R8_UNORM_PACK32: case VK_FORMAT_A8B8G8R8_UINT_PACK32: case VK_FORMAT_A8B8G8R8_SINT_PACK32:
+    case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
+    case VK_FORMAT_A2B10G10R10_UNORM_PACK32: case VK_FORMAT_A2B10G10R10_UINT_PACK32:
+    case VK_FORMAT_R16_UINT: case VK_FORMAT_R16_SINT: case VK_FORMAT_R16_SFLOAT:
+    case VK_FORMAT_R16G16_UINT: case VK_FORMAT_R16G16_SINT: case VK_FORMAT_R16G16_SFLOAT:
+    case VK_FORMAT_R16G16B16A16_UINT: case VK_FORMAT_R16G16B16A16_SINT: case VK_FORMAT_R16G16B16A16_SFLOAT:
+    case VK_FORMAT_R32_UINT: case VK_FORMAT_R32_SINT: case VK_FORMAT_R32_SFLOAT:
+    case VK_FORMAT_R32G32_UINT: case VK_FORMAT_R32G32_SINT: case VK_FORMAT_R32G32_SFLOAT:
+    case VK_FORMAT_R32G32B32A32_UINT: case VK_FORMAT_R32G32B32A32_SINT: case VK_FORMAT_R32G32B32A32_SFLOAT:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* Image atomics run on 32-bit integer texels (compiler/spirv_image.c). */
 static bool atomic_format(VkFormat format)
 {
@@ -60,6 +93,10 @@ static VkFormatFeatureFlags2 image_features(const struct vkmm_texel_format *f)
                     VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
     if (atomic_format(format))
         features |= VK_FORMAT_FEATURE_2_STORAGE_IMAGE_ATOMIC_BIT;
+    if (attachment_format(format))
+        features |= VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT;
+    if (attachment_format(format) && vkmm_texel_format_is_float(f))
+        features |= VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BLEND_BIT;
     return features;
 }
 
@@ -68,7 +105,8 @@ static VkFormatFeatureFlags2 buffer_features(const struct vkmm_texel_format *f)
     VkFormat format = (VkFormat)f->format;
     if (!VKMM_SHADER_IMAGES)
         return 0;
-    VkFormatFeatureFlags2 features = VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT;
+    /* VERTEX_BUFFER: the required format tables (see the top of the file). */
+    VkFormatFeatureFlags2 features = VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_2_VERTEX_BUFFER_BIT;
     if (storage_format(format))
         features |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
                     VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
@@ -123,6 +161,8 @@ static VkImageUsageFlags allowed_usage(const struct vkmm_texel_format *f)
         usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
     if (features & VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT)
         usage |= VK_IMAGE_USAGE_STORAGE_BIT;
+    if (features & VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT)
+        usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
     return usage;
 }
 

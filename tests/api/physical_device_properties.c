@@ -383,10 +383,18 @@ static void test_format_features_honest(void **state)
     }
     static const VkFormat some[] = { VK_FORMAT_R8_UNORM, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R32_UINT,
                                      VK_FORMAT_R32G32B32A32_SFLOAT };
+    /* Blits are not implemented; depth formats are not supported. */
     const VkFormatFeatureFlags never = VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT |
-                                       VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
-                                       VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT |
-                                       VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT;
+                                       VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
+    /* The spec's required format tables: colour attachments (blendable
+     * for normalized and float formats) and vertex buffers, a compute-only
+     * device too (runtime/format_properties.c). */
+    const VkFormatFeatureFlags required_attachment[] = {
+        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT,
+        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT,
+        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT,
+        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT,
+    };
     for (size_t i = 0; i < sizeof(some) / sizeof(some[0]); i++) {
         VkFormatProperties p;
         vkGetPhysicalDeviceFormatProperties(t->physical_device, some[i], &p);
@@ -395,6 +403,8 @@ static void test_format_features_honest(void **state)
         assert_int_equal(p.linearTilingFeatures, p.optimalTilingFeatures);
         assert_int_equal(p.optimalTilingFeatures & never, 0);
         assert_int_equal(p.bufferFeatures & never, 0);
+        assert_int_equal(p.optimalTilingFeatures & required_attachment[i], required_attachment[i]);
+        assert_true(p.bufferFeatures & VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT);
         VkFormatProperties3 p3;
         PREPARE(p3, VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3, NULL);
         VkFormatProperties2 p2;
@@ -416,8 +426,13 @@ static void test_image_format_properties(void **state)
     assert_true(p.maxExtent.width >= 4096 && p.maxExtent.height >= 4096 && p.maxExtent.depth == 1);
     assert_true(p.maxArrayLayers >= 256);
     assert_int_equal(p.sampleCounts, VK_SAMPLE_COUNT_1_BIT);
-    /* A colour attachment needs a graphics pipeline; depth formats are not supported. */
+    /* A colour-attachment image can be made (drawing into it needs a
+     * graphics queue); depth formats are not supported. */
     assert_int_equal(vkGetPhysicalDeviceImageFormatProperties(t->physical_device, VK_FORMAT_R8G8B8A8_UNORM,
+                                                              VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                                                              VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0, &p),
+                     VK_SUCCESS);
+    assert_int_equal(vkGetPhysicalDeviceImageFormatProperties(t->physical_device, VK_FORMAT_R8G8B8A8_SNORM,
                                                               VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
                                                               VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0, &p),
                      VK_ERROR_FORMAT_NOT_SUPPORTED);
