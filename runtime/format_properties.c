@@ -161,8 +161,11 @@ static VkImageUsageFlags allowed_usage(const struct vkmm_texel_format *f)
         usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
     if (features & VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT)
         usage |= VK_IMAGE_USAGE_STORAGE_BIT;
+    /* The usages a colour attachment format allows (the spec's image
+     * creation limits: transient and input attachments with it). */
     if (features & VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT)
-        usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+        usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT |
+                 VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
     return usage;
 }
 
