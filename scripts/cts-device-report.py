@@ -60,7 +60,7 @@ def counts(d):
     return c, other
 
 print("| mode | group | cases | " + " | ".join(ORDER) + " | other | unrun | case-s | wall span (call: s) |")
-print("|---|---|---|" + "---|" * (len(ORDER) + 5))
+print("|---|---|---|" + "---|" * (len(ORDER) + 4))
 keys = sorted(set(rows) | set(unrun), key=lambda k: (k[0] != "fast", k[1]))
 for k in keys:
     d = rows.get(k, {})
