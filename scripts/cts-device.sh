@@ -10,7 +10,7 @@
 #       ROOT: the absolute folder the bundle will be unpacked into on that
 #       machine (deqp-vk's ELF interpreter is set to ROOT/lib/ld-linux-x86-64.so.2).
 #       DEQP_VK: default $DEQP_VK; its folder is the archive dir (its vulkan/
-#       data folder goes along).  LIBVKMM: default build-release/icd/libvkmm.so.
+#       data folder goes along).  LIBVKMM: default build-release/lib/libvkmm.so.
 #   scripts/cts-device.sh caselists OUTDIR [DEQP_VK]
 #       writes OUTDIR/all-cases.txt (every dEQP-VK case, from
 #       --deqp-runmode=txt-caselist) and one OUTDIR/GROUP.txt per group that
@@ -36,7 +36,7 @@ case "$cmd" in
 pack)
   bundle=${1:?BUNDLE.tar.xz}; root=${2:?ROOT}
   deqp=$(readlink -f "${3:-${DEQP_VK:?DEQP_VK}}")
-  vkmm=$(readlink -f "${4:-$top/build-release/icd/libvkmm.so}")
+  vkmm=$(readlink -f "${4:-$top/build-release/lib/libvkmm.so}")
   loader=$(readlink -f /lib/x86_64-linux-gnu/libvulkan.so.1)
   stage=$(mktemp -d)
   trap 'rm -rf "$stage"' EXIT
