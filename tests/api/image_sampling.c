@@ -131,76 +131,33 @@ static void upload(struct vkmm_test *t, VkCommandBuffer cmd, const struct image 
 }
 
 /* Runs shader `name` once with combined image samplers at bindings
- * 0..count-1 (views[i] with samplers[i]) and a storage buffer after them;
- * returns its first `floats` floats in `out`. */
+ * 0..count-1 (the image's view with samplers[i]) and a storage buffer after
+ * them; returns its first `floats` floats in `out`. */
 static void run(struct vkmm_test *t, const char *name, const struct image *image, texel_fn value,
                 const VkSampler *samplers, uint32_t count, float *out, uint32_t floats)
 {
-    VkDescriptorSetLayoutBinding bindings[MAX_BINDINGS + 1];
+    VkDescriptorType types[MAX_BINDINGS + 1];
     for (uint32_t b = 0; b <= count; b++)
-        bindings[b] = (VkDescriptorSetLayoutBinding){
-            .binding = b,
-            .descriptorType = b < count ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-            .descriptorCount = 1,
-            .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-        };
-    VkDescriptorSetLayoutCreateInfo set_info = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                                 .bindingCount = count + 1, .pBindings = bindings };
-    VkDescriptorSetLayout set_layout;
-    VK_CHECK(vkCreateDescriptorSetLayout(t->device, &set_info, NULL, &set_layout));
-    VkPipelineLayoutCreateInfo layout_info = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                               .setLayoutCount = 1, .pSetLayouts = &set_layout };
-    VkPipelineLayout layout;
-    VK_CHECK(vkCreatePipelineLayout(t->device, &layout_info, NULL, &layout));
-    size_t size;
-    uint32_t *code = vkmm_test_load_spirv(name, &size);
-    VkShaderModuleCreateInfo module_info = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-                                             .codeSize = size, .pCode = code };
-    VkShaderModule module;
-    VK_CHECK(vkCreateShaderModule(t->device, &module_info, NULL, &module));
-    free(code);
-    VkComputePipelineCreateInfo pipeline_info = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                   .module = module, .pName = "main" },
-        .layout = layout,
-    };
-    VkPipeline pipeline;
-    VK_CHECK(vkCreateComputePipelines(t->device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, &pipeline));
-    VkDescriptorPoolSize sizes[2] = { { VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, count },
-                                      { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 } };
-    VkDescriptorPoolCreateInfo pool_info = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-                                             .maxSets = 1, .poolSizeCount = 2, .pPoolSizes = sizes };
-    VkDescriptorPool pool;
-    VK_CHECK(vkCreateDescriptorPool(t->device, &pool_info, NULL, &pool));
-    VkDescriptorSetAllocateInfo alloc = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                          .descriptorPool = pool, .descriptorSetCount = 1, .pSetLayouts = &set_layout };
-    VkDescriptorSet set;
-    VK_CHECK(vkAllocateDescriptorSets(t->device, &alloc, &set));
+        types[b] = b < count ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    struct vkmm_test_compute c = vkmm_test_compute_create_typed(t, name, count + 1, types, 0, NULL);
     struct vkmm_test_buffer result = vkmm_test_buffer_create(t, floats * 4, HOST);
     memset(result.mapped, 0xff, floats * 4);
     VkDescriptorImageInfo images[MAX_BINDINGS];
-    VkWriteDescriptorSet writes[MAX_BINDINGS + 1];
+    VkWriteDescriptorSet writes[MAX_BINDINGS];
     for (uint32_t b = 0; b < count; b++) {
         images[b] = (VkDescriptorImageInfo){ samplers[b], image->view, VK_IMAGE_LAYOUT_GENERAL };
-        writes[b] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
+        writes[b] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c.set,
                                             .dstBinding = b, .descriptorCount = 1,
                                             .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
                                             .pImageInfo = &images[b] };
     }
-    VkDescriptorBufferInfo out_info = { result.buffer, 0, VK_WHOLE_SIZE };
-    writes[count] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
-                                            .dstBinding = count, .descriptorCount = 1,
-                                            .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                            .pBufferInfo = &out_info };
-    vkUpdateDescriptorSets(t->device, count + 1, writes, 0, NULL);
+    vkUpdateDescriptorSets(t->device, count, writes, 0, NULL);
+    vkmm_test_compute_bind_buffer(t, &c, count, result.buffer, 0, VK_WHOLE_SIZE);
 
     struct vkmm_test_buffer staging;
     VkCommandBuffer cmd = vkmm_test_begin(t);
     upload(t, cmd, image, value, &staging);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
-    vkCmdDispatch(cmd, 1, 1, 1);
+    vkmm_test_compute_dispatch(&c, cmd, NULL, 0, 1, 1, 1);
     VkMemoryBarrier to_host = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                                 .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT, .dstAccessMask = VK_ACCESS_HOST_READ_BIT };
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
@@ -210,11 +167,7 @@ static void run(struct vkmm_test *t, const char *name, const struct image *image
 
     vkmm_test_buffer_destroy(t, &staging);
     vkmm_test_buffer_destroy(t, &result);
-    vkDestroyPipeline(t->device, pipeline, NULL);
-    vkDestroyShaderModule(t->device, module, NULL);
-    vkDestroyPipelineLayout(t->device, layout, NULL);
-    vkDestroyDescriptorPool(t->device, pool, NULL);
-    vkDestroyDescriptorSetLayout(t->device, set_layout, NULL);
+    vkmm_test_compute_destroy(t, &c);
 }
 
 static void expect(const float *actual, const float *expected, uint32_t count)

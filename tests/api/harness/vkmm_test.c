@@ -364,6 +364,13 @@ uint32_t *vkmm_test_load_spirv(const char *name, size_t *size_bytes)
 struct vkmm_test_compute vkmm_test_compute_create(struct vkmm_test *t, const char *name, uint32_t binding_count,
                                                   uint32_t push_size, const VkSpecializationInfo *specialization)
 {
+    return vkmm_test_compute_create_typed(t, name, binding_count, NULL, push_size, specialization);
+}
+
+struct vkmm_test_compute vkmm_test_compute_create_typed(struct vkmm_test *t, const char *name, uint32_t binding_count,
+                                                        const VkDescriptorType *types, uint32_t push_size,
+                                                        const VkSpecializationInfo *specialization)
+{
     struct vkmm_test_compute c = { .binding_count = binding_count };
     size_t size = 0;
     uint32_t *words = vkmm_test_load_spirv(name, &size);
@@ -379,7 +386,7 @@ struct vkmm_test_compute vkmm_test_compute_create(struct vkmm_test *t, const cha
     for (uint32_t i = 0; i < binding_count; i++) {
         bindings[i] = (VkDescriptorSetLayoutBinding){
             .binding = i,
-            .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+            .descriptorType = types ? types[i] : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
             .descriptorCount = 1,
             .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
         };
@@ -411,12 +418,15 @@ struct vkmm_test_compute vkmm_test_compute_create(struct vkmm_test *t, const cha
         .layout = c.layout,
     };
     VK_CHECK(vkCreateComputePipelines(t->device, VK_NULL_HANDLE, 1, &pipeline_info, test_allocator, &c.pipeline));
-    VkDescriptorPoolSize pool_size = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, binding_count ? binding_count : 1 };
+    /* One pool size per binding: pools may repeat a type. */
+    VkDescriptorPoolSize pool_sizes[16] = { { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 } };
+    for (uint32_t i = 0; i < binding_count; i++)
+        pool_sizes[i] = (VkDescriptorPoolSize){ bindings[i].descriptorType, 1 };
     VkDescriptorPoolCreateInfo pool_info = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
         .maxSets = 1,
-        .poolSizeCount = 1,
-        .pPoolSizes = &pool_size,
+        .poolSizeCount = binding_count ? binding_count : 1,
+        .pPoolSizes = pool_sizes,
     };
     VK_CHECK(vkCreateDescriptorPool(t->device, &pool_info, test_allocator, &c.pool));
     VkDescriptorSetAllocateInfo alloc = {

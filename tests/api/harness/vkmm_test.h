@@ -120,6 +120,11 @@ struct vkmm_test_compute {
 uint32_t *vkmm_test_load_spirv(const char *name, size_t *size_bytes);
 struct vkmm_test_compute vkmm_test_compute_create(struct vkmm_test *t, const char *name, uint32_t binding_count,
                                                   uint32_t push_size, const VkSpecializationInfo *specialization);
+/* The same with binding i of descriptor type types[i] (the caller writes
+ * the descriptors that are not storage buffers). */
+struct vkmm_test_compute vkmm_test_compute_create_typed(struct vkmm_test *t, const char *name, uint32_t binding_count,
+                                                        const VkDescriptorType *types, uint32_t push_size,
+                                                        const VkSpecializationInfo *specialization);
 void vkmm_test_compute_bind_buffer(struct vkmm_test *t, struct vkmm_test_compute *c, uint32_t binding,
                                    VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range);
 /* Records bind + push + dispatch into `cmd`. */
