@@ -600,6 +600,16 @@ static bool translate_query_size(struct tr *t, const uint32_t *w, bool with_lod)
 
 /* --- Sampling ---------------------------------------------------------------------- */
 
+/* Float to int per lane, saturating (NaN gives 0): coordinates from
+ * arbitrary floats (NaN, a zero cube direction) must stay defined values,
+ * so that the bounds checks of the texel access hold. */
+static LLVMValueRef to_int(struct tr *t, LLVMValueRef v)
+{
+    LLVMTypeRef overloads[2] = { t->lane_i32, LLVMTypeOf(v) };
+    return tr_call_intrinsic(t, "llvm.fptosi.sat", overloads, 2, &v, 1);
+}
+
+
 static LLVMValueRef i32_splat(struct tr *t, int32_t v)
 {
     return tr_splat(t, LLVMConstInt(t->i32, (uint64_t)(uint32_t)v, 0));
@@ -736,7 +746,7 @@ static void cube_edge(struct tr *t, const struct sample_state *s, LLVMValueRef *
         LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
         LLVMValueRef scaled = LLVMBuildFMul(b, unit, n, "");
         LLVMValueRef floored = tr_call_intrinsic(t, "llvm.floor", &overload, 1, &scaled, 1);
-        LLVMValueRef v = LLVMBuildFPToSI(b, floored, t->lane_i32, "");
+        LLVMValueRef v = to_int(t, floored);
         v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, v, i32_splat(t, 0), ""), i32_splat(t, 0), v, "");
         index[k] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, v, last, ""), last, v, "");
     }
@@ -811,7 +821,7 @@ static struct footprint footprint_of(struct tr *t, const struct sample_state *s,
         LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
         LLVMValueRef floored = tr_call_intrinsic(t, "llvm.floor", &overload, 1, &shifted, 1);
         f.frac[d] = LLVMBuildFSub(b, shifted, floored, "");
-        f.i0[d] = LLVMBuildAdd(b, LLVMBuildFPToSI(b, floored, t->lane_i32, ""), offset[d], "");
+        f.i0[d] = LLVMBuildAdd(b, to_int(t, floored), offset[d], "");
     }
     return f;
 }
@@ -985,7 +995,7 @@ static bool translate_sample(struct tr *t, const struct spv_insn *insn, const ui
         LLVMValueRef c = component(t, coords, at, count);
         LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
         LLVMValueRef rounded = tr_call_intrinsic(t, "llvm.roundeven", &overload, 1, &c, 1);
-        LLVMValueRef layer = LLVMBuildFPToSI(b, rounded, t->lane_i32, "");
+        LLVMValueRef layer = to_int(t, rounded);
         LLVMValueRef layers = image_field(t, s.descriptor, VKMM_IMAGE_LAYERS, t->i32);
         if (s.cube)
             layers = LLVMBuildUDiv(b, layers, i32_splat(t, 6), "");
@@ -1051,7 +1061,7 @@ static bool translate_sample(struct tr *t, const struct spv_insn *insn, const ui
         LLVMValueRef nearest_level = LLVMBuildFSub(b, tr_call_intrinsic(t, "llvm.ceil", &overload, 1, &up, 1), f32_splat(t, 1.0f), "");
         LLVMValueRef low = tr_call_intrinsic(t, "llvm.floor", &overload, 1, &d, 1);
         LLVMValueRef delta = LLVMBuildFSub(b, d, low, "");
-        LLVMValueRef first = LLVMBuildFPToSI(b, LLVMBuildSelect(b, mip_linear, low, fmax_of(t, nearest_level, f32_splat(t, 0.0f)), ""), t->lane_i32, "");
+        LLVMValueRef first = to_int(t, LLVMBuildSelect(b, mip_linear, low, fmax_of(t, nearest_level, f32_splat(t, 0.0f)), ""));
         LLVMValueRef second = LLVMBuildAdd(b, first, i32_splat(t, 1), "");
         second = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, second, q, ""), q, second, "");
         s.level = first;

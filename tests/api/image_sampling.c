@@ -229,14 +229,17 @@ static void test_cube_faces_and_seamless_edges(void **state)
         make_sampler(t, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, 0.0f, 0.0f, 0.0f),
         make_sampler(t, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST, 0.0f, 0.0f, 0.0f),
     };
-    float out[10];
-    run(t, "image_cube", &image, cube_value, samplers, 2, out, 10);
+    float out[12];
+    run(t, "image_cube", &image, cube_value, samplers, 2, out, 12);
     /* The edge samples, a quarter each: +Z texels (3,1) and (3,2) and
      * across the edge +X texels (0,1) and (0,2); +Z texels (1,0) and (2,0)
      * and +Y texels (1,3) and (2,3). */
     const float expected[10] = { 105, 206, 307, 410, 511, 604, 606, (507 + 511 + 104 + 108) / 4.0f, 4,
                                  (501 + 502 + 313 + 314) / 4.0f };
     expect(out, expected, 10);
+    for (int i = 10; i < 12; i++)
+        if (!(out[i] >= 100.0f && out[i] <= 615.0f))
+            fail_msg("value %d: %f is no texel of the cube", i, out[i]);
     for (int i = 0; i < 2; i++)
         vkDestroySampler(t->device, samplers[i], NULL);
     free_image(t, &image);

@@ -22,4 +22,8 @@ void main()
     // On the edge of +Z and +Y, between columns 1 and 2: +Z's row 0 and
     // +Y's row 3.
     o.v[9] = textureLod(linear_cube, vec3(0.0, 1.0, 1.0), 0.0).r;
+    // No direction, and NaN (nearest: no weights): undefined values, but some texel of the cube
+    // (never bytes outside it).
+    o.v[10] = textureLod(nearest_cube, vec3(0.0), 0.0).r;
+    o.v[11] = textureLod(nearest_cube, vec3(uintBitsToFloat(0x7fc00000u)), 0.0).r;
 }
