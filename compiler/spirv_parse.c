@@ -104,6 +104,9 @@ static bool capability_supported(uint32_t capability)
     /* Float controls the device advertises (physical_device.c): what the
      * generated code does anyway.  DenormFlushToZero and RoundingModeRTZ
      * are not among them. */
+    /* Float atomic add on buffers and shared memory (VK_EXT_shader_atomic_float). */
+    case SpvCapabilityAtomicFloat32AddEXT:
+    case SpvCapabilityAtomicFloat64AddEXT:
     case SpvCapabilityVariablePointers:
     case SpvCapabilityVariablePointersStorageBuffer:
     case SpvCapabilityDenormPreserve:

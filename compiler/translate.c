@@ -588,6 +588,19 @@ static void emit_suspension(struct tr *t, enum vkmm_shader_status status, bool c
  * compare-exchanges, and read-modify-writes whose operation changes nothing
  * (atomicAdd(x, 0), atomicOr(x, 0), atomicMax with a smaller value): the
  * shapes of spin-wait loops. */
+/* Float atomics (exchange: VK_EXT_shader_atomic_float) compare bitwise. */
+static LLVMValueRef integer_bits(struct tr *t, LLVMValueRef v)
+{
+    LLVMTypeRef type = LLVMTypeOf(v);
+    LLVMTypeRef element = LLVMGetElementType(type);
+    LLVMTypeKind kind = LLVMGetTypeKind(element);
+    if (kind != LLVMHalfTypeKind && kind != LLVMFloatTypeKind && kind != LLVMDoubleTypeKind)
+        return v;
+    unsigned bits = kind == LLVMHalfTypeKind ? 16 : kind == LLVMFloatTypeKind ? 32 : 64;
+    LLVMTypeRef integer = LLVMVectorType(LLVMIntTypeInContext(t->context, bits), LLVMGetVectorSize(type));
+    return LLVMBuildBitCast(t->builder, v, integer, "");
+}
+
 static LLVMValueRef atomic_unchanged(struct tr *t, const struct spv_insn *insn, const uint32_t *w)
 {
     LLVMBuilderRef b = t->builder;
@@ -612,7 +625,7 @@ static LLVMValueRef atomic_unchanged(struct tr *t, const struct spv_insn *insn, 
     case SpvOpAtomicAnd:
         return LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, old, value, ""), old, "");
     case SpvOpAtomicExchange:
-        return LLVMBuildICmp(b, LLVMIntEQ, value, old, "");
+        return LLVMBuildICmp(b, LLVMIntEQ, integer_bits(t, value), integer_bits(t, old), "");
     case SpvOpAtomicUMin:
         return LLVMBuildICmp(b, LLVMIntUGE, value, old, "");
     case SpvOpAtomicSMin:

@@ -35,7 +35,22 @@ DEVICE_EXTENSIONS = [
     "VK_KHR_synchronization2",
     "VK_KHR_timeline_semaphore",
     "VK_EXT_host_query_reset",
+    "VK_EXT_shader_atomic_float",
 ]
+
+# Features of advertised extensions outside the core aggregates: what vkmm
+# supports, as constants (a member not named here is not supported).
+EXTENSION_FEATURES = {
+    # Float atomics on buffers and shared memory (compiler/lower_memory.c:
+    # atomicrmw fadd; load, store and exchange as integers of the width);
+    # not on images, not sparse.
+    "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT": [
+        "shaderBufferFloat32Atomics", "shaderBufferFloat32AtomicAdd",
+        "shaderBufferFloat64Atomics", "shaderBufferFloat64AtomicAdd",
+        "shaderSharedFloat32Atomics", "shaderSharedFloat32AtomicAdd",
+        "shaderSharedFloat64Atomics", "shaderSharedFloat64AtomicAdd",
+    ],
+}
 
 # Commands of the versions above that vkmm deliberately leaves out of its
 # prototype list, each with the reason (none now).  Everything else is declared; a
@@ -401,7 +416,10 @@ def write_chains(out, root):
                     break
                 src = MEMBER_RENAMES.get((name, m), m)
                 ver = agg_members.get((kind, src))
-                if ver is None:
+                if ver is None and kind == "features":
+                    supported = m in EXTENSION_FEATURES.get(name, [])
+                    c.write("            d->%s = %s;\n" % (m, "VK_TRUE" if supported else "VK_FALSE"))
+                elif ver is None:
                     c.write("            /* %s: not in the core aggregates */\n" % m)
                 elif is_array:
                     c.write("            memcpy(d->%s, %s->%s.%s, sizeof(d->%s));\n" % (m, arg, ver, src, m))
@@ -423,7 +441,7 @@ def write_chains(out, root):
             "                &((const VkPhysicalDeviceFeatures2 *)s)->features, NULL, f);\n"
             "            if (bad) return bad;\n            break;\n        }\n")
     for name, stype, members in chain_structs(root, "VkDeviceCreateInfo"):
-        if name in ("VkPhysicalDeviceFeatures2",) or not name.endswith("Features"):
+        if name in ("VkPhysicalDeviceFeatures2",) or not name.endswith(("Features", "FeaturesEXT", "FeaturesKHR")):
             continue
         c.write("        case %s: {\n            const %s *r = (const %s *)s;\n" % (stype, name, name))
         for mtype, m, _ in members:
@@ -433,6 +451,8 @@ def write_chains(out, root):
                 ver = "v1%d" % (AGGREGATES["features"].index(name) + 1)
             else:
                 ver = agg_members.get(("features", m))
+            if ver is None and m in EXTENSION_FEATURES.get(name, []):
+                continue
             if ver is None:
                 c.write("            if (r->%s) return \"%s\";\n" % (m, m))
             else:

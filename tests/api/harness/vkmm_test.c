@@ -154,6 +154,8 @@ static void create_device(struct vkmm_test *t, const struct vkmm_test_options *o
         .pNext = &features,
         .queueCreateInfoCount = queue_info_count,
         .pQueueCreateInfos = queues,
+        .enabledExtensionCount = o->device_extension_count,
+        .ppEnabledExtensionNames = o->device_extensions,
     };
     VK_CHECK(vkCreateDevice(t->physical_device, &info, o->allocator, &t->device));
     t->compute_queue_count = queues[0].queueCount;

@@ -54,6 +54,8 @@ struct vkmm_test_options {
     bool no_validation;                 /* e.g. for deliberately invalid calls */
     const VkAllocationCallbacks *allocator;
     const void *device_features_chain;  /* pNext for VkDeviceCreateInfo */
+    const char *const *device_extensions; /* enabled device extensions */
+    uint32_t device_extension_count;
 };
 
 /* Creates instance (validation layer + debug messenger), device with every
