@@ -125,15 +125,6 @@ static LLVMValueRef float_class(struct tr *t, LLVMValueRef a, bool nan)
     return LLVMBuildFCmp(t->builder, LLVMRealOEQ, magnitude, infinity, "");
 }
 
-static unsigned float_bits(LLVMTypeRef element)
-{
-    switch (LLVMGetTypeKind(element)) {
-    case LLVMHalfTypeKind: return 16;
-    case LLVMFloatTypeKind: return 32;
-    default: return 64;
-    }
-}
-
 /* A narrowing OpFConvert decorated FPRoundingMode RTZ (Vulkan allows only
  * RTE and RTZ, VUID-StandaloneSpirv-FPRoundingMode-04675).  fptrunc rounds
  * to nearest even, so its result is either the truncated value or the next
@@ -151,7 +142,7 @@ static LLVMValueRef narrow_toward_zero(struct tr *t, LLVMValueRef a, LLVMTypeRef
     LLVMValueRef magnitude[2] = { tr_call_intrinsic(t, "llvm.fabs", &wide, 1, &back, 1),
                                   tr_call_intrinsic(t, "llvm.fabs", &wide, 1, &a, 1) };
     LLVMValueRef away = LLVMBuildFCmp(b, LLVMRealOGT, magnitude[0], magnitude[1], "");
-    LLVMTypeRef bits_type = LLVMVectorType(LLVMIntTypeInContext(t->context, float_bits(element)), t->width);
+    LLVMTypeRef bits_type = LLVMVectorType(LLVMIntTypeInContext(t->context, spv_float_bits(element)), t->width);
     LLVMValueRef bits = LLVMBuildBitCast(b, nearest, bits_type, "");
     LLVMValueRef smaller = LLVMBuildSub(b, bits, tr_splat(t, LLVMConstInt(element_of(bits), 1, 0)), "");
     return LLVMBuildBitCast(b, LLVMBuildSelect(b, away, smaller, bits, ""), target, "");
@@ -205,7 +196,7 @@ static LLVMValueRef convert(struct tr *t, const struct op *op, LLVMValueRef a)
                                        : LLVMBuildZExt(t->builder, a, target, "");
     }
     case SpvOpFConvert:
-        if (op->rounding == SpvFPRoundingModeRTZ + 1 && float_bits(element) < float_bits(element_of(a)))
+        if (op->rounding == SpvFPRoundingModeRTZ + 1 && spv_float_bits(element) < spv_float_bits(element_of(a)))
             return narrow_toward_zero(t, a, element);
         return LLVMBuildFPCast(t->builder, a, target, "");
     case SpvOpQuantizeToF16:

@@ -120,16 +120,10 @@ static LLVMValueRef is_inf(struct tr *t, LLVMValueRef a)
     return fcmp(t, LLVMRealOEQ, fabs_(t, a), fconst(t, a, INFINITY));
 }
 
-static unsigned float_bits(LLVMTypeRef element)
-{
-    LLVMTypeKind kind = LLVMGetTypeKind(element);
-    return kind == LLVMHalfTypeKind ? 16 : kind == LLVMDoubleTypeKind ? 64 : 32;
-}
-
 /* The sign bit, set for -0 too. */
 static LLVMValueRef sign_bit(struct tr *t, LLVMValueRef a)
 {
-    LLVMTypeRef bits = LLVMVectorType(LLVMIntTypeInContext(t->context, float_bits(element_of(a))), t->width);
+    LLVMTypeRef bits = LLVMVectorType(LLVMIntTypeInContext(t->context, spv_float_bits(element_of(a))), t->width);
     LLVMValueRef as_int = LLVMBuildBitCast(t->builder, a, bits, "");
     return LLVMBuildICmp(t->builder, LLVMIntSLT, as_int, LLVMConstNull(bits), "");
 }
@@ -564,7 +558,7 @@ static void frexp_(struct tr *t, LLVMValueRef x, LLVMTypeRef exponent_element, L
                    LLVMValueRef *exponent)
 {
     LLVMBuilderRef b = t->builder;
-    unsigned bits = float_bits(element_of(x));
+    unsigned bits = spv_float_bits(element_of(x));
     unsigned fraction_bits = bits == 16 ? 10 : bits == 32 ? 23 : 52;
     uint64_t bias = bits == 16 ? 15 : bits == 32 ? 127 : 1023;
     uint64_t exponent_mask = ((1ull << (bits - 1 - fraction_bits)) - 1) << fraction_bits;

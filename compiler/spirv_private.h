@@ -189,6 +189,13 @@ bool spv_module_parse(struct spv_module *m, const uint32_t *words, size_t word_c
                       struct spv_error *error);
 void spv_module_free(struct spv_module *m);
 
+/* Bits of a float LLVM type (half, float, double). */
+static inline unsigned spv_float_bits(LLVMTypeRef element)
+{
+    LLVMTypeKind kind = LLVMGetTypeKind(element);
+    return kind == LLVMHalfTypeKind ? 16 : kind == LLVMFloatTypeKind ? 32 : 64;
+}
+
 static inline const uint32_t *spv_words(const struct spv_module *m, const struct spv_insn *insn)
 {
     return m->words + insn->offset;

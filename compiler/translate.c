@@ -596,8 +596,8 @@ static LLVMValueRef integer_bits(struct tr *t, LLVMValueRef v)
     LLVMTypeKind kind = LLVMGetTypeKind(element);
     if (kind != LLVMHalfTypeKind && kind != LLVMFloatTypeKind && kind != LLVMDoubleTypeKind)
         return v;
-    unsigned bits = kind == LLVMHalfTypeKind ? 16 : kind == LLVMFloatTypeKind ? 32 : 64;
-    LLVMTypeRef integer = LLVMVectorType(LLVMIntTypeInContext(t->context, bits), LLVMGetVectorSize(type));
+    LLVMTypeRef integer = LLVMVectorType(LLVMIntTypeInContext(t->context, spv_float_bits(element)),
+                                         LLVMGetVectorSize(type));
     return LLVMBuildBitCast(t->builder, v, integer, "");
 }
 
