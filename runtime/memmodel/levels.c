@@ -544,28 +544,61 @@ static bool granule_version_needed(const struct vkmm_mm_memory *m, const struct 
     return false;
 }
 
+/* A granule's history this short is left as it is: keeping a version no
+ * read path can get is harmless (a read takes the newest one at or below
+ * its visible seq), and pruning cost a pass over the visible seqs at every
+ * landing. */
+#define HISTORY_KEPT 4u
+
+static bool history_short(const struct vkmm_mm_memory *m, uint64_t g)
+{
+    uint32_t length = 0;
+    for (uint32_t i = m->dev_hist[g]; i; i = m->versions[i].next)
+        if (++length > HISTORY_KEPT)
+            return false;
+    return true;
+}
+
 /* Bound the history: a byte's version is returned to a read path whose
  * visible seq V falls in [its seq, the byte's next newer seq); a version of
  * granule g is kept only while some byte of it has such a V among the
  * visible seqs of read paths there.  There are at most as many such V as
- * visibility records, so a granule keeps at most (records + 1) versions. */
+ * visibility records, so a granule keeps at most max(HISTORY_KEPT,
+ * records + 1) versions. */
 static void history_prune(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t g)
 {
     uint32_t n;
     uint64_t base = g * VKMM_MM_GRANULE;
-    if (!m->dev_hist[g] || !vkmm_mm_visible_set(e, m, base, base + VKMM_MM_GRANULE, &n))
+    if (history_short(m, g) || !vkmm_mm_visible_set(e, m, base, base + VKMM_MM_GRANULE, &n))
         return;
     unsigned bytes = m->size - base < VKMM_MM_GRANULE ? (unsigned)(m->size - base) : VKMM_MM_GRANULE;
     uint64_t newer[VKMM_MM_GRANULE];
-    granule_seqs(m, g, newer);
+    /* Versions of whole-granule writes have one seq for every byte: one
+     * question per version instead of one per byte. */
+    bool uniform = !m->dev_seq.detail[g];
+    if (!uniform)
+        granule_seqs(m, g, newer);
+    else
+        newer[0] = m->dev_seq.uniform[g];
     uint32_t *link = &m->dev_hist[g];
     while (*link) {
         uint32_t i = *link;
-        bool needed = granule_version_needed(m, &m->versions[i], newer, bytes, e->scratch, n);
-        /* Pruned or not, the next older version's bytes are returned below
-         * these seqs only. */
-        for (unsigned k = 0; k < bytes; k++)
-            newer[k] = version_seq_at(m, &m->versions[i], k);
+        const struct vkmm_mm_version *v = &m->versions[i];
+        bool needed;
+        if (uniform && !v->seqs) {
+            needed = version_needed(e->scratch, n, v->seq, newer[0]);
+            newer[0] = v->seq;
+        } else {
+            if (uniform)
+                for (unsigned k = 1; k < bytes; k++)
+                    newer[k] = newer[0];
+            uniform = false;
+            needed = granule_version_needed(m, v, newer, bytes, e->scratch, n);
+            /* Pruned or not, the next older version's bytes are returned
+             * below these seqs only. */
+            for (unsigned k = 0; k < bytes; k++)
+                newer[k] = version_seq_at(m, v, k);
+        }
         if (needed) {
             link = &m->versions[i].next;
         } else {

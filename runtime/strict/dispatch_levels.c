@@ -9,6 +9,8 @@
 #define MAX_WORKGROUPS 64u  /* resident at once: dispatch.c keeps 16 */
 #define IDLE_YIELDS_DRAIN 8 /* scheduling points without a store before a cache drains (progress) */
 #define VKMM_STALE_SCAN_CACHES 1024 /* caches the stale-read check scans at most */
+#define HOLDER_SLOTS 65536u         /* the dirty-holder counts, by granule hash */
+#define SPARE_BLOCKS 6144u          /* line blocks kept for the next caches (about 8 MiB) */
 
 struct line {
     uint64_t granule; /* offset / 64 in the device address space */
@@ -28,12 +30,13 @@ struct line {
 /* One domain's cache: lines in an array, found through an open-addressing
  * index.  Lines are never removed one by one; the whole cache is emptied
  * when its workgroup's lines go out (the dispatch ends, or room is needed). */
-#define LINES_PER_BLOCK 32u
+#define LINES_PER_BLOCK 4u /* most subgroup caches hold a line or two */
 
 struct cache {
     /* Lines live in blocks that never move: an access hands out a line's
      * address, and a later lane of the same access may add lines. */
     struct line **blocks;
+    uint32_t block_slots; /* room in `blocks` */
     uint32_t count, capacity;
     uint32_t *index; /* line number + 1, 0: empty */
     uint32_t index_size;
@@ -66,6 +69,17 @@ struct vkmm_dispatch_levels {
     bool failed;
     bool common_fences; /* VKMM_SHADER_FENCES=common */
     struct workgroup workgroups[MAX_WORKGROUPS];
+    struct workgroup *last_found; /* find_workgroup's last answer (checked by its tag) */
+    /* How many lines, in all caches, hold dirty bytes of a granule with
+     * this hash: a read whose granule counts 0 is fresh exactly when it
+     * returned the device bytes, without a scan of every cache. */
+    uint32_t holders[HOLDER_SLOTS];
+    uint64_t holder_total;
+    /* Blocks of emptied caches, handed to the next ones: caches fill and
+     * empty at every workgroup, and the allocator gave their pages back
+     * to the system each time. */
+    struct line *spare[SPARE_BLOCKS];
+    uint32_t spare_count;
 };
 
 /* --- Lines ------------------------------------------------------------------------ */
@@ -73,6 +87,23 @@ struct vkmm_dispatch_levels {
 static uint32_t hash_granule(uint64_t granule)
 {
     return (uint32_t)((granule * 0x9E3779B97F4A7C15ull) >> 32);
+}
+
+static uint32_t *holder_count(struct vkmm_dispatch_levels *l, uint64_t granule)
+{
+    return &l->holders[hash_granule(granule) & (HOLDER_SLOTS - 1)];
+}
+
+/* The line's dirty bytes in `mask` leave it (pushed outward or dropped). */
+static void clean_bytes(struct vkmm_dispatch_levels *l, struct line *line, uint64_t mask)
+{
+    if (!(line->dirty & mask))
+        return;
+    line->dirty &= ~mask;
+    if (!line->dirty) {
+        (*holder_count(l, line->granule))--;
+        l->holder_total--;
+    }
 }
 
 static struct line *line_at(const struct cache *c, uint32_t n)
@@ -101,17 +132,21 @@ static void index_line(struct cache *c, uint32_t n)
     c->index[i] = n + 1;
 }
 
-/* Room for one more line: a new block, and a larger index when the lines
- * would fill half of it. */
-static bool grow(struct cache *c)
+/* Room for one more line: a block (a spare one when there is one), and a
+ * larger index when the lines would fill half of it. */
+static bool grow(struct vkmm_dispatch_levels *l, struct cache *c)
 {
-    if (c->count % LINES_PER_BLOCK == 0) {
-        uint32_t blocks = c->count / LINES_PER_BLOCK;
-        struct line **grown = realloc(c->blocks, (blocks + 1) * sizeof(*grown));
-        if (!grown)
-            return false;
-        c->blocks = grown;
-        c->blocks[blocks] = malloc(LINES_PER_BLOCK * sizeof(struct line));
+    if (c->count == c->capacity) {
+        uint32_t blocks = c->capacity / LINES_PER_BLOCK;
+        if (blocks == c->block_slots) {
+            uint32_t slots = c->block_slots ? 2 * c->block_slots : 4;
+            struct line **grown = realloc(c->blocks, slots * sizeof(*grown));
+            if (!grown)
+                return false;
+            c->blocks = grown;
+            c->block_slots = slots;
+        }
+        c->blocks[blocks] = l->spare_count ? l->spare[--l->spare_count] : malloc(LINES_PER_BLOCK * sizeof(struct line));
         if (!c->blocks[blocks])
             return false;
         c->capacity += LINES_PER_BLOCK;
@@ -136,7 +171,7 @@ static struct line *get_line(struct vkmm_dispatch_levels *l, struct cache *c, ui
     struct line *line = find_line(c, granule);
     if (line)
         return line;
-    if (!grow(c)) {
+    if (!grow(l, c)) {
         l->failed = true;
         return NULL;
     }
@@ -146,10 +181,18 @@ static struct line *get_line(struct vkmm_dispatch_levels *l, struct cache *c, ui
     return line;
 }
 
-static void clear_cache(struct cache *c)
+/* Empties a cache: its lines' dirty bytes are dropped (the callers pushed
+ * them first), its blocks go to the spare list. */
+static void clear_cache(struct vkmm_dispatch_levels *l, struct cache *c)
 {
-    for (uint32_t b = 0; b * LINES_PER_BLOCK < c->capacity; b++)
-        free(c->blocks[b]);
+    for (uint32_t n = 0; n < c->count; n++)
+        clean_bytes(l, line_at(c, n), ~0ull);
+    for (uint32_t b = 0; b * LINES_PER_BLOCK < c->capacity; b++) {
+        if (l->spare_count < SPARE_BLOCKS)
+            l->spare[l->spare_count++] = c->blocks[b];
+        else
+            free(c->blocks[b]);
+    }
     free(c->blocks);
     free(c->index);
     *c = (struct cache){ 0 };
@@ -177,8 +220,11 @@ static uint8_t *granule_bytes(const struct vkmm_dispatch_levels *l, uint64_t gra
 static void mark_dirty(struct vkmm_dispatch_levels *l, struct cache *c, struct line *line, uint64_t mask,
                        uint64_t atomic)
 {
-    if (!line->dirty)
+    if (!line->dirty && mask) {
         c->dirty_lines++;
+        (*holder_count(l, line->granule))++;
+        l->holder_total++;
+    }
     /* The device bytes as the line first holds them (a later lost-update
      * check compares against them). */
     copy_bytes(line->base, granule_bytes(l, line->granule), mask & ~line->valid);
@@ -200,9 +246,17 @@ static struct workgroup *find_workgroup(struct vkmm_dispatch_levels *l, uint32_t
 {
     if (!l->used && tag)
         return NULL; /* the usual case outside shaders with non-private accesses */
-    for (uint32_t i = 0; i < MAX_WORKGROUPS; i++)
-        if (l->workgroups[i].tag == tag)
+    /* A subgroup runs from one scheduling point to the next: most accesses
+     * in a row come from one workgroup. */
+    if (tag && l->last_found && l->last_found->tag == tag)
+        return l->last_found;
+    for (uint32_t i = 0; i < MAX_WORKGROUPS; i++) {
+        if (l->workgroups[i].tag == tag) {
+            if (tag)
+                l->last_found = &l->workgroups[i];
             return &l->workgroups[i];
+        }
+    }
     return NULL;
 }
 
@@ -288,7 +342,7 @@ static void push_to_device(struct vkmm_dispatch_levels *l, struct line *line, ui
     }
     copy_bytes(line->base, line->bytes, mask);
     copy_bytes(granule_bytes(l, line->granule), line->bytes, mask);
-    line->dirty &= ~mask;
+    clean_bytes(l, line, mask);
     line->atomic &= ~mask;
     line->device &= ~mask;
 }
@@ -310,10 +364,10 @@ static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *
         copy_bytes(outer->bytes, line->bytes, atomic);
         copy_bytes(outer->base, line->bytes, atomic);
         outer->valid |= atomic;
-        outer->dirty &= ~atomic;
+        clean_bytes(l, outer, atomic);
         outer->atomic &= ~atomic;
     }
-    line->dirty &= ~atomic;
+    clean_bytes(l, line, atomic);
     line->atomic &= ~atomic;
     line->device &= ~atomic;
     mask &= ~atomic;
@@ -330,7 +384,7 @@ static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *
         outer->writer_invocation[__builtin_ctzll(bytes)] = line->writer_invocation[__builtin_ctzll(bytes)];
     outer->order = line->order;
     w->domain.idle_yields = 0;
-    line->dirty &= ~mask;
+    clean_bytes(l, line, mask);
     line->atomic &= ~mask;
 }
 
@@ -412,6 +466,22 @@ static void check_stale(struct vkmm_dispatch_levels *l, uint64_t granule, uint64
      * (a coherent-view index would lift the limit). */
     if (l->caches > VKMM_STALE_SCAN_CACHES)
         return;
+    if (!*holder_count(l, granule)) {
+        /* No cache holds a dirty byte of it: the device bytes are the
+         * newest. */
+        const uint8_t *device = granule_bytes(l, granule);
+        unsigned first = (unsigned)__builtin_ctzll(mask);
+        for (uint64_t bytes = mask; bytes; bytes &= bytes - 1) {
+            unsigned b = (unsigned)__builtin_ctzll(bytes);
+            if (returned[b - first] != device[b]) {
+                l->stale = (struct vkmm_level_stale){ .stale = true, .for_good = true,
+                                                      .writer_invocation = UINT32_MAX,
+                                                      .offset = granule * LINE_BYTES + b };
+                return;
+            }
+        }
+        return;
+    }
     uint8_t newest[LINE_BYTES];
     uint64_t order[LINE_BYTES] = { 0 };
     const struct line *holder[LINE_BYTES] = { 0 };
@@ -865,10 +935,10 @@ static void finish_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w
 {
     for (uint32_t g = 0; g < w->subgroup_count; g++) {
         push_subgroup(l, w, &w->subgroups[g]);
-        clear_cache(&w->subgroups[g]);
+        clear_cache(l, &w->subgroups[g]);
     }
     push_workgroup(l, w);
-    clear_cache(&w->domain);
+    clear_cache(l, &w->domain);
     free(w->subgroups);
     l->caches -= w->subgroup_count + 1;
     *w = (struct workgroup){ 0 };
@@ -948,12 +1018,17 @@ void vkmm_dispatch_levels_destroy(struct vkmm_dispatch_levels *l)
     if (!l)
         return;
     vkmm_dispatch_levels_end(l);
+    while (l->spare_count)
+        free(l->spare[--l->spare_count]);
     free(l);
 }
 
 void vkmm_dispatch_levels_begin(struct vkmm_dispatch_levels *l, uint64_t seed)
 {
     vkmm_dispatch_levels_end(l);
+    if (l->holder_total) /* never, unless a count went wrong: start exact */
+        memset(l->holders, 0, sizeof(l->holders));
+    l->holder_total = 0;
     l->seed = seed;
     l->random = seed * 0x9E3779B97F4A7C15ull | 1;
     l->clock = 0;
