@@ -5,6 +5,7 @@
 #include <vulkan/vk_icd.h>
 #include <vulkan/vulkan.h>
 
+#include "device.h"
 #include "vkmm_entrypoints.h"
 
 #define VKMM_EXPORT __attribute__((visibility("default")))
@@ -29,14 +30,6 @@ VKMM_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vk_icdNegotiateLoaderICDInterfaceVers
     if (*pSupportedVersion > VKMM_LOADER_INTERFACE_VERSION)
         *pSupportedVersion = VKMM_LOADER_INTERFACE_VERSION;
     return VK_SUCCESS;
-}
-
-static PFN_vkVoidFunction lookup(const char *name, enum vkmm_dispatch_level lowest)
-{
-    const struct vkmm_entrypoint *entry = vkmm_entrypoint_find(name);
-    if (!entry || entry->level < lowest)
-        return NULL;
-    return entry->function;
 }
 
 VKMM_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vk_icdGetInstanceProcAddr(VkInstance instance,
@@ -74,12 +67,19 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkmm_GetInstanceProcAddr(VkInstance ins
     return vk_icdGetInstanceProcAddr(instance, pName);
 }
 
+/* The spec (vkGetDeviceProcAddr): NULL for a command of a device extension
+ * the device was not created with, even when vkmm has it as an alias of a
+ * core command. */
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkmm_GetDeviceProcAddr(VkDevice device, const char *pName)
 {
-    (void)device;
     if (!pName)
         return NULL;
     if (strcmp(pName, "vkGetDeviceProcAddr") == 0)
         return (PFN_vkVoidFunction)vkmm_GetDeviceProcAddr;
-    return lookup(pName, VKMM_LEVEL_DEVICE);
+    const struct vkmm_entrypoint *entry = vkmm_entrypoint_find(pName);
+    if (!entry || entry->level < VKMM_LEVEL_DEVICE)
+        return NULL;
+    if (entry->extension && device && !vkmm_device_extension_enabled(device, entry->extension))
+        return NULL;
+    return entry->function;
 }

@@ -35,6 +35,7 @@ DEVICE_EXTENSIONS = [
     "VK_KHR_synchronization2",
     "VK_KHR_timeline_semaphore",
     "VK_EXT_host_query_reset",
+    "VK_EXT_private_data",
     "VK_EXT_shader_atomic_float",
 ]
 

@@ -87,15 +87,20 @@ VKAPI_ATTR void VKAPI_CALL vkmm_CmdCopyQueryPoolResults(VkCommandBuffer commandB
     command->u.copy_query_pool_results.flags = flags;
 }
 
-/* vkmm's query pools are timestamp pools (vkCreateQueryPool refuses the
- * other types), and vkCmdBeginQuery/vkCmdEndQuery take none
- * (VUID-vkCmdBeginQuery-queryType-02804): the commands are dropped. */
+/* vkmm's query pools are timestamp pools, which vkCmdBeginQuery takes
+ * none of (VUID-vkCmdBeginQuery-queryType-02804), and occlusion pools,
+ * which only a graphics queue may begin (VUID-vkCmdBeginQuery-queryType-00803):
+ * the commands are dropped. */
 VKAPI_ATTR void VKAPI_CALL vkmm_CmdBeginQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query,
                                               VkQueryControlFlags flags)
 {
-    (void)queryPool, (void)query, (void)flags;
+    (void)query, (void)flags;
+    VKMM_FROM_HANDLE(vkmm_query_pool, pool, queryPool);
     vkmm_command_buffer_reject(vkmm_command_buffer_from_handle(commandBuffer),
-                               "vkCmdBeginQuery on a timestamp query pool (VUID-vkCmdBeginQuery-queryType-02804)");
+                               pool && pool->type == VK_QUERY_TYPE_OCCLUSION
+                                   ? "vkCmdBeginQuery of an occlusion query needs a graphics queue, which vkmm has "
+                                     "none of (VUID-vkCmdBeginQuery-queryType-00803)"
+                                   : "vkCmdBeginQuery on a timestamp query pool (VUID-vkCmdBeginQuery-queryType-02804)");
 }
 
 VKAPI_ATTR void VKAPI_CALL vkmm_CmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query)

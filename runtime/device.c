@@ -29,6 +29,31 @@ static const char *find_unsupported_extension(const VkDeviceCreateInfo *info)
     return NULL;
 }
 
+/* Bit e: vkmm_device_extensions[e] is enabled. */
+static uint64_t enabled_extension_bits(const VkDeviceCreateInfo *info)
+{
+    uint64_t bits = 0;
+    for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
+        for (uint32_t e = 0; e < vkmm_device_extension_count && e < 64; e++)
+            if (strcmp(vkmm_device_extensions[e].extensionName, info->ppEnabledExtensionNames[i]) == 0)
+                bits |= 1ull << e;
+    return bits;
+}
+
+bool vkmm_device_extension_enabled(VkDevice _device, const char *name)
+{
+    VKMM_FROM_HANDLE(vkmm_device, device, _device);
+    for (uint32_t e = 0; e < vkmm_device_extension_count && e < 64; e++)
+        if (strcmp(vkmm_device_extensions[e].extensionName, name) == 0)
+            return (device->enabled_extensions >> e & 1) != 0;
+    /* A device command of an instance extension (VK_EXT_debug_utils'
+     * object names): enabled with the instance. */
+    for (uint32_t e = 0; e < vkmm_instance_extension_count && e < 64; e++)
+        if (strcmp(vkmm_instance_extensions[e].extensionName, name) == 0)
+            return (device->base.instance->enabled_extensions >> e & 1) != 0;
+    return false;
+}
+
 static VkResult check_queue_requests(struct vkmm_physical_device *pd, const VkDeviceCreateInfo *info)
 {
     for (uint32_t i = 0; i < info->queueCreateInfoCount; i++) {
@@ -155,6 +180,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDevice(VkPhysicalDevice physicalDevice
     device->allocator = *allocator;
     vkmm_object_init(&device->base, VK_OBJECT_TYPE_DEVICE, instance, device);
     device->physical_device = pd;
+    device->enabled_extensions = enabled_extension_bits(pCreateInfo);
     device->dispatch_timeout_ns = vkmm_dispatch_timeout_ns();
     pthread_mutex_init(&device->memory_lock, NULL);
     pthread_mutex_init(&device->thread_pool_lock, NULL);

@@ -18,6 +18,7 @@ struct vkmm_device {
     struct vkmm_object base;
     VkAllocationCallbacks allocator;
     struct vkmm_physical_device *physical_device;
+    uint64_t enabled_extensions; /* bit e: vkmm_device_extensions[e] */
 
     struct vkmm_queue *queues[VKMM_QUEUE_FAMILY_COUNT][VKMM_MAX_QUEUES_PER_FAMILY];
     uint32_t queue_counts[VKMM_QUEUE_FAMILY_COUNT];
@@ -58,6 +59,9 @@ VKMM_DEFINE_HANDLE_CASTS(vkmm_device, VkDevice, VK_OBJECT_TYPE_DEVICE)
 struct vkmm_thread_pool *vkmm_device_thread_pool(struct vkmm_device *device);
 /* VK_ERROR_DEVICE_LOST once the device is lost, else `result`. */
 VkResult vkmm_device_check_lost(struct vkmm_device *device, VkResult result);
+/* Whether extension `name` was enabled at vkCreateDevice (a device
+ * extension) or at vkCreateInstance (an instance one). */
+bool vkmm_device_extension_enabled(VkDevice device, const char *name);
 /* Loses the device, with a VKMM-DEVICE-LOST error message saying why
  * (printf-style). */
 void vkmm_device_lose(struct vkmm_device *device, const char *format, ...) __attribute__((format(printf, 2, 3)));

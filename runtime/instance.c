@@ -111,6 +111,10 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateInstance(const VkInstanceCreateInfo *p
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&instance->messenger_lock, &attr);
     pthread_mutexattr_destroy(&attr);
+    for (uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; i++)
+        for (uint32_t e = 0; e < vkmm_instance_extension_count && e < 64; e++)
+            if (strcmp(vkmm_instance_extensions[e].extensionName, pCreateInfo->ppEnabledExtensionNames[i]) == 0)
+                instance->enabled_extensions |= 1ull << e;
     instance->api_version = pCreateInfo->pApplicationInfo && pCreateInfo->pApplicationInfo->apiVersion
                                 ? pCreateInfo->pApplicationInfo->apiVersion
                                 : VK_API_VERSION_1_0;

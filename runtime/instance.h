@@ -13,6 +13,7 @@ struct vkmm_instance {
     struct vkmm_object base;
     VkAllocationCallbacks allocator;
     uint32_t api_version;
+    uint64_t enabled_extensions; /* bit e: vkmm_instance_extensions[e] */
 
     pthread_mutex_t messenger_lock; /* recursive: a callback may log again */
     struct vkmm_debug_messenger *messengers;

@@ -169,12 +169,18 @@ static void init_limits(VkPhysicalDeviceLimits *l, uint64_t heap_size)
     l->optimalBufferCopyOffsetAlignment = 16;
     l->optimalBufferCopyRowPitchAlignment = 16;
     l->nonCoherentAtomSize = VKMM_NON_COHERENT_ATOM_SIZE;
+    /* The spec's required limits (Required Limits table) hold for every
+     * implementation, graphics queue or not: framebuffers can be created
+     * (vkCmdClearAttachments and drawing need a graphics queue, which vkmm
+     * has none of). */
     l->maxViewports = 1;
-    l->maxViewportDimensions[0] = 1;
-    l->maxViewportDimensions[1] = 1;
-    l->viewportBoundsRange[0] = -1.0f;
-    l->viewportBoundsRange[1] = 1.0f;
-    l->maxFramebufferWidth = 0;
+    l->maxViewportDimensions[0] = 4096;
+    l->maxViewportDimensions[1] = 4096;
+    l->viewportBoundsRange[0] = -8192.0f;
+    l->viewportBoundsRange[1] = 8191.0f;
+    l->maxFramebufferWidth = 4096;
+    l->maxFramebufferHeight = 4096;
+    l->maxFramebufferLayers = 256;
     l->maxColorAttachments = 0;
     l->standardSampleLocations = VK_FALSE;
 }

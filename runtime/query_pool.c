@@ -27,8 +27,14 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateQueryPool(VkDevice _device, const VkQu
                                                      const VkAllocationCallbacks *pAllocator, VkQueryPool *pQueryPool)
 {
     VKMM_FROM_HANDLE(vkmm_device, device, _device);
-    if (pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP)
-        return vkmm_errorf(device, VK_ERROR_FEATURE_NOT_PRESENT, "query type %d is not supported (only timestamps)",
+    /* Occlusion pools are core 1.0 and may be created on any device; only
+     * a graphics queue can begin one (VUID-vkCmdBeginQuery-queryType-00803),
+     * and vkmm has none, so they are reset and read, never counted.  The
+     * other types need a feature or an extension vkmm does not offer. */
+    if (pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP && pCreateInfo->queryType != VK_QUERY_TYPE_OCCLUSION)
+        return vkmm_errorf(device, VK_ERROR_UNKNOWN,
+                           "query type %d needs a feature or extension vkmm does not offer (timestamp and occlusion "
+                           "pools only; VUID-VkQueryPoolCreateInfo-queryType-00791)",
                            pCreateInfo->queryType);
     if (pCreateInfo->queryCount == 0)
         return vkmm_errorf(device, VK_ERROR_UNKNOWN, "queryCount is 0");

@@ -8,8 +8,8 @@
 #define LINE_BYTES 64u
 #define MAX_WORKGROUPS 64u  /* resident at once: dispatch.c keeps 16 */
 #define IDLE_YIELDS_DRAIN 8 /* scheduling points without a store before a cache drains (progress) */
-#define VKMM_STALE_SCAN_CACHES 1024 /* caches the stale-read check scans at most */
-#define HOLDER_SLOTS 65536u         /* the dirty-holder counts, by granule hash */
+#define HOLDER_SLOTS 65536u         /* the dirty-holder lists, by granule hash */
+#define DOMAIN_CACHE UINT32_MAX     /* struct cache's subgroup for a workgroup domain */
 #define SPARE_BLOCKS 6144u          /* line blocks kept for the next caches (about 8 MiB) */
 
 struct line {
@@ -25,6 +25,12 @@ struct line {
     uint64_t scoped;  /* workgroup domain: bytes a workgroup-scope atomic read-modify-write changed */
     uint8_t bytes[LINE_BYTES];
     uint8_t base[LINE_BYTES]; /* workgroup domain: the device bytes when the line was filled */
+    /* Whose cache holds it: the workgroup's slot, and its subgroup or
+     * DOMAIN_CACHE. */
+    uint32_t workgroup, subgroup;
+    /* While it holds dirty bytes, the line is in its granule hash's holder
+     * list (vkmm_dispatch_levels.holders). */
+    struct line *next_holder, **holder_link;
 };
 
 /* One domain's cache: lines in an array, found through an open-addressing
@@ -45,6 +51,7 @@ struct cache {
     uint64_t retire_round; /* its agent finished: its atomic stores are performed at this round
                               (0: running; UINT64_MAX: performed) */
     uint64_t epoch;        /* releases so far: atomic stores of an older epoch go out first */
+    uint32_t workgroup, subgroup; /* whose cache it is (struct line's) */
 };
 
 struct workgroup {
@@ -61,7 +68,6 @@ struct vkmm_dispatch_levels {
     uint64_t seed, random, clock;
     uint64_t round; /* scheduling rounds of the dispatch (every resident workgroup stepped once) */
     uint32_t used;  /* workgroups in the table */
-    uint32_t caches; /* subgroup caches of the workgroups in the table, plus their domains */
     uint32_t site, tag, invocation; /* the access being made */
     struct vkmm_level_stale stale;
     struct vkmm_level_lost lost[VKMM_LEVEL_MAX_LOST];
@@ -70,11 +76,10 @@ struct vkmm_dispatch_levels {
     bool common_fences; /* VKMM_SHADER_FENCES=common */
     struct workgroup workgroups[MAX_WORKGROUPS];
     struct workgroup *last_found; /* find_workgroup's last answer (checked by its tag) */
-    /* How many lines, in all caches, hold dirty bytes of a granule with
-     * this hash: a read whose granule counts 0 is fresh exactly when it
-     * returned the device bytes, without a scan of every cache. */
-    uint32_t holders[HOLDER_SLOTS];
-    uint64_t holder_total;
+    /* The lines, in all caches, that hold dirty bytes of a granule with
+     * this hash: the stale-read check looks at those, not at every
+     * cache. */
+    struct line *holders[HOLDER_SLOTS];
     /* Blocks of emptied caches, handed to the next ones: caches fill and
      * empty at every workgroup, and the allocator gave their pages back
      * to the system each time. */
@@ -89,21 +94,34 @@ static uint32_t hash_granule(uint64_t granule)
     return (uint32_t)((granule * 0x9E3779B97F4A7C15ull) >> 32);
 }
 
-static uint32_t *holder_count(struct vkmm_dispatch_levels *l, uint64_t granule)
+static struct line **holder_list(struct vkmm_dispatch_levels *l, uint64_t granule)
 {
     return &l->holders[hash_granule(granule) & (HOLDER_SLOTS - 1)];
 }
 
+static void add_holder(struct vkmm_dispatch_levels *l, struct line *line)
+{
+    struct line **head = holder_list(l, line->granule);
+    line->next_holder = *head;
+    if (*head)
+        (*head)->holder_link = &line->next_holder;
+    line->holder_link = head;
+    *head = line;
+}
+
 /* The line's dirty bytes in `mask` leave it (pushed outward or dropped). */
-static void clean_bytes(struct vkmm_dispatch_levels *l, struct line *line, uint64_t mask)
+static void clean_bytes(struct line *line, uint64_t mask)
 {
     if (!(line->dirty & mask))
         return;
     line->dirty &= ~mask;
-    if (!line->dirty) {
-        (*holder_count(l, line->granule))--;
-        l->holder_total--;
-    }
+    if (line->dirty)
+        return;
+    *line->holder_link = line->next_holder;
+    if (line->next_holder)
+        line->next_holder->holder_link = line->holder_link;
+    line->next_holder = NULL;
+    line->holder_link = NULL;
 }
 
 static struct line *line_at(const struct cache *c, uint32_t n)
@@ -176,7 +194,7 @@ static struct line *get_line(struct vkmm_dispatch_levels *l, struct cache *c, ui
         return NULL;
     }
     line = line_at(c, c->count);
-    *line = (struct line){ .granule = granule };
+    *line = (struct line){ .granule = granule, .workgroup = c->workgroup, .subgroup = c->subgroup };
     index_line(c, c->count++);
     return line;
 }
@@ -186,7 +204,7 @@ static struct line *get_line(struct vkmm_dispatch_levels *l, struct cache *c, ui
 static void clear_cache(struct vkmm_dispatch_levels *l, struct cache *c)
 {
     for (uint32_t n = 0; n < c->count; n++)
-        clean_bytes(l, line_at(c, n), ~0ull);
+        clean_bytes(line_at(c, n), ~0ull);
     for (uint32_t b = 0; b * LINES_PER_BLOCK < c->capacity; b++) {
         if (l->spare_count < SPARE_BLOCKS)
             l->spare[l->spare_count++] = c->blocks[b];
@@ -222,8 +240,7 @@ static void mark_dirty(struct vkmm_dispatch_levels *l, struct cache *c, struct l
 {
     if (!line->dirty && mask) {
         c->dirty_lines++;
-        (*holder_count(l, line->granule))++;
-        l->holder_total++;
+        add_holder(l, line);
     }
     /* The device bytes as the line first holds them (a later lost-update
      * check compares against them). */
@@ -282,8 +299,9 @@ static struct workgroup *get_workgroup(struct vkmm_dispatch_levels *l, uint32_t 
         return NULL;
     }
     w->tag = tag;
+    w->domain.workgroup = (uint32_t)(w - l->workgroups);
+    w->domain.subgroup = DOMAIN_CACHE;
     l->used++;
-    l->caches++;
     return w;
 }
 
@@ -297,7 +315,10 @@ static struct cache *get_subgroup(struct vkmm_dispatch_levels *l, struct workgro
             return NULL;
         }
         memset(grown + w->subgroup_count, 0, (count - w->subgroup_count) * sizeof(*grown));
-        l->caches += count - w->subgroup_count;
+        for (uint32_t g = w->subgroup_count; g < count; g++) {
+            grown[g].workgroup = (uint32_t)(w - l->workgroups);
+            grown[g].subgroup = g;
+        }
         w->subgroups = grown;
         w->subgroup_count = count;
     }
@@ -342,7 +363,7 @@ static void push_to_device(struct vkmm_dispatch_levels *l, struct line *line, ui
     }
     copy_bytes(line->base, line->bytes, mask);
     copy_bytes(granule_bytes(l, line->granule), line->bytes, mask);
-    clean_bytes(l, line, mask);
+    clean_bytes(line, mask);
     line->atomic &= ~mask;
     line->device &= ~mask;
 }
@@ -364,10 +385,10 @@ static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *
         copy_bytes(outer->bytes, line->bytes, atomic);
         copy_bytes(outer->base, line->bytes, atomic);
         outer->valid |= atomic;
-        clean_bytes(l, outer, atomic);
+        clean_bytes(outer, atomic);
         outer->atomic &= ~atomic;
     }
-    clean_bytes(l, line, atomic);
+    clean_bytes(line, atomic);
     line->atomic &= ~atomic;
     line->device &= ~atomic;
     mask &= ~atomic;
@@ -384,7 +405,7 @@ static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *
         outer->writer_invocation[__builtin_ctzll(bytes)] = line->writer_invocation[__builtin_ctzll(bytes)];
     outer->order = line->order;
     w->domain.idle_yields = 0;
-    clean_bytes(l, line, mask);
+    clean_bytes(line, mask);
     line->atomic &= ~mask;
 }
 
@@ -462,11 +483,8 @@ static bool merge_dirty(const struct vkmm_dispatch_levels *l, const struct workg
  * the device bytes.  Records the first difference in l->stale. */
 static void check_stale(struct vkmm_dispatch_levels *l, uint64_t granule, uint64_t mask, const uint8_t *returned)
 {
-    /* The scan visits every cache: beyond this many, the check is skipped
-     * (a coherent-view index would lift the limit). */
-    if (l->caches > VKMM_STALE_SCAN_CACHES)
-        return;
-    if (!*holder_count(l, granule)) {
+    struct line *holders = *holder_list(l, granule);
+    if (!holders) {
         /* No cache holds a dirty byte of it: the device bytes are the
          * newest. */
         const uint8_t *device = granule_bytes(l, granule);
@@ -487,19 +505,18 @@ static void check_stale(struct vkmm_dispatch_levels *l, uint64_t granule, uint64
     const struct line *holder[LINE_BYTES] = { 0 };
     bool finished[LINE_BYTES] = { false };
     copy_bytes(newest, granule_bytes(l, granule), mask);
-    for (uint32_t i = 0; i < MAX_WORKGROUPS; i++) {
-        const struct workgroup *w = &l->workgroups[i];
-        for (uint32_t g = 0; w->tag && g <= w->subgroup_count; g++) {
-            const struct cache *c = g < w->subgroup_count ? &w->subgroups[g] : &w->domain;
-            const struct line *line = find_line(c, granule);
-            for (uint64_t bytes = line ? line->dirty & mask : 0; bytes; bytes &= bytes - 1) {
-                unsigned b = (unsigned)__builtin_ctzll(bytes);
-                if (line->order > order[b]) {
-                    order[b] = line->order;
-                    newest[b] = line->bytes[b];
-                    holder[b] = line;
-                    finished[b] = g < w->subgroup_count ? c->retire_round != 0 : w->done;
-                }
+    for (const struct line *line = holders; line; line = line->next_holder) {
+        if (line->granule != granule)
+            continue;
+        const struct workgroup *w = &l->workgroups[line->workgroup];
+        for (uint64_t bytes = line->dirty & mask; bytes; bytes &= bytes - 1) {
+            unsigned b = (unsigned)__builtin_ctzll(bytes);
+            if (line->order > order[b]) {
+                order[b] = line->order;
+                newest[b] = line->bytes[b];
+                holder[b] = line;
+                finished[b] = line->subgroup != DOMAIN_CACHE ? w->subgroups[line->subgroup].retire_round != 0
+                                                            : w->done;
             }
         }
     }
@@ -940,7 +957,6 @@ static void finish_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w
     push_workgroup(l, w);
     clear_cache(l, &w->domain);
     free(w->subgroups);
-    l->caches -= w->subgroup_count + 1;
     *w = (struct workgroup){ 0 };
     l->used--;
 }
@@ -1026,9 +1042,6 @@ void vkmm_dispatch_levels_destroy(struct vkmm_dispatch_levels *l)
 void vkmm_dispatch_levels_begin(struct vkmm_dispatch_levels *l, uint64_t seed)
 {
     vkmm_dispatch_levels_end(l);
-    if (l->holder_total) /* never, unless a count went wrong: start exact */
-        memset(l->holders, 0, sizeof(l->holders));
-    l->holder_total = 0;
     l->seed = seed;
     l->random = seed * 0x9E3779B97F4A7C15ull | 1;
     l->clock = 0;

@@ -355,6 +355,10 @@ static void test_device_proc_addr_graphics_entry_points(void **state)
     }
     assert_null(vkGetDeviceProcAddr(t->device, "vkNoSuchCommandVKMM"));
     assert_null(vkGetDeviceProcAddr(t->device, "vkCmdWriteBufferMarker2AMD")); /* its extension is not enabled */
+    /* An alias of a core command, of an extension vkmm has but the device
+     * was not created with: NULL too (the spec of vkGetDeviceProcAddr). */
+    assert_null(vkGetDeviceProcAddr(t->device, "vkSignalSemaphoreKHR"));
+    assert_non_null(vkGetDeviceProcAddr(t->device, "vkSignalSemaphore"));
 
     /* A draw in a command buffer: one message, and the buffer still runs. */
     VkCommandBuffer cmd = vkmm_test_begin(t);
@@ -379,6 +383,9 @@ static void test_device_proc_addr_graphics_entry_points(void **state)
     VkExtent2D granularity = { 0, 0 };
     vkGetRenderAreaGranularity(t->device, pass, &granularity);
     assert_true(granularity.width == 1 && granularity.height == 1);
+    /* The required limits hold (the granularity is within them). */
+    assert_true(t->properties.limits.maxFramebufferWidth >= 4096 && t->properties.limits.maxFramebufferHeight >= 4096);
+    assert_true(t->properties.limits.maxFramebufferLayers >= 256);
     VkFramebufferCreateInfo framebuffer_info = { .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
                                                  .flags = VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT, .renderPass = pass,
                                                  .attachmentCount = 0, .width = 4, .height = 4, .layers = 1 };

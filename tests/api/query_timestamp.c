@@ -7,7 +7,8 @@
  *
  * VK_QUERY_RESULT_PARTIAL_BIT is not exercised: it is invalid for
  * timestamp pools (VUID-vkGetQueryPoolResults-queryType-00818,
- * VUID-vkCmdCopyQueryPoolResults-queryType-00827), the only kind vkmm has. */
+ * VUID-vkCmdCopyQueryPoolResults-queryType-00827).  Occlusion pools (core
+ * 1.0) are created, reset and read; only a graphics queue could begin one. */
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
@@ -442,6 +443,30 @@ static void test_timestamps_on_transfer_queue(void **state)
     vkDestroyQueryPool(t->device, pool, NULL);
 }
 
+/* An occlusion pool is created like any core pool type; reset on the host,
+ * its queries are not ready (nothing can begin one without a graphics
+ * queue).  A pipeline-statistics pool needs a feature vkmm does not
+ * report, and is refused. */
+static void test_occlusion_pool_is_created_and_read(void **state)
+{
+    struct vkmm_test *t = *state;
+    VkQueryPoolCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+        .queryType = VK_QUERY_TYPE_OCCLUSION,
+        .queryCount = 2,
+    };
+    VkQueryPool pool = VK_NULL_HANDLE;
+    assert_int_equal(vkCreateQueryPool(t->device, &info, NULL, &pool), VK_SUCCESS);
+    vkResetQueryPool(t->device, pool, 0, 2);
+    uint64_t values[2] = { 5, 5 };
+    assert_int_equal(get64(t, pool, 0, 2, values, 0), VK_NOT_READY);
+    assert_true(values[0] == 5 && values[1] == 5);
+    vkDestroyQueryPool(t->device, pool, NULL);
+    VkPhysicalDeviceFeatures features;
+    vkGetPhysicalDeviceFeatures(t->physical_device, &features);
+    assert_int_equal(features.pipelineStatisticsQuery, VK_FALSE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -452,6 +477,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_wait_bit_and_elapsed_time, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_copy_query_pool_results, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_timestamps_on_transfer_queue, vkmm_test_setup, vkmm_test_teardown),
+        cmocka_unit_test_setup_teardown(test_occlusion_pool_is_created_and_read, vkmm_test_setup, vkmm_test_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
