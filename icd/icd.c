@@ -5,7 +5,6 @@
 #include <vulkan/vk_icd.h>
 #include <vulkan/vulkan.h>
 
-#include "device.h"
 #include "vkmm_entrypoints.h"
 
 #define VKMM_EXPORT __attribute__((visibility("default")))
@@ -65,21 +64,4 @@ VKMM_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vk_icdGetPhysicalDeviceProc
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkmm_GetInstanceProcAddr(VkInstance instance, const char *pName)
 {
     return vk_icdGetInstanceProcAddr(instance, pName);
-}
-
-/* The spec (vkGetDeviceProcAddr): NULL for a command of a device extension
- * the device was not created with, even when vkmm has it as an alias of a
- * core command. */
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkmm_GetDeviceProcAddr(VkDevice device, const char *pName)
-{
-    if (!pName)
-        return NULL;
-    if (strcmp(pName, "vkGetDeviceProcAddr") == 0)
-        return (PFN_vkVoidFunction)vkmm_GetDeviceProcAddr;
-    const struct vkmm_entrypoint *entry = vkmm_entrypoint_find(pName);
-    if (!entry || entry->level < VKMM_LEVEL_DEVICE)
-        return NULL;
-    if (entry->extension && device && !vkmm_device_extension_enabled(device, entry->extension))
-        return NULL;
-    return entry->function;
 }

@@ -14,6 +14,7 @@
 #include "strict/strict.h"
 #include "thread_pool.h"
 #include "vkmm/vkmm.h"
+#include "vkmm_entrypoints.h"
 #include "vkmm_extensions.h"
 
 static const char *find_unsupported_extension(const VkDeviceCreateInfo *info)
@@ -40,9 +41,10 @@ static uint64_t enabled_extension_bits(const VkDeviceCreateInfo *info)
     return bits;
 }
 
-bool vkmm_device_extension_enabled(VkDevice _device, const char *name)
+/* Whether extension `name` was enabled at vkCreateDevice (a device
+ * extension) or at vkCreateInstance (an instance one). */
+static bool extension_enabled(const struct vkmm_device *device, const char *name)
 {
-    VKMM_FROM_HANDLE(vkmm_device, device, _device);
     for (uint32_t e = 0; e < vkmm_device_extension_count && e < 64; e++)
         if (strcmp(vkmm_device_extensions[e].extensionName, name) == 0)
             return (device->enabled_extensions >> e & 1) != 0;
@@ -52,6 +54,23 @@ bool vkmm_device_extension_enabled(VkDevice _device, const char *name)
         if (strcmp(vkmm_instance_extensions[e].extensionName, name) == 0)
             return (device->base.instance->enabled_extensions >> e & 1) != 0;
     return false;
+}
+
+/* The spec (vkGetDeviceProcAddr): NULL for a command of a device extension
+ * the device was not created with, even when vkmm has it as an alias of a
+ * core command. */
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkmm_GetDeviceProcAddr(VkDevice device, const char *pName)
+{
+    if (!pName)
+        return NULL;
+    if (strcmp(pName, "vkGetDeviceProcAddr") == 0)
+        return (PFN_vkVoidFunction)vkmm_GetDeviceProcAddr;
+    const struct vkmm_entrypoint *entry = vkmm_entrypoint_find(pName);
+    if (!entry || entry->level < VKMM_LEVEL_DEVICE)
+        return NULL;
+    if (entry->extension && device && !extension_enabled(vkmm_device_from_handle(device), entry->extension))
+        return NULL;
+    return entry->function;
 }
 
 static VkResult check_queue_requests(struct vkmm_physical_device *pd, const VkDeviceCreateInfo *info)

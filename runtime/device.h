@@ -59,9 +59,6 @@ VKMM_DEFINE_HANDLE_CASTS(vkmm_device, VkDevice, VK_OBJECT_TYPE_DEVICE)
 struct vkmm_thread_pool *vkmm_device_thread_pool(struct vkmm_device *device);
 /* VK_ERROR_DEVICE_LOST once the device is lost, else `result`. */
 VkResult vkmm_device_check_lost(struct vkmm_device *device, VkResult result);
-/* Whether extension `name` was enabled at vkCreateDevice (a device
- * extension) or at vkCreateInstance (an instance one). */
-bool vkmm_device_extension_enabled(VkDevice device, const char *name);
 /* Loses the device, with a VKMM-DEVICE-LOST error message saying why
  * (printf-style). */
 void vkmm_device_lose(struct vkmm_device *device, const char *format, ...) __attribute__((format(printf, 2, 3)));
