@@ -42,25 +42,34 @@ static uint64_t next_agreement(const uint8_t *x, const uint8_t *y, uint64_t b, u
     return b;
 }
 
+/* The host writes in [begin, end) enter the coherent view, as one host
+ * write event (*wts, made at the first of them) per engine call. */
+static void absorb_span(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
+                        uint32_t *wts)
+{
+    for (uint64_t b = next_difference(m->view, m->view_seen, begin, end); b < end;
+         b = next_difference(m->view, m->view_seen, b, end)) {
+        uint64_t stop = next_agreement(m->view, m->view_seen, b, end);
+        if (!*wts) {
+            struct vkmm_mm_agent host = vkmm_mm_host_agent(e, "host");
+            *wts = vkmm_mm_event_add(e, &host, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_WRITE_BIT);
+            if (!*wts)
+                return;
+        }
+        memcpy(m->view_seen + b, m->view + b, stop - b);
+        m->seen_ahead_of_base = true;
+        vkmm_mm_meta_fill(e, &m->view_wts, b, stop, *wts);
+        vkmm_mm_coherent_write(m, b, stop, m->view + b, *wts);
+        b = stop;
+    }
+}
+
 void vkmm_mm_host_absorb(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
 {
     if (!m->host_visible)
         return;
     uint32_t wts = 0;
-    for (uint64_t b = next_difference(m->view, m->view_seen, begin, end); b < end;
-         b = next_difference(m->view, m->view_seen, b, end)) {
-        uint64_t stop = next_agreement(m->view, m->view_seen, b, end);
-        if (!wts) {
-            struct vkmm_mm_agent host = vkmm_mm_host_agent(e, "host");
-            wts = vkmm_mm_event_add(e, &host, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_WRITE_BIT);
-            if (!wts)
-                return;
-        }
-        memcpy(m->view_seen + b, m->view + b, stop - b);
-        vkmm_mm_meta_fill(e, &m->view_wts, b, stop, wts);
-        vkmm_mm_coherent_write(m, b, stop, m->view + b, wts);
-        b = stop;
-    }
+    absorb_span(e, m, begin, end, &wts);
 }
 
 void vkmm_mm_host_changed_runs(const struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
@@ -90,6 +99,7 @@ void vkmm_mm_host_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
         return;
     memcpy(m->view + begin, data, end - begin);
     memcpy(m->view_seen + begin, data, end - begin);
+    m->seen_ahead_of_base = true;
     vkmm_mm_meta_fill(e, &m->view_wts, begin, end, wts);
     vkmm_mm_coherent_write(m, begin, end, data, wts);
 }
@@ -98,9 +108,8 @@ void vkmm_mm_host_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
  * source scope of (agents,references) = (all host threads, all mapped memory
  * ranges passed to the command), and destination scope of the host domain."
  * DESIGN §3.2: "for the bytes the host changed in the range".  Uses e->seq. */
-static void flush_range(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
+static void flush_span(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
 {
-    vkmm_mm_host_absorb(e, m, begin, end);
     for (uint64_t b = next_difference(m->view, m->view_base, begin, end); b < end;
          b = next_difference(m->view, m->view_base, b, end)) {
         uint64_t stop = next_agreement(m->view, m->view_base, b, end);
@@ -113,6 +122,31 @@ static void flush_range(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
             b = run_end;
         }
     }
+}
+
+static void flush_range(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
+{
+    uint32_t wts = 0;
+    if (m->seen_ahead_of_base) {
+        absorb_span(e, m, begin, end, &wts);
+        flush_span(e, m, begin, end);
+    } else {
+        /* view_base equals view_seen: a granule whose view equals view_seen
+         * has nothing to absorb and nothing to flush (one pass, not two,
+         * over a mapped memory the host did not touch). */
+        for (uint64_t b = begin; b < end;) {
+            uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
+            uint64_t stop = g_end < end ? g_end : end;
+            if (memcmp(m->view + b, m->view_seen + b, stop - b)) {
+                absorb_span(e, m, b, stop, &wts);
+                flush_span(e, m, b, stop);
+            }
+            b = stop;
+        }
+    }
+    /* After a whole-memory flush view_base, view_seen and the view agree. */
+    if (begin == 0 && end == m->size)
+        m->seen_ahead_of_base = false;
 }
 
 /* The view shows the host domain over [begin, end): granules where every

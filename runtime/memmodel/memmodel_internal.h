@@ -107,6 +107,10 @@ struct vkmm_mm_memory {
     uint8_t *host;
     struct vkmm_mm_meta host_seq, host_wts;
     uint8_t *view, *view_base, *view_seen;
+    /* view_seen may hold host writes that view_base lacks (absorbed, not
+     * flushed yet); false: the two are equal everywhere, and a flush finds
+     * the host's writes with one comparison per granule. */
+    bool seen_ahead_of_base;
     size_t view_span; /* the view's own pages (mmap), 0: from the allocator */
     /* The device->host domain operation moved device bytes into the host
      * domain since vkmm_mm_host_wait last placed the view. */
