@@ -21,39 +21,23 @@ static const char *find_unsupported_extension(const VkDeviceCreateInfo *info)
 {
     for (uint32_t i = 0; i < info->enabledExtensionCount; i++) {
         const char *name = info->ppEnabledExtensionNames[i];
-        bool found = false;
-        for (uint32_t e = 0; e < vkmm_device_extension_count && !found; e++)
-            found = strcmp(vkmm_device_extensions[e].extensionName, name) == 0;
-        if (!found)
+        if (vkmm_extension_index(vkmm_device_extensions, vkmm_device_extension_count, name) < 0)
             return name;
     }
     return NULL;
-}
-
-/* Bit e: vkmm_device_extensions[e] is enabled. */
-static uint64_t enabled_extension_bits(const VkDeviceCreateInfo *info)
-{
-    uint64_t bits = 0;
-    for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
-        for (uint32_t e = 0; e < vkmm_device_extension_count && e < 64; e++)
-            if (strcmp(vkmm_device_extensions[e].extensionName, info->ppEnabledExtensionNames[i]) == 0)
-                bits |= 1ull << e;
-    return bits;
 }
 
 /* Whether extension `name` was enabled at vkCreateDevice (a device
  * extension) or at vkCreateInstance (an instance one). */
 static bool extension_enabled(const struct vkmm_device *device, const char *name)
 {
-    for (uint32_t e = 0; e < vkmm_device_extension_count && e < 64; e++)
-        if (strcmp(vkmm_device_extensions[e].extensionName, name) == 0)
-            return (device->enabled_extensions >> e & 1) != 0;
+    int e = vkmm_extension_index(vkmm_device_extensions, vkmm_device_extension_count, name);
+    if (e >= 0)
+        return e < 64 && (device->enabled_extensions >> e & 1) != 0;
     /* A device command of an instance extension (VK_EXT_debug_utils'
      * object names): enabled with the instance. */
-    for (uint32_t e = 0; e < vkmm_instance_extension_count && e < 64; e++)
-        if (strcmp(vkmm_instance_extensions[e].extensionName, name) == 0)
-            return (device->base.instance->enabled_extensions >> e & 1) != 0;
-    return false;
+    e = vkmm_extension_index(vkmm_instance_extensions, vkmm_instance_extension_count, name);
+    return e >= 0 && e < 64 && (device->base.instance->enabled_extensions >> e & 1) != 0;
 }
 
 /* The spec (vkGetDeviceProcAddr): NULL for a command of a device extension
@@ -199,7 +183,9 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDevice(VkPhysicalDevice physicalDevice
     device->allocator = *allocator;
     vkmm_object_init(&device->base, VK_OBJECT_TYPE_DEVICE, instance, device);
     device->physical_device = pd;
-    device->enabled_extensions = enabled_extension_bits(pCreateInfo);
+    device->enabled_extensions = vkmm_extension_bits(vkmm_device_extensions, vkmm_device_extension_count,
+                                                     pCreateInfo->ppEnabledExtensionNames,
+                                                     pCreateInfo->enabledExtensionCount);
     device->dispatch_timeout_ns = vkmm_dispatch_timeout_ns();
     pthread_mutex_init(&device->memory_lock, NULL);
     pthread_mutex_init(&device->thread_pool_lock, NULL);

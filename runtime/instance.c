@@ -46,13 +46,24 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_EnumerateInstanceLayerProperties(uint32_t *p
     return VK_SUCCESS;
 }
 
-static bool extension_supported(const VkExtensionProperties *list, uint32_t n, const char *name)
+int vkmm_extension_index(const VkExtensionProperties *list, uint32_t n, const char *name)
 {
     for (uint32_t i = 0; i < n; i++) {
         if (strcmp(list[i].extensionName, name) == 0)
-            return true;
+            return (int)i;
     }
-    return false;
+    return -1;
+}
+
+uint64_t vkmm_extension_bits(const VkExtensionProperties *list, uint32_t n, const char *const *names, uint32_t count)
+{
+    uint64_t bits = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        int e = vkmm_extension_index(list, n, names[i]);
+        if (e >= 0 && e < 64)
+            bits |= 1ull << e;
+    }
+    return bits;
 }
 
 static VkResult copy_lifecycle_messengers(struct vkmm_instance *instance,
@@ -95,7 +106,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateInstance(const VkInstanceCreateInfo *p
 {
     for (uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; i++) {
         const char *name = pCreateInfo->ppEnabledExtensionNames[i];
-        if (!extension_supported(vkmm_instance_extensions, vkmm_instance_extension_count, name))
+        if (vkmm_extension_index(vkmm_instance_extensions, vkmm_instance_extension_count, name) < 0)
             return vkmm_errorf(NULL, VK_ERROR_EXTENSION_NOT_PRESENT,
                                "instance extension %s is not supported by vkmm", name);
     }
@@ -111,10 +122,9 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateInstance(const VkInstanceCreateInfo *p
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&instance->messenger_lock, &attr);
     pthread_mutexattr_destroy(&attr);
-    for (uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; i++)
-        for (uint32_t e = 0; e < vkmm_instance_extension_count && e < 64; e++)
-            if (strcmp(vkmm_instance_extensions[e].extensionName, pCreateInfo->ppEnabledExtensionNames[i]) == 0)
-                instance->enabled_extensions |= 1ull << e;
+    instance->enabled_extensions = vkmm_extension_bits(vkmm_instance_extensions, vkmm_instance_extension_count,
+                                                       pCreateInfo->ppEnabledExtensionNames,
+                                                       pCreateInfo->enabledExtensionCount);
     instance->api_version = pCreateInfo->pApplicationInfo && pCreateInfo->pApplicationInfo->apiVersion
                                 ? pCreateInfo->pApplicationInfo->apiVersion
                                 : VK_API_VERSION_1_0;

@@ -32,3 +32,7 @@ VKMM_DEFINE_HANDLE_CASTS(vkmm_instance, VkInstance, VK_OBJECT_TYPE_INSTANCE)
  * the count; otherwise copies min(count, n) elements and returns
  * VK_INCOMPLETE when some did not fit. */
 VkResult vkmm_fill_array(void *out, uint32_t *count, const void *items, uint32_t n, size_t size);
+/* The index of extension `name` in `list` (n entries), or -1. */
+int vkmm_extension_index(const VkExtensionProperties *list, uint32_t n, const char *name);
+/* Bit e set for each of `names` that is list[e] (e < 64). */
+uint64_t vkmm_extension_bits(const VkExtensionProperties *list, uint32_t n, const char *const *names, uint32_t count);

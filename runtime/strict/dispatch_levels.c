@@ -481,6 +481,22 @@ static bool merge_dirty(const struct vkmm_dispatch_levels *l, const struct workg
 /* Compares what a read returned with the newest write of each byte: the
  * newest dirty copy in any cache (by the time its line was written), else
  * the device bytes.  Records the first difference in l->stale. */
+/* Byte b of the granule was read stale; `holder` holds its newest write
+ * (NULL: the device bytes do), in a cache whose agent has `finished`. */
+static void note_stale(struct vkmm_dispatch_levels *l, uint64_t granule, unsigned b, const struct line *holder,
+                       bool finished)
+{
+    l->stale = (struct vkmm_level_stale){
+        .stale = true,
+        .held = holder != NULL,
+        .for_good = !holder || finished,
+        .writer_tag = holder ? holder->writer_tag : 0,
+        .writer_site = holder ? holder->writer_site : 0,
+        .writer_invocation = holder ? holder->writer_invocation[b] : UINT32_MAX,
+        .offset = granule * LINE_BYTES + b,
+    };
+}
+
 static void check_stale(struct vkmm_dispatch_levels *l, uint64_t granule, uint64_t mask, const uint8_t *returned)
 {
     struct line *holders = *holder_list(l, granule);
@@ -492,9 +508,7 @@ static void check_stale(struct vkmm_dispatch_levels *l, uint64_t granule, uint64
         for (uint64_t bytes = mask; bytes; bytes &= bytes - 1) {
             unsigned b = (unsigned)__builtin_ctzll(bytes);
             if (returned[b - first] != device[b]) {
-                l->stale = (struct vkmm_level_stale){ .stale = true, .for_good = true,
-                                                      .writer_invocation = UINT32_MAX,
-                                                      .offset = granule * LINE_BYTES + b };
+                note_stale(l, granule, b, NULL, false);
                 return;
             }
         }
@@ -524,15 +538,7 @@ static void check_stale(struct vkmm_dispatch_levels *l, uint64_t granule, uint64
         unsigned b = (unsigned)__builtin_ctzll(bytes);
         if (returned[b - __builtin_ctzll(mask)] == newest[b])
             continue;
-        l->stale = (struct vkmm_level_stale){
-            .stale = true,
-            .held = holder[b] != NULL,
-            .for_good = !holder[b] || finished[b],
-            .writer_tag = holder[b] ? holder[b]->writer_tag : 0,
-            .writer_site = holder[b] ? holder[b]->writer_site : 0,
-            .writer_invocation = holder[b] ? holder[b]->writer_invocation[b] : UINT32_MAX,
-            .offset = granule * LINE_BYTES + b,
-        };
+        note_stale(l, granule, b, holder[b], finished[b]);
         return;
     }
 }
