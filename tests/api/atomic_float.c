@@ -96,10 +96,7 @@ static void test_float_atomics(void **state)
     vkmm_test_compute_bind_buffer(t, &c, 0, buffer.buffer, 0, VK_WHOLE_SIZE);
     VkCommandBuffer cmd = vkmm_test_begin(t);
     vkmm_test_compute_dispatch(&c, cmd, NULL, 0, 8, 1, 1);
-    VkMemoryBarrier to_host = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                                .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT, .dstAccessMask = VK_ACCESS_HOST_READ_BIT };
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
-                         NULL, 0, NULL);
+    vkmm_test_compute_to_host_barrier(cmd);
     vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
     const struct sums *s = buffer.mapped;
     assert_true(s->total == 128.0f);

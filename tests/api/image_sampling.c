@@ -158,10 +158,7 @@ static void run(struct vkmm_test *t, const char *name, const struct image *image
     VkCommandBuffer cmd = vkmm_test_begin(t);
     upload(t, cmd, image, value, &staging);
     vkmm_test_compute_dispatch(&c, cmd, NULL, 0, 1, 1, 1);
-    VkMemoryBarrier to_host = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                                .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT, .dstAccessMask = VK_ACCESS_HOST_READ_BIT };
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
-                         NULL, 0, NULL);
+    vkmm_test_compute_to_host_barrier(cmd);
     vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
     memcpy(out, result.mapped, floats * 4);
 

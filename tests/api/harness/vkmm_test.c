@@ -343,6 +343,14 @@ void vkmm_test_full_barrier(VkCommandBuffer cmd)
     vkCmdPipelineBarrier2(cmd, &dep);
 }
 
+void vkmm_test_compute_to_host_barrier(VkCommandBuffer cmd)
+{
+    VkMemoryBarrier to_host = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                                .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT, .dstAccessMask = VK_ACCESS_HOST_READ_BIT };
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
+                         NULL, 0, NULL);
+}
+
 /* --- Compute pipelines ------------------------------------------------- */
 
 uint32_t *vkmm_test_load_spirv(const char *name, size_t *size_bytes)

@@ -95,6 +95,9 @@ void vkmm_test_submit_and_wait(struct vkmm_test *t, VkQueue queue, VkCommandBuff
 /* A full-memory barrier (synchronization2) from every write to every
  * access, including the host. */
 void vkmm_test_full_barrier(VkCommandBuffer cmd);
+/* Compute-shader writes made available and visible to host reads
+ * (VkMemoryBarrier, COMPUTE_SHADER -> HOST). */
+void vkmm_test_compute_to_host_barrier(VkCommandBuffer cmd);
 
 #define VK_CHECK(call)                                                                      \
     do {                                                                                    \
