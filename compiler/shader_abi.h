@@ -232,7 +232,8 @@ _Static_assert(offsetof(struct vkmm_image_descriptor, sampler) == VKMM_IMAGE_SAM
 _Static_assert(offsetof(struct vkmm_image_descriptor, swizzle) == VKMM_IMAGE_SWIZZLE, "abi");
 
 /* The sampler word: filters, coordinates, address modes (VkSamplerAddressMode,
- * 3 bits each) and border colour (VkBorderColor, 3 bits). */
+ * 3 bits each), border colour (VkBorderColor, 3 bits) and depth comparison
+ * (compareEnable, and compareOp as VkCompareOp in 3 bits). */
 enum vkmm_sampler_bits {
     VKMM_SAMPLER_VALID = 1u << 31,
     VKMM_SAMPLER_MAG_LINEAR = 1u << 0,
@@ -243,6 +244,8 @@ enum vkmm_sampler_bits {
     VKMM_SAMPLER_ADDRESS_V_SHIFT = 8,
     VKMM_SAMPLER_ADDRESS_W_SHIFT = 12,
     VKMM_SAMPLER_BORDER_SHIFT = 16,
+    VKMM_SAMPLER_COMPARE = 1u << 19,
+    VKMM_SAMPLER_COMPARE_OP_SHIFT = 20,
 };
 
 /* Result of one call: the subgroup finished; or stopped at a control

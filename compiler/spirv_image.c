@@ -659,6 +659,7 @@ struct sample_state {
     LLVMValueRef face;  /* cubes: 0..5 */
     LLVMValueRef level; /* relative to the view's base level */
     uint32_t site;
+    LLVMValueRef dref;  /* the depth reference of a Dref instruction, or NULL */
 };
 
 static LLVMValueRef fabs_of(struct tr *t, LLVMValueRef v)
@@ -757,6 +758,47 @@ static void cube_edge(struct tr *t, const struct sample_state *s, LLVMValueRef *
 
 /* One texel (integer coordinates before wrapping), decoded, with the
  * border colour where it left a CLAMP_TO_BORDER image. */
+static LLVMValueRef fmin_of(struct tr *t, LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
+    LLVMValueRef args[2] = { x, y };
+    return tr_call_intrinsic(t, "llvm.minnum", &overload, 1, args, 2);
+}
+
+static LLVMValueRef fmax_of(struct tr *t, LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
+    LLVMValueRef args[2] = { x, y };
+    return tr_call_intrinsic(t, "llvm.maxnum", &overload, 1, args, 2);
+}
+
+/* The spec's "Depth Compare Operation": 1.0 where `reference op texel`
+ * holds (VkCompareOp's bits are LESS 1, EQUAL 2, GREATER 4), else 0.0,
+ * taken per texel before filtering.  A fixed-point format's reference is
+ * clamped to [0, 1] first. */
+static LLVMValueRef depth_compare(struct tr *t, const struct sample_state *s, LLVMValueRef texel_bits)
+{
+    LLVMBuilderRef b = t->builder;
+    LLVMTypeRef f32v = LLVMVectorType(t->f32, t->width);
+    LLVMValueRef texel = LLVMBuildBitCast(b, texel_bits, f32v, "");
+    LLVMValueRef format = image_field(t, s->descriptor, VKMM_IMAGE_FORMAT, t->i32);
+    LLVMValueRef fixed = LLVMBuildICmp(b, LLVMIntNE, format, i32_splat(t, VK_FORMAT_D32_SFLOAT), "");
+    LLVMValueRef clamped = fmin_of(t, fmax_of(t, s->dref, f32_splat(t, 0.0f)), f32_splat(t, 1.0f));
+    LLVMValueRef ref = LLVMBuildSelect(b, fixed, clamped, s->dref, "");
+    LLVMValueRef op = LLVMBuildAnd(b, LLVMBuildLShr(b, s->sampler, i32_splat(t, VKMM_SAMPLER_COMPARE_OP_SHIFT), ""),
+                                   i32_splat(t, 7), "");
+    LLVMValueRef zero = i32_splat(t, 0);
+    LLVMValueRef less = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOLT, ref, texel, ""),
+                                     LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, op, i32_splat(t, 1), ""), zero, ""), "");
+    LLVMValueRef equal = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOEQ, ref, texel, ""),
+                                      LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, op, i32_splat(t, 2), ""), zero, ""), "");
+    LLVMValueRef greater = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOGT, ref, texel, ""),
+                                        LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, op, i32_splat(t, 4), ""), zero, ""), "");
+    LLVMValueRef always = LLVMBuildICmp(b, LLVMIntEQ, op, i32_splat(t, 7), "");
+    LLVMValueRef pass = LLVMBuildOr(b, LLVMBuildOr(b, less, equal, ""), LLVMBuildOr(b, greater, always, ""), "");
+    return LLVMBuildSelect(b, pass, i32_splat(t, 0x3f800000), zero, "");
+}
+
 static void sample_texel(struct tr *t, const struct sample_state *s, LLVMValueRef index[3], LLVMValueRef rgba[4],
                          bool is_float)
 {
@@ -789,6 +831,8 @@ static void sample_texel(struct tr *t, const struct sample_state *s, LLVMValueRe
         LLVMValueRef b = LLVMBuildSelect(t->builder, c < 3 ? white : opaque, one, i32_splat(t, 0), "");
         rgba[c] = LLVMBuildSelect(t->builder, inside, rgba[c], b, "");
     }
+    if (s->dref)
+        rgba[0] = depth_compare(t, s, rgba[0]);
 }
 
 static LLVMValueRef to_float(struct tr *t, LLVMValueRef v)
@@ -875,20 +919,6 @@ static LLVMValueRef log2_of(struct tr *t, LLVMValueRef v)
     return tr_call_intrinsic(t, "llvm.log2", &overload, 1, &v, 1);
 }
 
-static LLVMValueRef fmin_of(struct tr *t, LLVMValueRef x, LLVMValueRef y)
-{
-    LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
-    LLVMValueRef args[2] = { x, y };
-    return tr_call_intrinsic(t, "llvm.minnum", &overload, 1, args, 2);
-}
-
-static LLVMValueRef fmax_of(struct tr *t, LLVMValueRef x, LLVMValueRef y)
-{
-    LLVMTypeRef overload = LLVMVectorType(t->f32, t->width);
-    LLVMValueRef args[2] = { x, y };
-    return tr_call_intrinsic(t, "llvm.maxnum", &overload, 1, args, 2);
-}
-
 /* λbase from explicit gradients (Vulkan "Scale Factor Operation"):
  * log2 of the larger of the two derivative vectors' lengths in texels.
  * Cubes: the derivatives of the face coordinates (s, t) = (sc/ma + 1)/2. */
@@ -949,7 +979,11 @@ static LLVMValueRef lod_from_gradients(struct tr *t, const struct sample_state *
 
 enum sample_kind { SAMPLE_EXPLICIT_LOD, SAMPLE_GATHER };
 
-static bool translate_sample(struct tr *t, const struct spv_insn *insn, const uint32_t *w, enum sample_kind kind)
+/* OpImageSample*ExplicitLod and OpImage*Gather: `dref` for the Dref forms
+ * (w[5] the depth reference), `proj` for the Proj forms (the coordinates
+ * divided by their last component). */
+static bool translate_sample(struct tr *t, const struct spv_insn *insn, const uint32_t *w, enum sample_kind kind,
+                             bool dref, bool proj)
 {
     const struct spv_image_type *image = image_type_of(t, w[3]);
     LLVMBuilderRef b = t->builder;
@@ -960,8 +994,9 @@ static bool translate_sample(struct tr *t, const struct spv_insn *insn, const ui
     s.cube = image->dim == SpvDimCube;
     s.dims = image->dim == SpvDim1D ? 1 : image->dim == SpvDim3D ? 3 : 2;
     bool is_float = result_is_float(t, w[1]);
+    s.dref = dref ? tr_get(t, w[5]) : NULL;
     struct image_operands operands;
-    if (!parse_operands(t, insn, w, kind == SAMPLE_GATHER ? 6 : 5, &operands))
+    if (!parse_operands(t, insn, w, kind == SAMPLE_GATHER || dref ? 6 : 5, &operands))
         return false;
     LLVMValueRef offset[3];
     offset_components(t, s.cube ? 0 : operands.offset, offset);
@@ -982,8 +1017,14 @@ static bool translate_sample(struct tr *t, const struct spv_insn *insn, const ui
         s.face = face.face;
         unnormalized = tr_splat(t, LLVMConstInt(t->i1, 0, 0)); /* cubes take normalized coordinates only */
     } else {
+        /* Proj: no arrays or cubes (the spec), q follows the coordinates. */
+        LLVMValueRef q = proj ? component(t, coords, s.dims, count) : NULL;
         for (unsigned d = 0; d < s.dims; d++) {
             coord[d] = component(t, coords, d, count);
+            if (q)
+                coord[d] = LLVMBuildFDiv(b, coord[d], q, "");
+            if (q && d == 0 && s.dref) /* the spec's "Projection Operation": Dref too */
+                s.dref = LLVMBuildFDiv(b, s.dref, q, "");
             s.mode[d] = LLVMBuildAnd(b, LLVMBuildLShr(b, s.sampler, i32_splat(t, shifts[d]), ""), i32_splat(t, 7), "");
         }
     }
@@ -1013,11 +1054,11 @@ static bool translate_sample(struct tr *t, const struct spv_insn *insn, const ui
     LLVMValueRef rgba[4], result;
     if (kind == SAMPLE_GATHER) {
         /* The 2x2 footprint of linear filtering at the base level, the
-         * component w[5] of each texel in the order (i0,j1), (i1,j1),
-         * (i1,j0), (i0,j0). */
+         * component w[5] of each texel (Dref: its comparison) in the order
+         * (i0,j1), (i1,j1), (i1,j0), (i0,j0). */
         LLVMValueRef linear = tr_splat(t, LLVMConstInt(t->i1, 1, 0));
         struct footprint f = footprint_of(t, &s, coord, unnormalized, linear, offset);
-        LLVMValueRef component_index = tr_get(t, w[5]);
+        LLVMValueRef component_index = dref ? i32_splat(t, 0) : tr_get(t, w[5]);
         static const unsigned corners[4][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 }, { 0, 0 } };
         for (unsigned k = 0; k < 4; k++) {
             LLVMValueRef index[3] = { f.i0[0], f.i0[1], i32_splat(t, 0) };
@@ -1134,15 +1175,24 @@ bool spv_translate_image(struct tr *t, const struct spv_insn *insn, bool *handle
         tr_set(t, w[2], i32_splat(t, 1)); /* single-sampled images only */
         return true;
     case SpvOpImageSampleExplicitLod:
-        return translate_sample(t, insn, w, SAMPLE_EXPLICIT_LOD);
+        return translate_sample(t, insn, w, SAMPLE_EXPLICIT_LOD, false, false);
+    case SpvOpImageSampleDrefExplicitLod:
+        return translate_sample(t, insn, w, SAMPLE_EXPLICIT_LOD, true, false);
+    case SpvOpImageSampleProjExplicitLod:
+        return translate_sample(t, insn, w, SAMPLE_EXPLICIT_LOD, false, true);
+    case SpvOpImageSampleProjDrefExplicitLod:
+        return translate_sample(t, insn, w, SAMPLE_EXPLICIT_LOD, true, true);
     case SpvOpImageGather:
-        return translate_sample(t, insn, w, SAMPLE_GATHER);
+        return translate_sample(t, insn, w, SAMPLE_GATHER, false, false);
+    case SpvOpImageDrefGather:
+        return translate_sample(t, insn, w, SAMPLE_GATHER, true, false);
     default:
         if ((insn->opcode >= SpvOpImageSampleImplicitLod && insn->opcode <= SpvOpImageDrefGather) ||
             (insn->opcode >= SpvOpImageSparseSampleImplicitLod && insn->opcode <= SpvOpImageSparseRead) ||
             insn->opcode == SpvOpImageQueryLod)
             return spv_fail(t->error, "%s at word %u is not supported (vkmm samples with explicit LOD or gradients, "
-                            "and gathers, without depth comparison)", spv_opcode_name(insn->opcode), insn->offset);
+                            "and gathers; implicit LOD needs derivatives, which compute shaders lack)",
+                            spv_opcode_name(insn->opcode), insn->offset);
         break;
     }
     *handled = false;

@@ -12,11 +12,15 @@
 
 /* Byte-aligned formats: components of bits/8 bytes each, in memory order. */
 #define PLAIN(fmt, kind, n, b, c0, c1, c2, c3) \
-    { VK_FORMAT_##fmt, (uint8_t)((n) * (b) / 8), n, VKMM_TEXEL_##kind, false, { b, b, b, b }, { c0, c1, c2, c3 } }
+    { VK_FORMAT_##fmt, (uint8_t)((n) * (b) / 8), n, VKMM_TEXEL_##kind, false, { b, b, b, b }, { c0, c1, c2, c3 }, false, false }
 /* Packed formats: one little-endian word of `size` bytes, components from
  * the least significant bit (the spec lists them from the most). */
 #define PACKED(fmt, kind, size, n, b0, b1, b2, b3, c0, c1, c2, c3) \
-    { VK_FORMAT_##fmt, size, n, VKMM_TEXEL_##kind, true, { b0, b1, b2, b3 }, { c0, c1, c2, c3 } }
+    { VK_FORMAT_##fmt, size, n, VKMM_TEXEL_##kind, true, { b0, b1, b2, b3 }, { c0, c1, c2, c3 }, false, false }
+
+/* Depth formats: one component; X8_D24 keeps its depth in the low 24 bits. */
+#define DEPTH(fmt, kind, size, b, packed, stencil) \
+    { VK_FORMAT_##fmt, size, 1, VKMM_TEXEL_##kind, packed, { b, 0, 0, 0 }, { R, G, B, A }, true, stencil }
 
 #define PLAIN_SET(prefix, n, b, c0, c1, c2, c3)                                                   \
     PLAIN(prefix##_UNORM, UNORM, n, b, c0, c1, c2, c3), PLAIN(prefix##_SNORM, SNORM, n, b, c0, c1, c2, c3), \
@@ -65,6 +69,10 @@ static const struct vkmm_texel_format formats[] = {
     PLAIN(R32G32B32A32_SFLOAT, SFLOAT, 4, 32, R, G, B, A),
     PACKED(B10G11R11_UFLOAT_PACK32, UFLOAT, 4, 3, 11, 11, 10, 0, R, G, B, A),
     PACKED(E5B9G9R9_UFLOAT_PACK32, SHAREDEXP, 4, 3, 9, 9, 9, 5, R, G, B, A),
+    DEPTH(D16_UNORM, UNORM, 2, 16, false, false),
+    DEPTH(X8_D24_UNORM_PACK32, UNORM, 4, 24, true, false),
+    DEPTH(D32_SFLOAT, SFLOAT, 4, 32, false, false),
+    DEPTH(D32_SFLOAT_S8_UINT, SFLOAT, 8, 32, false, true),
 };
 
 #define FORMAT_COUNT (sizeof(formats) / sizeof(formats[0]))

@@ -29,6 +29,13 @@ struct vkmm_texel_format {
     bool packed;           /* one 32-bit word, components from the least significant bit */
     uint8_t bits[4];       /* width of each component in memory order */
     uint8_t channel[4];    /* the channel (0 R, 1 G, 2 B, 3 A) of each component in memory order */
+    /* A depth format (aspect DEPTH): one component, read as (D, 0, 0, 1)
+     * as the spec converts depth for sampling, copied with its aspect. */
+    bool depth;
+    /* With a stencil aspect too (D32_SFLOAT_S8_UINT: the depth float,
+     * then the stencil byte, in 8 bytes): a depth/stencil attachment
+     * only, which nothing vkmm runs reads or writes. */
+    bool stencil;
 };
 
 /* The format's description, or NULL when vkmm does not support it. */

@@ -17,8 +17,8 @@ static const char *check(const struct vkmm_device *device, const struct vkmm_buf
         return "the buffer is not bound to memory";
     if (!(buffer->usage & (VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT)))
         return "the buffer has neither texel buffer usage";
-    if (!format)
-        return "the format is not one vkmm supports";
+    if (!format || format->depth)
+        return "the format is not one vkmm supports for texel buffers (no texel buffer features)";
     if (info->offset >= buffer->size || range == 0 || range > buffer->size - info->offset)
         return "offset and range are not inside the buffer";
     if (info->offset % limits->minTexelBufferOffsetAlignment)

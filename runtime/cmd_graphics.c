@@ -1,10 +1,12 @@
 /* The core commands that need a queue with VK_QUEUE_GRAPHICS_BIT (draws,
  * render passes and dynamic rendering, graphics state, vertex and index
- * buffers, blits, resolves and depth/stencil clears: each one's
+ * buffers, resolves and depth/stencil clears: each one's
  * VUID-...-commandBuffer-cmdpool says so).  vkmm has no such queue, so no
  * valid program records them; a 1.3 driver must still give every core
  * entry point, and a program that calls one must neither crash nor corrupt
- * memory: the command says why and is dropped. */
+ * memory: the command says why and is dropped.  (Blits need such a queue
+ * too, but the spec's required format features include BLIT_SRC and
+ * BLIT_DST: cmd_image.c runs them, with a message.) */
 #include "command_buffer.h"
 
 static void graphics_only(VkCommandBuffer commandBuffer, const char *name)
@@ -39,9 +41,6 @@ GRAPHICS_ONLY(CmdBindVertexBuffers, uint32_t firstBinding, uint32_t bindingCount
               const VkDeviceSize *pOffsets)
 GRAPHICS_ONLY(CmdBindVertexBuffers2, uint32_t firstBinding, uint32_t bindingCount, const VkBuffer *pBuffers,
               const VkDeviceSize *pOffsets, const VkDeviceSize *pSizes, const VkDeviceSize *pStrides)
-GRAPHICS_ONLY(CmdBlitImage, VkImage srcImage, VkImageLayout srcImageLayout, VkImage dstImage,
-              VkImageLayout dstImageLayout, uint32_t regionCount, const VkImageBlit *pRegions, VkFilter filter)
-GRAPHICS_ONLY(CmdBlitImage2, const VkBlitImageInfo2 *pBlitImageInfo)
 GRAPHICS_ONLY(CmdClearAttachments, uint32_t attachmentCount, const VkClearAttachment *pAttachments, uint32_t rectCount,
               const VkClearRect *pRects)
 GRAPHICS_ONLY(CmdClearDepthStencilImage, VkImage image, VkImageLayout imageLayout,

@@ -66,8 +66,8 @@ static const char *check_subresource(const struct vkmm_image *image, const VkIma
 {
     if (!image->bytes.memory)
         return "the image is not bound to memory";
-    if (sub->aspectMask != VK_IMAGE_ASPECT_COLOR_BIT)
-        return "the aspect mask must be VK_IMAGE_ASPECT_COLOR_BIT";
+    if (sub->aspectMask != vkmm_image_aspect(image))
+        return "the aspect mask must be the image's: DEPTH for a depth format, COLOR otherwise";
     if (sub->mipLevel >= image->levels)
         return "the mip level is outside the image";
     uint32_t layers = sub->layerCount == VK_REMAINING_ARRAY_LAYERS && sub->baseArrayLayer < image->layers
@@ -303,6 +303,125 @@ VKAPI_ATTR void VKAPI_CALL vkmm_CmdCopyImage(VkCommandBuffer commandBuffer, VkIm
     record_image_copy(cmd, vkmm_image_from_handle(srcImage), vkmm_image_from_handle(dstImage), regionCount, regions);
 }
 
+/* --- Blit -------------------------------------------------------------------------- */
+
+static VkOffset3D corner_min(const VkOffset3D o[2])
+{
+    return (VkOffset3D){ o[0].x < o[1].x ? o[0].x : o[1].x, o[0].y < o[1].y ? o[0].y : o[1].y,
+                         o[0].z < o[1].z ? o[0].z : o[1].z };
+}
+
+static VkExtent3D corner_extent(const VkOffset3D o[2])
+{
+    return (VkExtent3D){ (uint32_t)abs(o[1].x - o[0].x), (uint32_t)abs(o[1].y - o[0].y),
+                         (uint32_t)abs(o[1].z - o[0].z) };
+}
+
+/* A 1D or 2D image's region spans z 0..1, and a 1D one's y 0..1
+ * (VUID-VkImageBlit2-srcImage-00245, -00247). */
+static bool flat_axes_ok(const struct vkmm_image *image, const VkOffset3D o[2])
+{
+    if (image->type != VK_IMAGE_TYPE_3D && (o[0].z != 0 || o[1].z != 1))
+        return false;
+    return image->type != VK_IMAGE_TYPE_1D || (o[0].y == 0 && o[1].y == 1);
+}
+
+static const char *check_blit_region(const struct vkmm_image *src, const struct vkmm_image *dst,
+                                     const VkImageBlit2 *r)
+{
+    const char *problem = check_subresource(src, &r->srcSubresource, corner_min(r->srcOffsets),
+                                            corner_extent(r->srcOffsets));
+    if (!problem)
+        problem = check_subresource(dst, &r->dstSubresource, corner_min(r->dstOffsets),
+                                    corner_extent(r->dstOffsets));
+    if (problem)
+        return problem;
+    if (!flat_axes_ok(src, r->srcOffsets) || !flat_axes_ok(dst, r->dstOffsets))
+        return "the offsets of a 1D or 2D image must span y (1D) and z 0..1";
+    uint32_t src_layers = src->type == VK_IMAGE_TYPE_3D ? 1 : layer_count(src, &r->srcSubresource);
+    uint32_t dst_layers = dst->type == VK_IMAGE_TYPE_3D ? 1 : layer_count(dst, &r->dstSubresource);
+    if (src_layers != dst_layers)
+        return "the source and destination have different numbers of layers";
+    return NULL;
+}
+
+/* Integer formats blit only to integer formats of the same signedness
+ * (VUID-vkCmdBlitImage2-srcImage-00229, -00230, -00231). */
+static const char *check_blit_formats(const struct vkmm_image *src, const struct vkmm_image *dst, VkFilter filter)
+{
+    /* Depth images blit to their own format, nearest only (-00232, -00233). */
+    if ((src->texel->depth || dst->texel->depth) && (src->format != dst->format || filter != VK_FILTER_NEAREST))
+        return "a depth image blits only to an image of its own format, with VK_FILTER_NEAREST";
+    bool src_float = vkmm_texel_format_is_float(src->texel), dst_float = vkmm_texel_format_is_float(dst->texel);
+    if (src_float != dst_float || (!src_float && src->texel->kind != dst->texel->kind))
+        return "an integer format blits only to an integer format of the same signedness";
+    if (filter == VK_FILTER_LINEAR && !src_float)
+        return "VK_FILTER_LINEAR needs a format with SAMPLED_IMAGE_FILTER_LINEAR (not an integer format)";
+    if (filter != VK_FILTER_NEAREST && filter != VK_FILTER_LINEAR)
+        return "the filter must be VK_FILTER_NEAREST or VK_FILTER_LINEAR (no cubic filtering)";
+    return NULL;
+}
+
+static void record_blit(struct vkmm_command_buffer *cmd, struct vkmm_image *src, struct vkmm_image *dst,
+                        uint32_t count, const VkImageBlit2 *regions, VkFilter filter)
+{
+    const char *problem = check_blit_formats(src, dst, filter);
+    for (uint32_t i = 0; !problem && i < count; i++) {
+        problem = check_blit_region(src, dst, &regions[i]);
+        if (problem) {
+            vkmm_command_buffer_reject(cmd, "vkCmdBlitImage: region %u: %s", i, problem);
+            return;
+        }
+    }
+    if (problem) {
+        vkmm_command_buffer_reject(cmd, "vkCmdBlitImage: %s", problem);
+        return;
+    }
+    /* vkmm runs the blit on its compute queues: the required format
+     * features include BLIT_SRC and BLIT_DST (format_properties.c). */
+    vkmm_command_buffer_invalid(cmd, "VUID-vkCmdBlitImage2-commandBuffer-cmdpool",
+                                "vkCmdBlitImage needs a queue family with VK_QUEUE_GRAPHICS_BIT; vkmm has none and "
+                                "runs the blit on this queue");
+    VkImageBlit2 *stored = vkmm_command_buffer_store(cmd, regions, count * sizeof(*regions));
+    struct vkmm_command *command = (stored || !count) ? vkmm_command_buffer_append(cmd, VKMM_COMMAND_BLIT_IMAGE)
+                                                      : NULL;
+    if (!command)
+        return;
+    command->u.blit_image.src = src;
+    command->u.blit_image.dst = dst;
+    command->u.blit_image.filter = filter;
+    command->u.blit_image.region_count = count;
+    command->u.blit_image.regions = stored;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdBlitImage2(VkCommandBuffer commandBuffer, const VkBlitImageInfo2 *pInfo)
+{
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    record_blit(cmd, vkmm_image_from_handle(pInfo->srcImage), vkmm_image_from_handle(pInfo->dstImage),
+                pInfo->regionCount, pInfo->pRegions, pInfo->filter);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkmm_CmdBlitImage(VkCommandBuffer commandBuffer, VkImage srcImage,
+                                             VkImageLayout srcImageLayout, VkImage dstImage,
+                                             VkImageLayout dstImageLayout, uint32_t regionCount,
+                                             const VkImageBlit *pRegions, VkFilter filter)
+{
+    (void)srcImageLayout, (void)dstImageLayout;
+    VKMM_FROM_HANDLE(vkmm_command_buffer, cmd, commandBuffer);
+    VkImageBlit2 *regions = vkmm_command_buffer_store(cmd, NULL, regionCount * sizeof(*regions));
+    if (!regions && regionCount)
+        return;
+    for (uint32_t i = 0; i < regionCount; i++) {
+        regions[i] = (VkImageBlit2){ .sType = VK_STRUCTURE_TYPE_IMAGE_BLIT_2,
+                                     .srcSubresource = pRegions[i].srcSubresource,
+                                     .dstSubresource = pRegions[i].dstSubresource };
+        memcpy(regions[i].srcOffsets, pRegions[i].srcOffsets, sizeof(regions[i].srcOffsets));
+        memcpy(regions[i].dstOffsets, pRegions[i].dstOffsets, sizeof(regions[i].dstOffsets));
+    }
+    record_blit(cmd, vkmm_image_from_handle(srcImage), vkmm_image_from_handle(dstImage), regionCount, regions,
+                filter);
+}
+
 /* --- Clear ------------------------------------------------------------------------- */
 
 /* One buffer update per level (and layer range) a clear range covers: the
@@ -334,7 +453,8 @@ static bool clear_range_ok(const struct vkmm_image *image, const VkImageSubresou
     uint32_t layers = range->layerCount == VK_REMAINING_ARRAY_LAYERS && range->baseArrayLayer < image->layers
                           ? image->layers - range->baseArrayLayer
                           : range->layerCount;
-    return range->aspectMask == VK_IMAGE_ASPECT_COLOR_BIT && range->baseMipLevel < image->levels && levels &&
+    return range->aspectMask == VK_IMAGE_ASPECT_COLOR_BIT && !image->texel->depth &&
+           range->baseMipLevel < image->levels && levels &&
            levels <= image->levels - range->baseMipLevel && range->baseArrayLayer < image->layers && layers &&
            layers <= image->layers - range->baseArrayLayer;
 }

@@ -28,6 +28,7 @@ const char *vkmm_command_type_name(enum vkmm_command_type type)
     case VKMM_COMMAND_END_LABEL: return "vkCmdEndDebugUtilsLabelEXT";
     case VKMM_COMMAND_INSERT_LABEL: return "vkCmdInsertDebugUtilsLabelEXT";
     case VKMM_COMMAND_DISPATCH: return "vkCmdDispatch";
+    case VKMM_COMMAND_BLIT_IMAGE: return "vkCmdBlitImage";
     }
     return "(unknown command)";
 }

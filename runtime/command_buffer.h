@@ -13,6 +13,7 @@ struct vkmm_command_pool;
 struct vkmm_descriptor_set;
 struct vkmm_pipeline;
 struct vkmm_event;
+struct vkmm_image;
 struct vkmm_query_pool;
 
 /* A recorded memory dependency in synchronization2 form; legacy barriers
@@ -75,6 +76,7 @@ enum vkmm_command_type {
     VKMM_COMMAND_END_LABEL,
     VKMM_COMMAND_INSERT_LABEL,
     VKMM_COMMAND_DISPATCH,
+    VKMM_COMMAND_BLIT_IMAGE,
 };
 
 const char *vkmm_command_type_name(enum vkmm_command_type type);
@@ -143,6 +145,12 @@ struct vkmm_command {
             float color[4];
         } label;
         struct vkmm_dispatch *dispatch;
+        struct {
+            struct vkmm_image *src, *dst;
+            VkFilter filter;
+            uint32_t region_count;
+            VkImageBlit2 *regions; /* checked at record time */
+        } blit_image;
     } u;
 };
 

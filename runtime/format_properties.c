@@ -10,8 +10,9 @@
  * COLOR_ATTACHMENT usage and put in a framebuffer (both plain objects
  * here); drawing into it needs a graphics queue, which vkmm has none of
  * (docs/conformance.md).  Frameworks that make a colour image before they
- * dispatch (Amber, which the CTS uses) run.  Blits are not advertised:
- * vkCmdBlitImage is not implemented. */
+ * dispatch (Amber, which the CTS uses) run.  Blits (BLIT_SRC, BLIT_DST)
+ * are advertised as the tables require, and vkCmdBlitImage runs them on
+ * the compute queues, with a message (cmd_image.c). */
 #include <string.h>
 
 #include "physical_device.h"
@@ -69,6 +70,20 @@ static bool attachment_format(VkFormat format)
     }
 }
 
+/* Storage texel buffers: the storage image formats, and the A8B8G8R8
+ * formats the required tables add (read and written without a declared
+ * format: texel_format.c converts them as any other). */
+static bool storage_texel_buffer_format(VkFormat format)
+{
+    switch (format) {
+    case VK_FORMAT_A8B8G8R8_UNORM_PACK32: case VK_FORMAT_A8B8G8R8_SNORM_PACK32:
+    case VK_FORMAT_A8B8G8R8_UINT_PACK32: case VK_FORMAT_A8B8G8R8_SINT_PACK32:
+        return true;
+    default:
+        return storage_format(format);
+    }
+}
+
 /* Image atomics run on 32-bit integer texels (compiler/spirv_image.c). */
 static bool atomic_format(VkFormat format)
 {
@@ -78,9 +93,24 @@ static bool atomic_format(VkFormat format)
 /* Whether the compiler reads and writes images yet (compiler/spirv_image.c). */
 #define VKMM_SHADER_IMAGES 1
 
+/* Depth formats: copied, sampled (with depth comparison, filtered
+ * linearly), blitted to their own format, and attachments (objects only,
+ * as colour attachments are: see the top of the file). */
+#define DEPTH_FEATURES                                                                                              \
+    (VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT |                                  \
+     VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT |                  \
+     VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT | VK_FORMAT_FEATURE_2_BLIT_SRC_BIT |                    \
+     VK_FORMAT_FEATURE_2_BLIT_DST_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT)
+
 static VkFormatFeatureFlags2 image_features(const struct vkmm_texel_format *f)
 {
     VkFormat format = (VkFormat)f->format;
+    /* The spec requires one of D24_UNORM_S8_UINT and D32_SFLOAT_S8_UINT as
+     * an attachment; that is all D32_SFLOAT_S8_UINT is (texel_format.h). */
+    if (f->stencil)
+        return VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT;
+    if (f->depth)
+        return DEPTH_FEATURES;
     VkFormatFeatureFlags2 features = VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT;
     if (!VKMM_SHADER_IMAGES)
         return features;
@@ -97,17 +127,22 @@ static VkFormatFeatureFlags2 image_features(const struct vkmm_texel_format *f)
         features |= VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT;
     if (attachment_format(format) && vkmm_texel_format_is_float(f))
         features |= VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BLEND_BIT;
+    /* A blit decodes any format vkmm samples, and encodes those a shader
+     * or an attachment may write (runtime/exec/blit.c). */
+    features |= VK_FORMAT_FEATURE_2_BLIT_SRC_BIT;
+    if (attachment_format(format) || storage_format(format))
+        features |= VK_FORMAT_FEATURE_2_BLIT_DST_BIT;
     return features;
 }
 
 static VkFormatFeatureFlags2 buffer_features(const struct vkmm_texel_format *f)
 {
     VkFormat format = (VkFormat)f->format;
-    if (!VKMM_SHADER_IMAGES)
+    if (!VKMM_SHADER_IMAGES || f->depth)
         return 0;
     /* VERTEX_BUFFER: the required format tables (see the top of the file). */
     VkFormatFeatureFlags2 features = VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_2_VERTEX_BUFFER_BIT;
-    if (storage_format(format))
+    if (storage_texel_buffer_format(format))
         features |= VK_FORMAT_FEATURE_2_STORAGE_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
                     VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
     if (atomic_format(format))
@@ -152,11 +187,15 @@ VKAPI_ATTR void VKAPI_CALL vkmm_GetPhysicalDeviceFormatProperties2(VkPhysicalDev
     }
 }
 
-/* The usage bits a format's features allow (transfers always). */
+/* The usage bits a format's features allow. */
 static VkImageUsageFlags allowed_usage(const struct vkmm_texel_format *f)
 {
     VkFormatFeatureFlags2 features = image_features(f);
-    VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    VkImageUsageFlags usage = 0;
+    if (features & VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT)
+        usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    if (features & VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT)
+        usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     if (features & VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT)
         usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
     if (features & VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT)
@@ -165,6 +204,9 @@ static VkImageUsageFlags allowed_usage(const struct vkmm_texel_format *f)
      * creation limits: transient and input attachments with it). */
     if (features & VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT)
         usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT |
+                 VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
+    if (features & VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT)
+        usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT |
                  VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
     return usage;
 }
@@ -196,6 +238,8 @@ static VkResult image_format_properties(const struct vkmm_physical_device *pd, V
         return VK_ERROR_FORMAT_NOT_SUPPORTED;
     if ((flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_2D)
         return VK_ERROR_FORMAT_NOT_SUPPORTED;
+    if (f->depth && type == VK_IMAGE_TYPE_3D)
+        return VK_ERROR_FORMAT_NOT_SUPPORTED; /* as vkCreateImage (image.c) */
     if ((flags & VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT))
         return VK_ERROR_FORMAT_NOT_SUPPORTED; /* 2D views of 3D images are not supported */
     uint32_t max = type == VK_IMAGE_TYPE_1D   ? limits->maxImageDimension1D

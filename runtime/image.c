@@ -26,6 +26,13 @@ static uint32_t minify(uint32_t size, uint32_t level)
     return s ? s : 1;
 }
 
+VkImageAspectFlags vkmm_image_aspect(const struct vkmm_image *image)
+{
+    if (image->texel->stencil)
+        return VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+    return image->texel->depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+}
+
 VkExtent3D vkmm_image_level_extent(const struct vkmm_image *image, uint32_t level)
 {
     return (VkExtent3D){ minify(image->extent.width, level), minify(image->extent.height, level),
@@ -89,6 +96,8 @@ static const char *check_create_info(const struct vkmm_physical_device *pd, cons
         return "the extent has more dimensions than the image type";
     if (info->imageType == VK_IMAGE_TYPE_3D && info->arrayLayers != 1)
         return "3D images have one array layer";
+    if (info->imageType == VK_IMAGE_TYPE_3D && vkmm_texel_format(info->format)->depth)
+        return "depth formats make 1D and 2D images only (vkGetPhysicalDeviceImageFormatProperties)";
     if (info->arrayLayers > limits->maxImageArrayLayers)
         return "arrayLayers is above maxImageArrayLayers";
     if (info->mipLevels > max_levels(e) || info->mipLevels > VKMM_IMAGE_MAX_LEVELS)

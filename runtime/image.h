@@ -34,6 +34,10 @@ struct vkmm_image {
 
 VKMM_DEFINE_HANDLE_CASTS(vkmm_image, VkImage, VK_OBJECT_TYPE_IMAGE)
 
+/* The aspects of the image's texels: DEPTH for a depth format (and
+ * STENCIL for a depth/stencil one), COLOR otherwise (copies, views and
+ * barriers name them). */
+VkImageAspectFlags vkmm_image_aspect(const struct vkmm_image *image);
 /* The extent of mip level `level`. */
 VkExtent3D vkmm_image_level_extent(const struct vkmm_image *image, uint32_t level);
 /* Bytes between rows, depth slices and array layers of a level. */

@@ -49,8 +49,10 @@ static const char *check(const struct vkmm_image *image, const VkImageViewCreate
         return "another format than the image's needs VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT";
     if (!type_compatible(image, info->viewType))
         return "the view type does not fit the image type (or needs 2D views of 3D images, not supported)";
-    if (range->aspectMask != VK_IMAGE_ASPECT_COLOR_BIT)
-        return "the aspect mask must be VK_IMAGE_ASPECT_COLOR_BIT";
+    if (range->aspectMask != vkmm_image_aspect(image))
+        return "the aspect mask must be the image's: DEPTH for a depth format, COLOR otherwise";
+    if (format->depth != image->texel->depth)
+        return "a view of a depth image has a depth format, and a view of a colour image a colour format";
     if (!range->levelCount || range->baseMipLevel >= image->levels ||
         range->levelCount > image->levels - range->baseMipLevel)
         return "the mip levels are outside the image";

@@ -56,6 +56,9 @@ static void init_features(struct vkmm_core_features *f)
     f->v11.storagePushConstant16 = VK_TRUE;
     f->v11.variablePointersStorageBuffer = VK_TRUE;
     f->v11.variablePointers = VK_TRUE;
+    /* Required of a 1.1 device.  It changes only render passes (view
+     * masks), which vkmm creates as plain objects (render_pass.c). */
+    f->v11.multiview = VK_TRUE;
     f->v12.storageBuffer8BitAccess = VK_TRUE;
     f->v12.uniformAndStorageBuffer8BitAccess = VK_TRUE;
     f->v12.storagePushConstant8 = VK_TRUE;
@@ -124,6 +127,7 @@ static void init_limits(VkPhysicalDeviceLimits *l, uint64_t heap_size)
     l->maxDescriptorSetSamplers = 256;
     l->maxDescriptorSetSampledImages = 256;
     l->maxDescriptorSetStorageImages = 256;
+    l->maxSampleMaskWords = 1; /* the spec's minimum */
     l->sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
     l->sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT;
     l->sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT;
@@ -229,8 +233,9 @@ static void init_properties(struct vkmm_core_properties *p, uint64_t heap_size)
     if (width >= 4)
         v11->subgroupSupportedOperations |= VK_SUBGROUP_FEATURE_QUAD_BIT;
     v11->pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
-    v11->maxMultiviewViewCount = 0;
-    v11->maxMultiviewInstanceIndex = 0;
+    /* The spec's required minimums. */
+    v11->maxMultiviewViewCount = 6;
+    v11->maxMultiviewInstanceIndex = (1u << 27) - 1;
     v11->maxPerSetDescriptors = 1024;
     v11->maxMemoryAllocationSize = heap_size;
 

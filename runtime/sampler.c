@@ -18,15 +18,12 @@ void vkmm_sampler_state_store(const struct vkmm_sampler_state *state, struct vkm
     descriptor->lod_bias = state->lod_bias;
 }
 
-/* What vkmm's sampling cannot do, or NULL (no anisotropy, no depth
- * comparison): samplers that would need more are refused rather than
- * silently wrong. */
+/* What vkmm's sampling cannot do, or NULL (no anisotropy): samplers that
+ * would need more are refused rather than silently wrong. */
 static const char *unsupported(const VkSamplerCreateInfo *info)
 {
     if (info->anisotropyEnable)
         return "anisotropyEnable needs samplerAnisotropy, which vkmm does not advertise";
-    if (info->compareEnable)
-        return "compareEnable (depth comparison) is not supported";
     if (info->addressModeU > VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER ||
         info->addressModeV > VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER ||
         info->addressModeW > VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER)
@@ -53,6 +50,8 @@ static struct vkmm_sampler_state pack(const VkSamplerCreateInfo *info)
     word |= (uint32_t)info->addressModeV << VKMM_SAMPLER_ADDRESS_V_SHIFT;
     word |= (uint32_t)info->addressModeW << VKMM_SAMPLER_ADDRESS_W_SHIFT;
     word |= (uint32_t)info->borderColor << VKMM_SAMPLER_BORDER_SHIFT;
+    if (info->compareEnable)
+        word |= VKMM_SAMPLER_COMPARE | (uint32_t)info->compareOp << VKMM_SAMPLER_COMPARE_OP_SHIFT;
     return (struct vkmm_sampler_state){ .word = word, .min_lod = info->minLod, .max_lod = info->maxLod,
                                         .lod_bias = info->mipLodBias };
 }

@@ -6,6 +6,7 @@
 #include "command_buffer.h"
 #include "descriptor_set.h"
 #include "descriptor_set_layout.h"
+#include "image.h"
 #include "pipeline.h"
 
 static void add(struct vkmm_footprint *f, const struct vkmm_device_memory *memory, bool write)
@@ -69,6 +70,10 @@ static void add_command(struct vkmm_footprint *f, const struct vkmm_command *c)
         break;
     case VKMM_COMMAND_COPY_QUERY_POOL_RESULTS:
         add_buffer(f, c->u.copy_query_pool_results.dst, true);
+        break;
+    case VKMM_COMMAND_BLIT_IMAGE:
+        add_buffer(f, &c->u.blit_image.src->bytes, false);
+        add_buffer(f, &c->u.blit_image.dst->bytes, true);
         break;
     case VKMM_COMMAND_DISPATCH:
         add_dispatch(f, c->u.dispatch);

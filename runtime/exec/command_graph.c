@@ -29,7 +29,8 @@ enum {
     EXEC_COMPUTE = 1u << 1,  /* COMPUTE_SHADER */
     EXEC_COPY = 1u << 2,     /* COPY */
     EXEC_CLEAR = 1u << 3,    /* CLEAR: fill and update */
-    EXEC_STAGE_COUNT = 4,
+    EXEC_BLIT = 1u << 4,     /* BLIT */
+    EXEC_STAGE_COUNT = 5,
     EXEC_ALL = (1u << EXEC_STAGE_COUNT) - 1,
 };
 
@@ -52,6 +53,8 @@ static uint32_t exec_stages(VkPipelineStageFlags2 mask, bool second_scope)
         s |= EXEC_COPY;
     if (mask & (VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT))
         s |= EXEC_CLEAR;
+    if (mask & (VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_BLIT_BIT))
+        s |= EXEC_BLIT;
     if (!second_scope && (s & EXEC_COMPUTE))
         s |= EXEC_INDIRECT;
     if (second_scope && (s & EXEC_INDIRECT))
@@ -310,6 +313,9 @@ static void add_command(struct builder *b, uint32_t node)
     case VKMM_COMMAND_FILL_BUFFER:
     case VKMM_COMMAND_UPDATE_BUFFER:
         add_action(b, node, EXEC_CLEAR);
+        break;
+    case VKMM_COMMAND_BLIT_IMAGE:
+        add_action(b, node, EXEC_BLIT);
         break;
     case VKMM_COMMAND_DISPATCH:
         if (c->u.dispatch->indirect)

@@ -17,6 +17,7 @@
 #include "event.h"
 #include "query_pool.h"
 #include "queue.h"
+#include "blit.h"
 #include "scheduler.h"
 #include "strict/strict.h"
 
@@ -370,6 +371,9 @@ static bool handle_command(struct vkmm_execution *x, const struct vkmm_command *
         break;
     case VKMM_COMMAND_DISPATCH:
         vkmm_dispatch_execute(x, c);
+        break;
+    case VKMM_COMMAND_BLIT_IMAGE:
+        vkmm_blit_execute(x, c);
         break;
     case VKMM_COMMAND_BEGIN_LABEL:
     case VKMM_COMMAND_END_LABEL:

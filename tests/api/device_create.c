@@ -240,7 +240,8 @@ static void test_unsupported_features_fail(void **state)
     vkGetPhysicalDeviceFeatures2(t->physical_device, &supported);
     assert_false(supported.features.geometryShader);
     assert_false(supported.features.tessellationShader);
-    assert_false(supported11.multiview);
+    assert_true(supported11.multiview); /* required of 1.1: view masks in render passes */
+    assert_false(supported11.multiviewGeometryShader);
     assert_false(supported12.drawIndirectCount);
 
     VkPhysicalDeviceFeatures geometry = { .geometryShader = VK_TRUE };
@@ -255,12 +256,13 @@ static void test_unsupported_features_fail(void **state)
     VkPhysicalDeviceVulkan11Features v11 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
         .multiview = VK_TRUE,
+        .multiviewGeometryShader = VK_TRUE,
     };
     expect_feature_not_present(t, &v11, NULL);
 
     VkPhysicalDeviceMultiviewFeatures multiview = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES,
-        .multiview = VK_TRUE,
+        .multiviewTessellationShader = VK_TRUE,
     };
     expect_feature_not_present(t, &multiview, NULL);
 
@@ -386,6 +388,19 @@ static void test_device_proc_addr_graphics_entry_points(void **state)
     /* The required limits hold (the granularity is within them). */
     assert_true(t->properties.limits.maxFramebufferWidth >= 4096 && t->properties.limits.maxFramebufferHeight >= 4096);
     assert_true(t->properties.limits.maxFramebufferLayers >= 256);
+    /* multiview (required of 1.1): a render pass with view masks, and the
+     * required limits. */
+    VkPhysicalDeviceVulkan11Properties v11 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES };
+    VkPhysicalDeviceProperties2 properties2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &v11 };
+    vkGetPhysicalDeviceProperties2(t->physical_device, &properties2);
+    assert_true(v11.maxMultiviewViewCount >= 6 && v11.maxMultiviewInstanceIndex >= (1u << 27) - 1);
+    const uint32_t view_mask = 0x3;
+    VkRenderPassMultiviewCreateInfo multiview = { .sType = VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO,
+                                                  .subpassCount = 1, .pViewMasks = &view_mask };
+    pass_info.pNext = &multiview;
+    VkRenderPass multiview_pass;
+    VK_CHECK(vkCreateRenderPass(t->device, &pass_info, NULL, &multiview_pass));
+    vkDestroyRenderPass(t->device, multiview_pass, NULL);
     VkFramebufferCreateInfo framebuffer_info = { .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
                                                  .flags = VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT, .renderPass = pass,
                                                  .attachmentCount = 0, .width = 4, .height = 4, .layers = 1 };

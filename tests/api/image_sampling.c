@@ -5,7 +5,9 @@
  * of all six faces, seamless linear filtering across an edge) and
  * textureGather.  Expected values follow the Vulkan spec's texel
  * filtering and LOD rules, worked out in the shaders' comments
- * (tests/api/shaders/image_mips.comp, image_cube.comp, image_gather.comp). */
+ * (tests/api/shaders/image_mips.comp, image_cube.comp, image_gather.comp),
+ * and depth images sampled with and without depth comparison
+ * (image_depth_compare.comp). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,38 +22,49 @@ struct image {
     VkDeviceMemory memory;
     VkImageView view;
     uint32_t size, levels, layers;
+    VkImageAspectFlags aspect;
 };
 
-/* A square R32_SFLOAT image of `size` texels, `levels` levels and `layers`
- * layers (`cube`: a cube, or a cube array above 6 layers), viewed whole. */
-static struct image make_image(struct vkmm_test *t, uint32_t size, uint32_t levels, uint32_t layers, bool cube)
+/* A square image of 32-bit floats (R32_SFLOAT, or D32_SFLOAT with `depth`)
+ * of `size` texels, `levels` levels and `layers` layers (`cube`: a cube,
+ * or a cube array above 6 layers), viewed whole.  A depth image is linear
+ * and host-visible: on a queue without VK_QUEUE_GRAPHICS_BIT, buffer-image
+ * copies of the depth aspect are invalid (VUID-vkCmdCopyBufferToImage-
+ * commandBuffer-07739), so the host writes it through a mapping. */
+static struct image make_float_image(struct vkmm_test *t, uint32_t size, uint32_t levels, uint32_t layers, bool cube,
+                                     bool depth)
 {
-    struct image out = { .size = size, .levels = levels, .layers = layers };
+    VkFormat format = depth ? VK_FORMAT_D32_SFLOAT : VK_FORMAT_R32_SFLOAT;
+    struct image out = { .size = size, .levels = levels, .layers = layers,
+                         .aspect = depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT };
     VkImageCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
         .flags = cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0,
         .imageType = VK_IMAGE_TYPE_2D,
-        .format = VK_FORMAT_R32_SFLOAT,
+        .format = format,
         .extent = { size, size, 1 },
         .mipLevels = levels,
         .arrayLayers = layers,
         .samples = VK_SAMPLE_COUNT_1_BIT,
         .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+        .tiling = depth ? VK_IMAGE_TILING_LINEAR : VK_IMAGE_TILING_OPTIMAL,
+        .initialLayout = depth ? VK_IMAGE_LAYOUT_PREINITIALIZED : VK_IMAGE_LAYOUT_UNDEFINED,
     };
     VK_CHECK(vkCreateImage(t->device, &info, NULL, &out.image));
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(t->device, out.image, &req);
     VkMemoryAllocateInfo alloc = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
                                    .allocationSize = req.size,
-                                   .memoryTypeIndex = vkmm_test_find_memory_type(t, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0) };
+                                   .memoryTypeIndex = vkmm_test_find_memory_type(
+                                       t, depth ? HOST : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0) };
     VK_CHECK(vkAllocateMemory(t->device, &alloc, NULL, &out.memory));
     VK_CHECK(vkBindImageMemory(t->device, out.image, out.memory, 0));
     VkImageViewCreateInfo view = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
         .image = out.image,
         .viewType = !cube ? VK_IMAGE_VIEW_TYPE_2D : layers > 6 ? VK_IMAGE_VIEW_TYPE_CUBE_ARRAY : VK_IMAGE_VIEW_TYPE_CUBE,
-        .format = VK_FORMAT_R32_SFLOAT,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, layers },
+        .format = format,
+        .subresourceRange = { out.aspect, 0, levels, 0, layers },
     };
     VK_CHECK(vkCreateImageView(t->device, &view, NULL, &out.view));
     return out;
@@ -64,11 +77,14 @@ static void free_image(struct vkmm_test *t, struct image *i)
     vkFreeMemory(t->device, i->memory, NULL);
 }
 
-static VkSampler make_sampler(struct vkmm_test *t, VkFilter filter, VkSamplerMipmapMode mipmap, float min_lod,
-                              float max_lod, float bias)
+/* A clamp-to-edge sampler; `compare`: with depth comparison `op`. */
+static VkSampler make_compare_sampler(struct vkmm_test *t, VkFilter filter, VkSamplerMipmapMode mipmap, float min_lod,
+                                      float max_lod, float bias, bool compare, VkCompareOp op)
 {
     VkSamplerCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+        .compareEnable = compare,
+        .compareOp = op,
         .magFilter = filter,
         .minFilter = filter,
         .mipmapMode = mipmap,
@@ -84,11 +100,48 @@ static VkSampler make_sampler(struct vkmm_test *t, VkFilter filter, VkSamplerMip
     return sampler;
 }
 
+static VkSampler make_sampler(struct vkmm_test *t, VkFilter filter, VkSamplerMipmapMode mipmap, float min_lod,
+                              float max_lod, float bias)
+{
+    return make_compare_sampler(t, filter, mipmap, min_lod, max_lod, bias, false, VK_COMPARE_OP_NEVER);
+}
+
 /* Texel value of (level, layer, x, y). */
 typedef float (*texel_fn)(uint32_t level, uint32_t layer, uint32_t x, uint32_t y);
 
 /* Fills every level and layer of `image` through a staging buffer and a
  * copy per level, then makes the copies visible to the shader. */
+/* A linear depth image (one level and layer): written through a mapping,
+ * then made available from the host and visible to the shader. */
+static void host_upload(struct vkmm_test *t, VkCommandBuffer cmd, const struct image *image, texel_fn value)
+{
+    assert_int_equal(image->levels, 1);
+    assert_int_equal(image->layers, 1);
+    VkSubresourceLayout layout;
+    vkGetImageSubresourceLayout(t->device, image->image, &(VkImageSubresource){ image->aspect, 0, 0 }, &layout);
+    uint8_t *bytes;
+    VK_CHECK(vkMapMemory(t->device, image->memory, 0, VK_WHOLE_SIZE, 0, (void **)&bytes));
+    for (uint32_t y = 0; y < image->size; y++)
+        for (uint32_t x = 0; x < image->size; x++) {
+            float v = value(0, 0, x, y);
+            memcpy(bytes + layout.offset + y * layout.rowPitch + x * 4, &v, 4);
+        }
+    vkUnmapMemory(t->device, image->memory);
+    VkImageMemoryBarrier to_shader = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+        .srcAccessMask = VK_ACCESS_HOST_WRITE_BIT,
+        .dstAccessMask = VK_ACCESS_SHADER_READ_BIT,
+        .oldLayout = VK_IMAGE_LAYOUT_PREINITIALIZED,
+        .newLayout = VK_IMAGE_LAYOUT_GENERAL,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = image->image,
+        .subresourceRange = { image->aspect, 0, 1, 0, 1 },
+    };
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL,
+                         1, &to_shader);
+}
+
 static void upload(struct vkmm_test *t, VkCommandBuffer cmd, const struct image *image, texel_fn value,
                    struct vkmm_test_buffer *staging)
 {
@@ -106,7 +159,7 @@ static void upload(struct vkmm_test *t, VkCommandBuffer cmd, const struct image 
         .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
         .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
         .image = image->image,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, image->levels, 0, image->layers },
+        .subresourceRange = { image->aspect, 0, image->levels, 0, image->layers },
     };
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL,
                          1, &to_general);
@@ -115,7 +168,7 @@ static void upload(struct vkmm_test *t, VkCommandBuffer cmd, const struct image 
     for (uint32_t l = 0; l < image->levels; l++) {
         uint32_t s = image->size >> l ? image->size >> l : 1;
         VkBufferImageCopy region = { .bufferOffset = at * 4,
-                                     .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, l, 0, image->layers },
+                                     .imageSubresource = { image->aspect, l, 0, image->layers },
                                      .imageExtent = { s, s, 1 } };
         for (uint32_t layer = 0; layer < image->layers; layer++)
             for (uint32_t y = 0; y < s; y++)
@@ -154,9 +207,12 @@ static void run(struct vkmm_test *t, const char *name, const struct image *image
     vkUpdateDescriptorSets(t->device, count, writes, 0, NULL);
     vkmm_test_compute_bind_buffer(t, &c, count, result.buffer, 0, VK_WHOLE_SIZE);
 
-    struct vkmm_test_buffer staging;
+    struct vkmm_test_buffer staging = { 0 };
     VkCommandBuffer cmd = vkmm_test_begin(t);
-    upload(t, cmd, image, value, &staging);
+    if (image->aspect == VK_IMAGE_ASPECT_DEPTH_BIT)
+        host_upload(t, cmd, image, value);
+    else
+        upload(t, cmd, image, value, &staging);
     vkmm_test_compute_dispatch(&c, cmd, NULL, 0, 1, 1, 1);
     vkmm_test_compute_to_host_barrier(cmd);
     vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
@@ -184,7 +240,7 @@ static float mip_value(uint32_t level, uint32_t layer, uint32_t x, uint32_t y)
 static void test_mip_levels(void **state)
 {
     struct vkmm_test *t = *state;
-    struct image image = make_image(t, 8, 4, 1, false);
+    struct image image = make_float_image(t, 8, 4, 1, false, false);
     VkSampler samplers[4] = {
         make_sampler(t, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, 0.0f, VK_LOD_CLAMP_NONE, 0.0f),
         make_sampler(t, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR, 0.0f, VK_LOD_CLAMP_NONE, 0.0f),
@@ -221,7 +277,7 @@ static float cube_value(uint32_t level, uint32_t layer, uint32_t x, uint32_t y)
 static void test_cube_faces_and_seamless_edges(void **state)
 {
     struct vkmm_test *t = *state;
-    struct image image = make_image(t, 4, 1, 6, true);
+    struct image image = make_float_image(t, 4, 1, 6, true, false);
     VkSampler samplers[2] = {
         make_sampler(t, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, 0.0f, 0.0f, 0.0f),
         make_sampler(t, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST, 0.0f, 0.0f, 0.0f),
@@ -245,7 +301,7 @@ static void test_cube_faces_and_seamless_edges(void **state)
 static void test_cube_array(void **state)
 {
     struct vkmm_test *t = *state;
-    struct image image = make_image(t, 4, 1, 12, true);
+    struct image image = make_float_image(t, 4, 1, 12, true, false);
     VkSampler sampler = make_sampler(t, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, 0.0f, 0.0f, 0.0f);
     float out[5];
     run(t, "image_cube_array", &image, cube_value, &sampler, 1, out, 5);
@@ -265,13 +321,41 @@ static float gather_value(uint32_t level, uint32_t layer, uint32_t x, uint32_t y
 static void test_gather(void **state)
 {
     struct vkmm_test *t = *state;
-    struct image image = make_image(t, 4, 1, 1, false);
+    struct image image = make_float_image(t, 4, 1, 1, false, false);
     VkSampler sampler = make_sampler(t, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, 0.0f, 0.0f, 0.0f);
     float out[12];
     run(t, "image_gather", &image, gather_value, &sampler, 1, out, 12);
     const float expected[12] = { 9, 10, 6, 5, 0, 0, 0, 0, 0, 1, 1, 0 };
     expect(out, expected, 12);
     vkDestroySampler(t->device, sampler, NULL);
+    free_image(t, &image);
+}
+
+static float depth_value(uint32_t level, uint32_t layer, uint32_t x, uint32_t y)
+{
+    (void)level, (void)layer, (void)y;
+    return 0.25f * (float)x;
+}
+
+/* A D32_SFLOAT image sampled with depth comparison (nearest, linear, Proj
+ * and gather) and without; expected values in image_depth_compare.comp. */
+static void test_depth_compare(void **state)
+{
+    struct vkmm_test *t = *state;
+    struct image image = make_float_image(t, 4, 1, 1, false, true);
+    VkSampler samplers[3] = {
+        make_compare_sampler(t, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, 0.0f, 0.0f, 0.0f, true,
+                             VK_COMPARE_OP_LESS),
+        make_compare_sampler(t, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST, 0.0f, 0.0f, 0.0f, true,
+                             VK_COMPARE_OP_LESS),
+        make_sampler(t, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, 0.0f, 0.0f, 0.0f),
+    };
+    float out[13];
+    run(t, "image_depth_compare", &image, depth_value, samplers, 3, out, 13);
+    const float expected[13] = { 0, 0, 1, 1, 0.5f, 0.5f, 1, 1, 0, 1, 1, 0, 0 };
+    expect(out, expected, 13);
+    for (uint32_t i = 0; i < 3; i++)
+        vkDestroySampler(t->device, samplers[i], NULL);
     free_image(t, &image);
 }
 
@@ -282,6 +366,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cube_faces_and_seamless_edges, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_cube_array, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_gather, vkmm_test_setup, vkmm_test_teardown),
+        cmocka_unit_test_setup_teardown(test_depth_compare, vkmm_test_setup, vkmm_test_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

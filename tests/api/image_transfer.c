@@ -1,8 +1,9 @@
 /* Images through the loader: vkCmdClearColorImage, vkCmdCopyBufferToImage(2),
  * vkCmdCopyImageToBuffer(2) and vkCmdCopyImage(2) move the right texels
  * between mip levels, layers and regions, with image barriers (layout
- * transitions) between them; vkGetImageSubresourceLayout describes linear
- * images; invalid creation arguments give errors, not crashes. */
+ * transitions) between them; vkCmdBlitImage(2) scales, mirrors, filters and
+ * converts; vkGetImageSubresourceLayout describes linear images; invalid
+ * creation arguments give errors, not crashes. */
 #include <string.h>
 
 #include "vkmm_test.h"
@@ -31,7 +32,7 @@ static struct test_image image_create(struct vkmm_test *t, VkFormat format, VkIm
     VK_CHECK(vkCreateImage(t->device, &info, NULL, &out.image));
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(t->device, out.image, &req);
-    assert_true(req.size >= (VkDeviceSize)extent.width * extent.height * extent.depth * layers * 4);
+    assert_true(req.size >= (VkDeviceSize)extent.width * extent.height * extent.depth * layers);
     VkMemoryAllocateInfo alloc = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
         .allocationSize = req.size,
@@ -219,7 +220,7 @@ static void test_image_invalid_arguments(void **state)
     VkImageCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
         .imageType = VK_IMAGE_TYPE_2D,
-        .format = VK_FORMAT_D32_SFLOAT,
+        .format = VK_FORMAT_BC1_RGB_UNORM_BLOCK, /* no compressed formats */
         .extent = { 4, 4, 1 },
         .mipLevels = 1,
         .arrayLayers = 1,
@@ -252,6 +253,219 @@ static void test_image_invalid_arguments(void **state)
     vkmm_test_destroy(t);
 }
 
+/* --- Blits ---------------------------------------------------------------------------- */
+
+/* vkCmdBlitImage needs a graphics queue (VUID-vkCmdBlitImage-commandBuffer-cmdpool),
+ * which vkmm has none of; it runs blits on its compute queue with that
+ * message (the required format features include BLIT_SRC and BLIT_DST).
+ * So these tests run without the validation layer and expect the message. */
+struct blit_case {
+    VkFormat src_format, dst_format;
+    VkExtent3D src_extent, dst_extent;
+    uint32_t src_texel, dst_texel; /* bytes */
+    const void *src_data;
+    VkImageBlit region;
+    VkFilter filter;
+    VkImageAspectFlags aspect; /* of both images' copies: 0 for COLOR */
+};
+
+/* Uploads the source, blits it into a fresh destination and reads the
+ * destination back into `out` (dst_extent texels). */
+static void blit_run(struct vkmm_test *t, const struct blit_case *c, void *out)
+{
+    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    struct test_image src = image_create(t, c->src_format, VK_IMAGE_TYPE_2D, c->src_extent, 1, 1,
+                                         VK_IMAGE_TILING_OPTIMAL);
+    struct test_image dst = image_create(t, c->dst_format, VK_IMAGE_TYPE_2D, c->dst_extent, 1, 1,
+                                         VK_IMAGE_TILING_OPTIMAL);
+    VkDeviceSize in_size = (VkDeviceSize)c->src_extent.width * c->src_extent.height * c->src_texel;
+    VkDeviceSize out_size = (VkDeviceSize)c->dst_extent.width * c->dst_extent.height * c->dst_texel;
+    struct vkmm_test_buffer upload = vkmm_test_buffer_create(t, in_size, host);
+    struct vkmm_test_buffer readback = vkmm_test_buffer_create(t, out_size, host);
+    memcpy(upload.mapped, c->src_data, in_size);
+    memset(readback.mapped, 0xEE, out_size);
+
+    VkCommandBuffer cmd = vkmm_test_begin(t);
+    transition(cmd, src.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    transition(cmd, dst.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    VkBufferImageCopy whole = { .imageSubresource = { c->aspect ? c->aspect : VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+                                .imageExtent = c->src_extent };
+    vkCmdCopyBufferToImage(cmd, upload.buffer, src.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &whole);
+    transition(cmd, src.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+    vkCmdBlitImage(cmd, src.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst.image,
+                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &c->region, c->filter);
+    transition(cmd, dst.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+    whole.imageExtent = c->dst_extent;
+    vkCmdCopyImageToBuffer(cmd, dst.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1, &whole);
+    vkmm_test_full_barrier(cmd);
+    vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
+    memcpy(out, readback.mapped, out_size);
+
+    vkmm_test_buffer_destroy(t, &upload);
+    vkmm_test_buffer_destroy(t, &readback);
+    image_destroy(t, &src);
+    image_destroy(t, &dst);
+}
+
+static struct vkmm_test *blit_test_create(uint32_t blits)
+{
+    struct vkmm_test *t = vkmm_test_create(&(struct vkmm_test_options){ .no_validation = true });
+    t->expected_errors = blits;
+    return t;
+}
+
+static VkImageBlit whole_blit(VkExtent3D src, VkOffset3D dst0, VkOffset3D dst1)
+{
+    return (VkImageBlit){
+        .srcSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+        .srcOffsets = { { 0, 0, 0 }, { (int32_t)src.width, (int32_t)src.height, 1 } },
+        .dstSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+        .dstOffsets = { dst0, dst1 },
+    };
+}
+
+/* A 2x linear minification: each destination texel is the mean of its 2x2
+ * source block. */
+static void test_blit_linear_minify(void **state)
+{
+    (void)state;
+    struct vkmm_test *t = blit_test_create(1);
+    uint8_t in[4 * 4 * 4];
+    for (uint32_t y = 0; y < 4; y++)
+        for (uint32_t x = 0; x < 4; x++) {
+            uint8_t *texel = &in[(y * 4 + x) * 4];
+            texel[0] = (uint8_t)(20 * x + 40 * y);
+            texel[1] = 0;
+            texel[2] = (uint8_t)(200 - 10 * x);
+            texel[3] = 255;
+        }
+    struct blit_case c = {
+        .src_format = VK_FORMAT_R8G8B8A8_UNORM, .dst_format = VK_FORMAT_R8G8B8A8_UNORM,
+        .src_extent = { 4, 4, 1 }, .dst_extent = { 2, 2, 1 }, .src_texel = 4, .dst_texel = 4,
+        .src_data = in, .filter = VK_FILTER_LINEAR,
+        .region = whole_blit((VkExtent3D){ 4, 4, 1 }, (VkOffset3D){ 0, 0, 0 }, (VkOffset3D){ 2, 2, 1 }),
+    };
+    uint8_t out[2 * 2 * 4];
+    blit_run(t, &c, out);
+    for (uint32_t j = 0; j < 2; j++)
+        for (uint32_t i = 0; i < 2; i++) {
+            const uint8_t *texel = &out[(j * 2 + i) * 4];
+            int mean_r = 40 * (int)i + 80 * (int)j + 30, mean_b = 200 - 20 * (int)i - 5;
+            assert_in_range(texel[0], mean_r - 1, mean_r + 1);
+            assert_int_equal(texel[1], 0);
+            assert_in_range(texel[2], mean_b - 1, mean_b + 1);
+            assert_int_equal(texel[3], 255);
+        }
+    assert_non_null(strstr(t->message_ids, "VUID-vkCmdBlitImage2-commandBuffer-cmdpool"));
+    vkmm_test_destroy(t);
+}
+
+/* Nearest magnification into swapped destination corners: the image is
+ * doubled and mirrored left to right. */
+static void test_blit_nearest_mirror_magnify(void **state)
+{
+    (void)state;
+    struct vkmm_test *t = blit_test_create(1);
+    const uint32_t in[4] = { 1, 2, 3, 4 }; /* 2x2 */
+    struct blit_case c = {
+        .src_format = VK_FORMAT_R32_UINT, .dst_format = VK_FORMAT_R32_UINT,
+        .src_extent = { 2, 2, 1 }, .dst_extent = { 4, 4, 1 }, .src_texel = 4, .dst_texel = 4,
+        .src_data = in, .filter = VK_FILTER_NEAREST,
+        .region = whole_blit((VkExtent3D){ 2, 2, 1 }, (VkOffset3D){ 4, 0, 0 }, (VkOffset3D){ 0, 4, 1 }),
+    };
+    uint32_t out[16];
+    blit_run(t, &c, out);
+    for (uint32_t y = 0; y < 4; y++)
+        for (uint32_t x = 0; x < 4; x++)
+            assert_int_equal(out[y * 4 + x], in[(y / 2) * 2 + (1 - x / 2)]);
+    vkmm_test_destroy(t);
+}
+
+/* Format conversion: integers clamp to the narrower format's range, floats
+ * round to half precision. */
+static void test_blit_converts_formats(void **state)
+{
+    (void)state;
+    struct vkmm_test *t = blit_test_create(2);
+    const uint32_t wide[4] = { 5, 255, 256, 70000 };
+    struct blit_case c = {
+        .src_format = VK_FORMAT_R32_UINT, .dst_format = VK_FORMAT_R8_UINT,
+        .src_extent = { 4, 1, 1 }, .dst_extent = { 4, 1, 1 }, .src_texel = 4, .dst_texel = 1,
+        .src_data = wide, .filter = VK_FILTER_NEAREST,
+        .region = whole_blit((VkExtent3D){ 4, 1, 1 }, (VkOffset3D){ 0, 0, 0 }, (VkOffset3D){ 4, 1, 1 }),
+    };
+    uint8_t narrow[4];
+    blit_run(t, &c, narrow);
+    assert_int_equal(narrow[0], 5);
+    assert_int_equal(narrow[1], 255);
+    assert_int_equal(narrow[2], 255);
+    assert_int_equal(narrow[3], 255);
+
+    const float floats[4] = { 0.5f, -2.0f, 100.0f, 3.25f };
+    c.src_format = VK_FORMAT_R32_SFLOAT;
+    c.dst_format = VK_FORMAT_R16_SFLOAT;
+    c.dst_texel = 2;
+    c.src_data = floats;
+    uint16_t halves[4];
+    blit_run(t, &c, halves);
+    assert_int_equal(halves[0], 0x3800);
+    assert_int_equal(halves[1], 0xC000);
+    assert_int_equal(halves[2], 0x5640);
+    assert_int_equal(halves[3], 0x4280);
+    vkmm_test_destroy(t);
+}
+
+/* A depth image blits to its own format, nearest: a mirrored D16_UNORM
+ * row keeps every value exactly.  (Buffer copies of the depth aspect need
+ * a graphics queue too; this test runs without the validation layer.) */
+static void test_blit_depth(void **state)
+{
+    (void)state;
+    struct vkmm_test *t = blit_test_create(2); /* the blit's queue message, the refusal below */
+    const uint16_t in[4] = { 0, 1000, 40000, 65535 };
+    VkImageBlit region = whole_blit((VkExtent3D){ 4, 1, 1 }, (VkOffset3D){ 4, 0, 0 }, (VkOffset3D){ 0, 1, 1 });
+    region.srcSubresource.aspectMask = region.dstSubresource.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
+    struct blit_case c = {
+        .src_format = VK_FORMAT_D16_UNORM, .dst_format = VK_FORMAT_D16_UNORM,
+        .src_extent = { 4, 1, 1 }, .dst_extent = { 4, 1, 1 }, .src_texel = 2, .dst_texel = 2,
+        .src_data = in, .filter = VK_FILTER_NEAREST, .region = region, .aspect = VK_IMAGE_ASPECT_DEPTH_BIT,
+    };
+    uint16_t out[4];
+    blit_run(t, &c, out);
+    for (uint32_t i = 0; i < 4; i++)
+        assert_int_equal(out[i], in[3 - i]);
+    /* Linear filtering of depth is refused. */
+    assert_int_equal(t->driver_errors, 0);
+    c.filter = VK_FILTER_LINEAR;
+    blit_run(t, &c, out);
+    assert_int_equal(t->driver_errors, 1);
+    vkmm_test_destroy(t);
+}
+
+/* An integer image cannot be blitted to a float one, nor filtered
+ * linearly: the command is refused with a message and writes nothing. */
+static void test_blit_invalid_formats(void **state)
+{
+    (void)state;
+    struct vkmm_test *t = blit_test_create(2);
+    const uint32_t in[4] = { 1, 2, 3, 4 };
+    struct blit_case c = {
+        .src_format = VK_FORMAT_R32_UINT, .dst_format = VK_FORMAT_R32_SFLOAT,
+        .src_extent = { 2, 2, 1 }, .dst_extent = { 2, 2, 1 }, .src_texel = 4, .dst_texel = 4,
+        .src_data = in, .filter = VK_FILTER_NEAREST,
+        .region = whole_blit((VkExtent3D){ 2, 2, 1 }, (VkOffset3D){ 0, 0, 0 }, (VkOffset3D){ 2, 2, 1 }),
+    };
+    uint32_t out[4];
+    blit_run(t, &c, out);
+    assert_int_equal(t->driver_errors, 1);
+    c.dst_format = VK_FORMAT_R32_UINT;
+    c.filter = VK_FILTER_LINEAR;
+    blit_run(t, &c, out);
+    assert_int_equal(t->driver_errors, 2);
+    assert_null(strstr(t->message_ids, "cmdpool")); /* refused before it would run */
+    vkmm_test_destroy(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +473,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_image_to_image_copy, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test_setup_teardown(test_image_subresource_layout, vkmm_test_setup, vkmm_test_teardown),
         cmocka_unit_test(test_image_invalid_arguments),
+        cmocka_unit_test(test_blit_linear_minify),
+        cmocka_unit_test(test_blit_nearest_mirror_magnify),
+        cmocka_unit_test(test_blit_converts_formats),
+        cmocka_unit_test(test_blit_invalid_formats),
+        cmocka_unit_test(test_blit_depth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

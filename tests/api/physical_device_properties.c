@@ -209,7 +209,7 @@ static void test_features(void **state)
     assert_true(v12.hostQueryReset);
     assert_true(v13.synchronization2);
     assert_true(v13.privateData);
-    assert_false(v11.multiview);
+    assert_true(v11.multiview); /* required of a 1.1 device */
 
     /* Individual structures agree with the aggregates. */
     VkPhysicalDevicePrivateDataFeatures private_data;
@@ -361,12 +361,14 @@ static void test_queue_families(void **state)
     assert_int_equal(families2[1].queueFamilyProperties.queueCount, 0xA5A5A5A5u);
 }
 
-/* Formats vkmm lacks (depth, compressed) have no features; the colour
- * formats it has never claim what needs a graphics pipeline or blits. */
+/* Formats vkmm lacks (compressed, 64-bit) have no features; the colour
+ * formats have the features the spec's required tables list, blits
+ * included, and never a depth attachment; depth formats are copied,
+ * sampled with comparison, blitted and attachments. */
 static void test_format_features_honest(void **state)
 {
     struct vkmm_test *t = *state;
-    static const VkFormat none[] = { VK_FORMAT_D32_SFLOAT, VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_FORMAT_R64_UINT };
+    static const VkFormat none[] = { VK_FORMAT_S8_UINT, VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_FORMAT_R64_UINT };
     for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
         VkFormatProperties p;
         memset(&p, GARBAGE, sizeof(p));
@@ -383,17 +385,16 @@ static void test_format_features_honest(void **state)
     }
     static const VkFormat some[] = { VK_FORMAT_R8_UNORM, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R32_UINT,
                                      VK_FORMAT_R32G32B32A32_SFLOAT };
-    /* Blits are not implemented; depth formats are not supported. */
-    const VkFormatFeatureFlags never = VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT |
-                                       VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
+    const VkFormatFeatureFlags never = VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
     /* The spec's required format tables: colour attachments (blendable
      * for normalized and float formats) and vertex buffers, a compute-only
      * device too (runtime/format_properties.c). */
+    const VkFormatFeatureFlags blits = VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
     const VkFormatFeatureFlags required_attachment[] = {
-        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT,
-        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT,
-        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT,
-        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT,
+        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT | blits,
+        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT | blits,
+        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | blits,
+        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | blits,
     };
     for (size_t i = 0; i < sizeof(some) / sizeof(some[0]); i++) {
         VkFormatProperties p;
@@ -412,6 +413,23 @@ static void test_format_features_honest(void **state)
         vkGetPhysicalDeviceFormatProperties2(t->physical_device, some[i], &p2);
         assert_int_equal((uint32_t)p3.optimalTilingFeatures & p.optimalTilingFeatures, p.optimalTilingFeatures);
     }
+    /* Depth: D16_UNORM, and D32_SFLOAT (one of it and X8_D24 is required). */
+    static const VkFormat depth[] = { VK_FORMAT_D16_UNORM, VK_FORMAT_D32_SFLOAT };
+    const VkFormatFeatureFlags depth_required = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_BLIT_SRC_BIT |
+                                                VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT |
+                                                VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
+    for (size_t i = 0; i < sizeof(depth) / sizeof(depth[0]); i++) {
+        VkFormatProperties3 p3;
+        PREPARE(p3, VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3, NULL);
+        VkFormatProperties2 p2;
+        PREPARE(p2, VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_2, &p3);
+        vkGetPhysicalDeviceFormatProperties2(t->physical_device, depth[i], &p2);
+        VkFormatProperties *p = &p2.formatProperties;
+        assert_int_equal(p->optimalTilingFeatures & depth_required, depth_required);
+        assert_int_equal(p->optimalTilingFeatures & (VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT | VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT), 0);
+        assert_int_equal(p->bufferFeatures, 0);
+        assert_true(p3.optimalTilingFeatures & VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT);
+    }
 }
 
 static void test_image_format_properties(void **state)
@@ -427,7 +445,7 @@ static void test_image_format_properties(void **state)
     assert_true(p.maxArrayLayers >= 256);
     assert_int_equal(p.sampleCounts, VK_SAMPLE_COUNT_1_BIT);
     /* A colour-attachment image can be made (drawing into it needs a
-     * graphics queue); depth formats are not supported. */
+     * graphics queue); depth formats make 2D images, not 3D ones. */
     assert_int_equal(vkGetPhysicalDeviceImageFormatProperties(t->physical_device, VK_FORMAT_R8G8B8A8_UNORM,
                                                               VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
                                                               VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0, &p),
@@ -438,7 +456,17 @@ static void test_image_format_properties(void **state)
                      VK_ERROR_FORMAT_NOT_SUPPORTED);
     assert_int_equal(vkGetPhysicalDeviceImageFormatProperties(t->physical_device, VK_FORMAT_D32_SFLOAT,
                                                               VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                                                              VK_IMAGE_USAGE_SAMPLED_BIT |
+                                                                  VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                                                              0, &p),
+                     VK_SUCCESS);
+    assert_int_equal(vkGetPhysicalDeviceImageFormatProperties(t->physical_device, VK_FORMAT_D32_SFLOAT,
+                                                              VK_IMAGE_TYPE_3D, VK_IMAGE_TILING_OPTIMAL,
                                                               VK_IMAGE_USAGE_TRANSFER_DST_BIT, 0, &p),
+                     VK_ERROR_FORMAT_NOT_SUPPORTED);
+    assert_int_equal(vkGetPhysicalDeviceImageFormatProperties(t->physical_device, VK_FORMAT_D32_SFLOAT,
+                                                              VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                                                              VK_IMAGE_USAGE_STORAGE_BIT, 0, &p),
                      VK_ERROR_FORMAT_NOT_SUPPORTED);
 
     VkPhysicalDeviceImageFormatInfo2 info = {
