@@ -41,9 +41,9 @@ void spv_mark_accesses(struct tr *t, LLVMValueRef addresses, LLVMValueRef mask, 
 
 /* --- Strict mode: the workgroup-memory monitor -------------------------------- */
 
-/* The variable a pointer was derived from (through access chains), for the
- * monitor's reports: its OpName, or its id. */
-static void root_variable_name(struct tr *t, uint32_t pointer_id, char *out, size_t size)
+/* The variable a pointer was derived from through access chains (or the
+ * id where the chain stops: a function parameter, a loaded pointer). */
+static uint32_t root_variable(struct tr *t, uint32_t pointer_id)
 {
     struct spv_module *m = t->m;
     uint32_t id = pointer_id;
@@ -55,6 +55,29 @@ static void root_variable_name(struct tr *t, uint32_t pointer_id, char *out, siz
             break;
         id = spv_words(m, insn)[3];
     }
+    return id;
+}
+
+/* Whether an OpLoad after the current instruction (in word order, program
+ * order for straight-line code) reads through the same variable. */
+static bool read_again_later(struct tr *t, uint32_t pointer_id)
+{
+    struct spv_module *m = t->m;
+    if (!t->current_insn || t->current_insn->opcode != SpvOpLoad)
+        return false;
+    uint32_t root = root_variable(t, pointer_id);
+    for (const struct spv_insn *insn = t->current_insn + 1; insn < m->insns + m->insn_count; insn++)
+        if (insn->opcode == SpvOpLoad && root_variable(t, spv_words(m, insn)[3]) == root)
+            return true;
+    return false;
+}
+
+/* The variable a pointer was derived from (through access chains), for the
+ * monitor's reports: its OpName, or its id. */
+static void root_variable_name(struct tr *t, uint32_t pointer_id, char *out, size_t size)
+{
+    struct spv_module *m = t->m;
+    uint32_t id = root_variable(t, pointer_id);
     const char *name = id < m->bound ? m->ids[id].name : NULL;
     if (name && *name) {
         snprintf(out, size, "`%s`", name);
@@ -287,7 +310,7 @@ LLVMValueRef spv_monitor_device_access(struct tr *t, uint32_t pointer_id, LLVMVa
     if (!t->options->monitor_device_memory || !t->monitor_addresses || !pointer_id)
         return addresses;
     if (access_is_private(t, pointer_id))
-        flags |= VKMM_ACCESS_PRIVATE;
+        flags |= VKMM_ACCESS_PRIVATE | (read_again_later(t, pointer_id) ? VKMM_ACCESS_READ_AGAIN : 0);
     else
         flags |= access_level(t) << VKMM_ACCESS_SCOPE_SHIFT;
     LLVMValueRef moved = call_monitor(t, VKMM_INVOCATION_DEVICE_MONITOR, VKMM_INVOCATION_DEVICE_ACCESS,

@@ -51,6 +51,7 @@ struct vkmm_device_monitor {
     char hopeless[384];
     int64_t read_marks_delta; /* the read marks (shader_abi.h), 0: none */
     uint32_t subgroup_width;  /* lanes per subgroup: local invocation index = subgroup * width + lane */
+    uint64_t seed;
 };
 
 struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t size)
@@ -91,6 +92,7 @@ void vkmm_device_monitor_begin(struct vkmm_device_monitor *m, struct vkmm_device
 {
     m->read_marks_delta = read_marks_delta;
     m->subgroup_width = subgroup_width;
+    m->seed = seed;
     vkmm_dispatch_levels_begin(m->levels, seed);
     m->lost = false;
     m->hopeless_reads = 0;
@@ -350,6 +352,49 @@ static bool access_span(struct vkmm_device_monitor *m, const uint64_t *addresses
     return true;
 }
 
+/* A seeded coin for a racing access at (instruction, word of memory):
+ * values only, so every run of one seed makes the same choices. */
+static bool seeded_coin(const struct vkmm_device_monitor *m, uint32_t instruction, uint64_t offset)
+{
+    uint64_t x = (m->seed * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)instruction << 32) ^ (offset >> 2);
+    x = (x ^ (x >> 31)) * 0xD6E8FEB86659FD93ull;
+    x = (x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ull;
+    return (x ^ (x >> 32)) & 1;
+}
+
+/* DESIGN §3 "Manifest" for private reads of bytes another workgroup wrote
+ * in this dispatch (a race: private accesses never communicate inside a
+ * command).  The model lets such a read return either value.  Seed 0 gives
+ * the stalest: every one reads the bytes from before the dispatch.  Other
+ * seeds let a read see the newer bytes when the shader reads the same
+ * variable again later (VKMM_ACCESS_READ_AGAIN), a coin per instruction
+ * and word, so message passing and read-read coherence show their weak
+ * outcomes; the last read of a variable always stays stale, so the
+ * program's answer is still wrong on every seed. */
+static bool racing_read_sees_newer(const struct vkmm_device_monitor *m, uint32_t flags, uint32_t instruction,
+                                   uint64_t offset)
+{
+    return m->seed && (flags & VKMM_ACCESS_READ_AGAIN) && seeded_coin(m, instruction, offset);
+}
+
+/* Two workgroups' private writes to the same bytes (a race) are in no
+ * order the program can know: seed 0 keeps the first (the later write is
+ * dropped, as if it came first in coherence order), other seeds toss a
+ * coin per word, so 2+2W shows its weak outcome. */
+static bool racing_write_dropped(const struct vkmm_device_monitor *m, uint32_t instruction, uint64_t offset)
+{
+    return !m->seed || seeded_coin(m, instruction ^ 0x5bd1e995u, offset);
+}
+
+/* Whether a private write of this lane lands on bytes another workgroup
+ * wrote in this dispatch (judged by the lane's first byte, whose owner
+ * word nearly always stands for the element). */
+static bool write_races(uint32_t owner_before, uint32_t tag)
+{
+    uint32_t other = owner_before & TAG_MASK;
+    return other && other != tag && (owner_before & (PRIVATE_WRITE | SHARED_WRITE));
+}
+
 int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
                                    uint32_t workgroup_tag, uint64_t site, const char *text, uint32_t subgroup)
 {
@@ -386,10 +431,21 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
             a.write = false;
             stale = access_lane(m, at, size, &a);
         }
+        bool drop = (flags & VKMM_WORKGROUP_WRITE) && !(flags & VKMM_WORKGROUP_READ) && a.private_ &&
+                    !through_levels && size <= 64 && write_races(owner_before, a.tag) &&
+                    racing_write_dropped(m, (uint32_t)(site >> 32), at);
         if (flags & VKMM_WORKGROUP_WRITE) {
             a.write = true;
             access_lane(m, at, size, &a);
         }
+        if (drop) {
+            /* The write goes to scratch: the bytes keep the first writer's. */
+            addresses[lane] = (uintptr_t)(m->view + lane * 64);
+            moved = 1;
+            continue;
+        }
+        if (stale && racing_read_sees_newer(m, flags, (uint32_t)(site >> 32), at))
+            stale = false;
         if (!stale || size > 64 || !m->peek) {
             if (through_levels)
                 moved |= access_levels(m, &addresses[lane], at, size, flags, &a, workgroup_tag, subgroup,
