@@ -168,7 +168,7 @@ _Static_assert(offsetof(struct vkmm_shader_invocation, device_fence) == VKMM_INV
  * (every kind: the bytes a shader may touch), and for images, texel
  * buffers and samplers the fields of struct vkmm_image_descriptor at
  * VKMM_DESCRIPTOR_IMAGE. */
-enum { VKMM_DESCRIPTOR_SIZE = 112, VKMM_DESCRIPTOR_BASE = 0, VKMM_DESCRIPTOR_RANGE = 8, VKMM_DESCRIPTOR_IMAGE = 40 };
+enum { VKMM_DESCRIPTOR_SIZE = 120, VKMM_DESCRIPTOR_BASE = 0, VKMM_DESCRIPTOR_RANGE = 8, VKMM_DESCRIPTOR_IMAGE = 40 };
 
 /* What image accesses need besides base and range: the view's base level
  * (texel buffers: width = texels, one row), its layout in memory, its other
@@ -188,6 +188,11 @@ struct vkmm_image_descriptor {
     uint64_t level_table; /* const struct vkmm_image_level[levels] (the view's), 0: base level only */
     uint32_t levels;      /* the view's mip levels (0 or 1: the base level only) */
     float min_lod, max_lod, lod_bias; /* the sampler's */
+    /* A multisampled image's samples per texel, as a power of two (0: one
+     * sample, what every other descriptor holds): a texel's samples lie
+     * one after another, so texels are texel_size << samples_log2 apart. */
+    uint32_t samples_log2;
+    uint32_t reserved;
 };
 
 /* One mip level of a view, relative to its base level's first texel. */
@@ -227,8 +232,10 @@ enum vkmm_image_descriptor_field {
     VKMM_IMAGE_MIN_LOD = 60,
     VKMM_IMAGE_MAX_LOD = 64,
     VKMM_IMAGE_LOD_BIAS = 68,
+    VKMM_IMAGE_SAMPLES_LOG2 = 72,
 };
-_Static_assert(sizeof(struct vkmm_image_descriptor) == 72, "abi");
+_Static_assert(sizeof(struct vkmm_image_descriptor) == 80, "abi");
+_Static_assert(offsetof(struct vkmm_image_descriptor, samples_log2) == VKMM_IMAGE_SAMPLES_LOG2, "abi");
 _Static_assert(offsetof(struct vkmm_image_descriptor, level_table) == VKMM_IMAGE_LEVEL_TABLE, "abi");
 _Static_assert(offsetof(struct vkmm_image_descriptor, lod_bias) == VKMM_IMAGE_LOD_BIAS, "abi");
 _Static_assert(offsetof(struct vkmm_image_descriptor, layers) == VKMM_IMAGE_LAYERS, "abi");

@@ -133,6 +133,7 @@ static LLVMValueRef image_field(struct tr *t, LLVMValueRef descriptor, unsigned 
 
 struct texel_coords {
     LLVMValueRef c[4]; /* x, y, z, layer: <W x i32> */
+    LLVMValueRef sample; /* multisampled images: the sample, or NULL for sample 0 */
 };
 
 static LLVMValueRef component(struct tr *t, LLVMValueRef value, unsigned i, unsigned count)
@@ -184,6 +185,7 @@ static struct texel_coords integer_coords(struct tr *t, const struct spv_image_t
     coordinate_slots(image, slot);
     for (int i = 0; i < 4; i++)
         out.c[i] = tr_splat(t, LLVMConstInt(t->i32, 0, 0));
+    out.sample = NULL;
     for (unsigned i = 0; i < 4; i++) {
         LLVMValueRef c = component(t, value, i, count);
         if (c && slot[i] >= 0)
@@ -259,10 +261,18 @@ static struct texel texel_at(struct tr *t, LLVMValueRef descriptor, const struct
     LLVMValueRef ok = extra_ok ? extra_ok : tr_splat(t, LLVMConstInt(t->i1, 1, 0));
     for (int i = 0; i < 4; i++) /* unsigned: negative coordinates are outside too */
         ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntULT, at->c[i], limit[i], ""), "");
+    /* A texel's samples lie together: texels are size << samples_log2 apart. */
+    LLVMValueRef samples_log2 = image_field(t, descriptor, VKMM_IMAGE_SAMPLES_LOG2, t->i32);
+    LLVMValueRef stride = wide(t, LLVMBuildShl(b, out.size, samples_log2, ""));
     LLVMValueRef offset = LLVMBuildMul(b, wide(t, at->c[3]), pitch[0], "");
     offset = LLVMBuildAdd(b, offset, LLVMBuildMul(b, wide(t, at->c[2]), pitch[1], ""), "");
     offset = LLVMBuildAdd(b, offset, LLVMBuildMul(b, wide(t, at->c[1]), pitch[2], ""), "");
-    offset = LLVMBuildAdd(b, offset, LLVMBuildMul(b, wide(t, at->c[0]), wide(t, out.size), ""), "");
+    offset = LLVMBuildAdd(b, offset, LLVMBuildMul(b, wide(t, at->c[0]), stride, ""), "");
+    if (at->sample) {
+        LLVMValueRef samples = LLVMBuildShl(b, tr_splat(t, LLVMConstInt(t->i32, 1, 0)), samples_log2, "");
+        ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntULT, at->sample, samples, ""), "");
+        offset = LLVMBuildAdd(b, offset, LLVMBuildMul(b, wide(t, at->sample), wide(t, out.size), ""), "");
+    }
     out.address = LLVMBuildSelect(b, ok, LLVMBuildAdd(b, start, offset, ""), spv_i64_splat(t, 0), "");
     out.lo = base;
     out.hi = LLVMBuildAdd(b, base, range, "");
@@ -442,6 +452,7 @@ static LLVMValueRef image_descriptor(struct tr *t, uint32_t image_id)
  * bits). */
 struct image_operands {
     uint32_t lod, grad_x, grad_y, offset; /* ids, 0: absent (ConstOffset and Offset alike) */
+    uint32_t sample;                      /* multisampled images: the Sample operand */
 };
 
 static bool parse_operands(struct tr *t, const struct spv_insn *insn, const uint32_t *w, unsigned at,
@@ -474,6 +485,9 @@ static bool parse_operands(struct tr *t, const struct spv_insn *insn, const uint
         case SpvImageOperandsConstOffsetMask:
         case SpvImageOperandsOffsetMask:
             out->offset = w[next];
+            break;
+        case SpvImageOperandsSampleMask:
+            out->sample = w[next];
             break;
         case SpvImageOperandsBiasMask:
         case SpvImageOperandsConstOffsetsMask:
@@ -516,6 +530,8 @@ static bool translate_read(struct tr *t, const struct spv_insn *insn, const uint
     offset_components(t, operands.offset, offset);
     for (unsigned d = 0; d < 3; d++)
         at.c[d] = LLVMBuildAdd(t->builder, at.c[d], offset[d], "");
+    if (image->multisampled && operands.sample)
+        at.sample = tr_get(t, operands.sample);
     /* OpImageFetch reads the level its Lod operand names; OpImageRead the
      * view's base level. */
     LLVMValueRef level = sampled && operands.lod ? tr_get(t, operands.lod) : NULL;
@@ -803,7 +819,7 @@ static void sample_texel(struct tr *t, const struct sample_state *s, LLVMValueRe
                          bool is_float)
 {
     LLVMValueRef inside = tr_splat(t, LLVMConstInt(t->i1, 1, 0));
-    struct texel_coords at;
+    struct texel_coords at = { .sample = NULL };
     if (s->cube) {
         /* Address modes do not apply to cube maps: edges are seamless. */
         LLVMValueRef i = index[0], j = index[1], face = s->face;
@@ -1172,7 +1188,8 @@ bool spv_translate_image(struct tr *t, const struct spv_insn *insn, bool *handle
         tr_set(t, w[2], image_field(t, image_descriptor(t, w[3]), VKMM_IMAGE_LEVELS, t->i32));
         return true;
     case SpvOpImageQuerySamples:
-        tr_set(t, w[2], i32_splat(t, 1)); /* single-sampled images only */
+        tr_set(t, w[2], LLVMBuildShl(t->builder, i32_splat(t, 1),
+                                     image_field(t, image_descriptor(t, w[3]), VKMM_IMAGE_SAMPLES_LOG2, t->i32), ""));
         return true;
     case SpvOpImageSampleExplicitLod:
         return translate_sample(t, insn, w, SAMPLE_EXPLICIT_LOD, false, false);

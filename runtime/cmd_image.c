@@ -102,6 +102,8 @@ static const char *add_buffer_image_region(struct ranges *r, const struct vkmm_b
         return problem;
     if (!buffer->memory)
         return "the buffer is not bound to memory";
+    if (image->samples != 1)
+        return "a multisampled image copies only to and from images of its sample count";
     VkExtent3D e = region->imageExtent;
     uint64_t texel = image->texel->size;
     uint64_t row_length = region->bufferRowLength ? region->bufferRowLength : e.width;
@@ -240,6 +242,8 @@ static const char *add_image_region(struct ranges *r, const struct vkmm_image *s
         return problem;
     if (src->texel->size != dst->texel->size)
         return "the images' formats have different texel sizes";
+    if (src->samples != dst->samples)
+        return "the images have different sample counts";
     if (!dst_3d && layer_count(dst, &region->dstSubresource) != slices)
         return "the source and destination have different numbers of layers or slices";
     for (uint32_t s = 0; s < slices; s++) {
@@ -253,7 +257,7 @@ static const char *add_image_region(struct ranges *r, const struct vkmm_image *s
             VkDeviceSize to = vkmm_image_texel_offset(dst, region->dstSubresource.mipLevel, dst_layer,
                                                       (uint32_t)region->dstOffset.x,
                                                       (uint32_t)region->dstOffset.y + y, dst_z);
-            add_range(r, from, to, (VkDeviceSize)e.width * src->texel->size);
+            add_range(r, from, to, (VkDeviceSize)e.width * vkmm_image_element_size(src));
         }
     }
     return NULL;
@@ -338,6 +342,8 @@ static const char *check_blit_region(const struct vkmm_image *src, const struct 
         return problem;
     if (!flat_axes_ok(src, r->srcOffsets) || !flat_axes_ok(dst, r->dstOffsets))
         return "the offsets of a 1D or 2D image must span y (1D) and z 0..1";
+    if (src->samples != 1 || dst->samples != 1)
+        return "multisampled images cannot be blitted";
     uint32_t src_layers = src->type == VK_IMAGE_TYPE_3D ? 1 : layer_count(src, &r->srcSubresource);
     uint32_t dst_layers = dst->type == VK_IMAGE_TYPE_3D ? 1 : layer_count(dst, &r->dstSubresource);
     if (src_layers != dst_layers)

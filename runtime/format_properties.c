@@ -250,7 +250,15 @@ static VkResult image_format_properties(const struct vkmm_physical_device *pd, V
     out->maxExtent = (VkExtent3D){ max, type == VK_IMAGE_TYPE_1D ? 1 : max, type == VK_IMAGE_TYPE_3D ? max : 1 };
     out->maxMipLevels = log2_levels(max);
     out->maxArrayLayers = type == VK_IMAGE_TYPE_3D ? 1 : limits->maxImageArrayLayers;
+    /* Multisampled images: of attachment formats (the spec ties sample
+     * counts to them), 2D, optimal, single-level, not cubes and not storage
+     * images (storageImageSampleCounts is 1: no
+     * shaderStorageImageMultisample).  vkCreateImage holds to the same. */
     out->sampleCounts = VK_SAMPLE_COUNT_1_BIT;
+    if (type == VK_IMAGE_TYPE_2D && tiling == VK_IMAGE_TILING_OPTIMAL && !(flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) &&
+        !(usage & VK_IMAGE_USAGE_STORAGE_BIT) &&
+        (image_features(f) & (VK_FORMAT_FEATURE_2_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT)))
+        out->sampleCounts |= VK_SAMPLE_COUNT_4_BIT;
     /* The spec's minimum (2^31); vkCreateImage refuses what the heap cannot hold. */
     out->maxResourceSize = 1ull << 31;
     return VK_SUCCESS;

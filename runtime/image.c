@@ -39,9 +39,14 @@ VkExtent3D vkmm_image_level_extent(const struct vkmm_image *image, uint32_t leve
                          minify(image->extent.depth, level) };
 }
 
+VkDeviceSize vkmm_image_element_size(const struct vkmm_image *image)
+{
+    return (VkDeviceSize)image->texel->size * image->samples;
+}
+
 VkDeviceSize vkmm_image_row_pitch(const struct vkmm_image *image, uint32_t level)
 {
-    return (VkDeviceSize)minify(image->extent.width, level) * image->texel->size;
+    return (VkDeviceSize)minify(image->extent.width, level) * vkmm_image_element_size(image);
 }
 
 VkDeviceSize vkmm_image_slice_pitch(const struct vkmm_image *image, uint32_t level)
@@ -59,7 +64,7 @@ VkDeviceSize vkmm_image_texel_offset(const struct vkmm_image *image, uint32_t le
 {
     return image->level_offset[level] + layer * vkmm_image_layer_pitch(image, level) +
            z * vkmm_image_slice_pitch(image, level) + y * vkmm_image_row_pitch(image, level) +
-           (VkDeviceSize)x * image->texel->size;
+           (VkDeviceSize)x * vkmm_image_element_size(image);
 }
 
 static uint32_t max_levels(VkExtent3D extent)
@@ -82,8 +87,13 @@ static const char *check_create_info(const struct vkmm_physical_device *pd, cons
         return "the format is not one vkmm supports (vkGetPhysicalDeviceFormatProperties reports no features)";
     if (info->flags & ~(VkImageCreateFlags)VKMM_IMAGE_FLAGS)
         return "the flags need sparse, protected or other features vkmm does not advertise";
-    if (info->samples != VK_SAMPLE_COUNT_1_BIT)
-        return "vkmm supports only VK_SAMPLE_COUNT_1_BIT";
+    if (info->samples != VK_SAMPLE_COUNT_1_BIT && info->samples != VK_SAMPLE_COUNT_4_BIT)
+        return "vkmm supports VK_SAMPLE_COUNT_1_BIT and VK_SAMPLE_COUNT_4_BIT";
+    if (info->samples != VK_SAMPLE_COUNT_1_BIT &&
+        (info->imageType != VK_IMAGE_TYPE_2D || info->mipLevels != 1 || info->tiling != VK_IMAGE_TILING_OPTIMAL ||
+         (info->flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) || (info->usage & VK_IMAGE_USAGE_STORAGE_BIT)))
+        return "a multisampled image is 2D, optimal, one level, not cube-compatible and not a storage image "
+               "(vkGetPhysicalDeviceImageFormatProperties)";
     if (!e.width || !e.height || !e.depth || !info->mipLevels || !info->arrayLayers)
         return "an extent, mipLevels or arrayLayers is 0";
     uint32_t max = info->imageType == VK_IMAGE_TYPE_1D   ? limits->maxImageDimension1D
@@ -117,6 +127,7 @@ static void lay_out(struct vkmm_image *image, const VkImageCreateInfo *info)
     image->extent = info->extent;
     image->levels = info->mipLevels;
     image->layers = info->arrayLayers;
+    image->samples = (uint32_t)info->samples;
     image->usage = info->usage;
     image->flags = info->flags;
     image->tiling = info->tiling;

@@ -1,7 +1,8 @@
 /* VkImage.  A software device has no tiling: every image is linear memory,
  * mip level after mip level, each level its array layers one after
  * another, each layer its depth slices, each slice its rows of texels
- * without padding.  So a view of one level and a range of layers is one
+ * without padding (a multisampled image's texel: its samples one after
+ * another, an element of samples x texel size bytes).  So a view of one level and a range of layers is one
  * contiguous range, as a buffer descriptor is. */
 #pragma once
 
@@ -21,6 +22,7 @@ struct vkmm_image {
     VkExtent3D extent;
     uint32_t levels;
     uint32_t layers;
+    uint32_t samples; /* 1 or 4 (VkSampleCountFlagBits) */
     VkImageUsageFlags usage;
     VkImageCreateFlags flags;
     VkImageTiling tiling;
@@ -38,6 +40,8 @@ VKMM_DEFINE_HANDLE_CASTS(vkmm_image, VkImage, VK_OBJECT_TYPE_IMAGE)
  * STENCIL for a depth/stencil one), COLOR otherwise (copies, views and
  * barriers name them). */
 VkImageAspectFlags vkmm_image_aspect(const struct vkmm_image *image);
+/* Bytes of one texel with all its samples. */
+VkDeviceSize vkmm_image_element_size(const struct vkmm_image *image);
 /* The extent of mip level `level`. */
 VkExtent3D vkmm_image_level_extent(const struct vkmm_image *image, uint32_t level);
 /* Bytes between rows, depth slices and array layers of a level. */

@@ -133,6 +133,7 @@ static void fill_descriptor(struct vkmm_image_view *view, const VkComponentMappi
             .swizzle = pack_swizzle(mapping),
             .level_table = (uint64_t)(uintptr_t)view->levels,
             .levels = view->range.levelCount,
+            .samples_log2 = (uint32_t)__builtin_ctz(image->samples),
         },
     };
 }

@@ -128,11 +128,19 @@ static void init_limits(VkPhysicalDeviceLimits *l, uint64_t heap_size)
     l->maxDescriptorSetSampledImages = 256;
     l->maxDescriptorSetStorageImages = 256;
     l->maxSampleMaskWords = 1; /* the spec's minimum */
-    l->sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-    l->sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-    l->sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT;
-    l->sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+    /* Multisampled images: 4 samples, fetched by sample in shaders (the
+     * spec's minimums; image.h lays the samples out). */
+    l->sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+    l->sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+    l->sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+    l->sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
     l->storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+    /* Render passes are plain objects here (render_pass.c); the spec's
+     * minimums. */
+    l->framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+    l->framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+    l->framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+    l->framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
     l->maxSamplerLodBias = 2.0f;
     l->minTexelOffset = -8;
     l->maxTexelOffset = 7;
@@ -185,7 +193,20 @@ static void init_limits(VkPhysicalDeviceLimits *l, uint64_t heap_size)
     l->maxFramebufferWidth = 4096;
     l->maxFramebufferHeight = 4096;
     l->maxFramebufferLayers = 256;
-    l->maxColorAttachments = 0;
+    l->maxColorAttachments = 4;
+    /* The vertex, fragment and attachment limits: the table's minimums
+     * too (no pipeline that could use them can be created here). */
+    l->subPixelPrecisionBits = 4;
+    l->maxVertexInputAttributes = 16;
+    l->maxVertexInputBindings = 16;
+    l->maxVertexInputAttributeOffset = 2047;
+    l->maxVertexInputBindingStride = 2048;
+    l->maxVertexOutputComponents = 64;
+    l->maxFragmentInputComponents = 64;
+    l->maxFragmentOutputAttachments = 4;
+    l->maxFragmentCombinedOutputResources = 4;
+    l->maxPerStageDescriptorInputAttachments = 4;
+    l->maxDescriptorSetInputAttachments = 4;
     l->standardSampleLocations = VK_FALSE;
 }
 
@@ -282,7 +303,7 @@ static void init_properties(struct vkmm_core_properties *p, uint64_t heap_size)
     v12->maxDescriptorSetUpdateAfterBindSamplers = l->maxDescriptorSetSamplers;
     v12->maxDescriptorSetUpdateAfterBindSampledImages = l->maxDescriptorSetSampledImages;
     v12->maxDescriptorSetUpdateAfterBindStorageImages = l->maxDescriptorSetStorageImages;
-    v12->framebufferIntegerColorSampleCounts = 0;
+    v12->framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
 
     VkPhysicalDeviceVulkan13Properties *v13 = &p->v13;
     v13->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES;

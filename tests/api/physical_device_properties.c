@@ -443,6 +443,18 @@ static void test_image_format_properties(void **state)
                      VK_SUCCESS);
     assert_true(p.maxExtent.width >= 4096 && p.maxExtent.height >= 4096 && p.maxExtent.depth == 1);
     assert_true(p.maxArrayLayers >= 256);
+    /* A colour-attachment format: 1 and 4 samples (the spec's minimums);
+     * a format without attachment features, or a storage image: 1. */
+    assert_int_equal(p.sampleCounts, VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT);
+    assert_int_equal(vkGetPhysicalDeviceImageFormatProperties(t->physical_device, VK_FORMAT_R8G8B8A8_SNORM,
+                                                              VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                                                              VK_IMAGE_USAGE_TRANSFER_DST_BIT, 0, &p),
+                     VK_SUCCESS);
+    assert_int_equal(p.sampleCounts, VK_SAMPLE_COUNT_1_BIT);
+    assert_int_equal(vkGetPhysicalDeviceImageFormatProperties(t->physical_device, VK_FORMAT_R8G8B8A8_UNORM,
+                                                              VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                                                              VK_IMAGE_USAGE_STORAGE_BIT, 0, &p),
+                     VK_SUCCESS);
     assert_int_equal(p.sampleCounts, VK_SAMPLE_COUNT_1_BIT);
     /* A colour-attachment image can be made (drawing into it needs a
      * graphics queue); depth formats make 2D images, not 3D ones. */
