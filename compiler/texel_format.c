@@ -102,14 +102,14 @@ bool vkmm_texel_format_is_float(const struct vkmm_texel_format *f)
 
 /* --- Scalar conversions ---------------------------------------------------- */
 
-static uint32_t float_bits(float value)
+uint32_t vkmm_float_bits(float value)
 {
     uint32_t bits;
     memcpy(&bits, &value, 4);
     return bits;
 }
 
-static float bits_float(uint32_t bits)
+float vkmm_bits_float(uint32_t bits)
 {
     float value;
     memcpy(&value, &bits, 4);
@@ -132,7 +132,7 @@ static float half_to_float(uint32_t h)
 /* Round to nearest even, as OpFConvert does by default. */
 static uint32_t float_to_half(float value)
 {
-    uint32_t bits = float_bits(value);
+    uint32_t bits = vkmm_float_bits(value);
     uint32_t sign = (bits >> 16) & 0x8000;
     if (isnan(value))
         return sign | 0x7e00;
@@ -250,23 +250,23 @@ static uint32_t decode_component(const struct vkmm_texel_format *f, uint32_t raw
 {
     switch (f->kind) {
     case VKMM_TEXEL_UNORM:
-        return float_bits((float)raw / (float)low_bits(bits));
+        return vkmm_float_bits((float)raw / (float)low_bits(bits));
     case VKMM_TEXEL_SRGB: {
         float c = (float)raw / (float)low_bits(bits);
-        return float_bits(channel == A ? c : srgb_to_linear(c));
+        return vkmm_float_bits(channel == A ? c : srgb_to_linear(c));
     }
     case VKMM_TEXEL_SNORM: {
         float c = (float)sign_extend(raw, bits) / (float)low_bits(bits - 1);
-        return float_bits(c < -1.0f ? -1.0f : c);
+        return vkmm_float_bits(c < -1.0f ? -1.0f : c);
     }
     case VKMM_TEXEL_UINT:
         return raw;
     case VKMM_TEXEL_SINT:
         return (uint32_t)sign_extend(raw, bits);
     case VKMM_TEXEL_SFLOAT:
-        return bits == 16 ? float_bits(half_to_float(raw)) : raw;
+        return bits == 16 ? vkmm_float_bits(half_to_float(raw)) : raw;
     case VKMM_TEXEL_UFLOAT:
-        return float_bits(ufloat_to_float(raw, bits - 5));
+        return vkmm_float_bits(ufloat_to_float(raw, bits - 5));
     default:
         return 0;
     }
@@ -274,7 +274,7 @@ static uint32_t decode_component(const struct vkmm_texel_format *f, uint32_t raw
 
 static uint32_t encode_component(const struct vkmm_texel_format *f, uint32_t value, unsigned bits, unsigned channel)
 {
-    float c = bits_float(value);
+    float c = vkmm_bits_float(value);
     switch (f->kind) {
     case VKMM_TEXEL_SRGB:
         if (channel != A)
@@ -305,7 +305,7 @@ static void decode_shared_exponent(const uint8_t *bytes, uint32_t rgba[4])
     memcpy(&word, bytes, 4);
     int exponent = (int)(word >> 27) - 15 - 9;
     for (unsigned c = 0; c < 3; c++)
-        rgba[c] = float_bits(ldexpf((float)(word >> (9 * c) & 511), exponent));
+        rgba[c] = vkmm_float_bits(ldexpf((float)(word >> (9 * c) & 511), exponent));
 }
 
 static void encode_shared_exponent(const uint32_t rgba[4], uint8_t *bytes)
@@ -313,7 +313,7 @@ static void encode_shared_exponent(const uint32_t rgba[4], uint8_t *bytes)
     const float max = ldexpf(511.0f / 512.0f, 16);
     float c[3], largest = 0.0f;
     for (unsigned i = 0; i < 3; i++) {
-        float v = bits_float(rgba[i]);
+        float v = vkmm_bits_float(rgba[i]);
         c[i] = v > 0.0f ? (v < max ? v : max) : 0.0f;
         largest = c[i] > largest ? c[i] : largest;
     }
@@ -332,7 +332,7 @@ void vkmm_texel_decode(const struct vkmm_texel_format *f, const uint8_t *bytes, 
 {
     bool is_float = vkmm_texel_format_is_float(f);
     rgba[0] = rgba[1] = rgba[2] = 0;
-    rgba[3] = is_float ? float_bits(1.0f) : 1;
+    rgba[3] = is_float ? vkmm_float_bits(1.0f) : 1;
     if (f->kind == VKMM_TEXEL_SHAREDEXP) {
         decode_shared_exponent(bytes, rgba);
         return;

@@ -46,6 +46,10 @@ uint32_t vkmm_texel_format_count(void);
 /* Whether the shader sees floats (normalized and float formats) or integers. */
 bool vkmm_texel_format_is_float(const struct vkmm_texel_format *f);
 
+/* A float's bits and back (the RGBA values of float formats are bits). */
+uint32_t vkmm_float_bits(float value);
+float vkmm_bits_float(uint32_t bits);
+
 /* One texel's bytes to RGBA values (float bits or integers); missing
  * channels are 0 and alpha 1 (1.0f for float formats), as the spec's
  * conversion to RGBA says. */

@@ -86,20 +86,6 @@ static void fetch(const struct source *s, int32_t x, int32_t y, int32_t z, uint3
     vkmm_texel_decode(s->format, s->box + index * s->format->size, rgba);
 }
 
-static float as_float(uint32_t bits)
-{
-    float f;
-    memcpy(&f, &bits, 4);
-    return f;
-}
-
-static uint32_t float_bits(float f)
-{
-    uint32_t bits;
-    memcpy(&bits, &f, 4);
-    return bits;
-}
-
 /* Linear filtering: the weighted sum of the 8 taps (2 and 4 coincide in
  * lower dimensions, where the axis has one texel). */
 static void sample_linear(const struct source *s, const struct taps t[3], uint32_t rgba[4])
@@ -118,10 +104,10 @@ static void sample_linear(const struct source *s, const struct taps t[3], uint32
         uint32_t texel[4];
         fetch(s, at[0], at[1], at[2], texel);
         for (int k = 0; k < 4; k++)
-            sum[k] += w * as_float(texel[k]);
+            sum[k] += w * vkmm_bits_float(texel[k]);
     }
     for (int k = 0; k < 4; k++)
-        rgba[k] = float_bits(sum[k]);
+        rgba[k] = vkmm_float_bits(sum[k]);
 }
 
 /* Integer blits convert between widths of one signedness: values the

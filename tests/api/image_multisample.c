@@ -53,22 +53,11 @@ static void ms_destroy(struct vkmm_test *t, struct ms_image *i)
 static void barrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
                     VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
 {
-    VkImageMemoryBarrier2 b = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
-        .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-        .dstStageMask = dst_stage,
-        .dstAccessMask = dst_access,
-        .oldLayout = from,
-        .newLayout = to,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = image,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-    };
-    VkDependencyInfo d = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 1,
-                           .pImageMemoryBarriers = &b };
-    vkCmdPipelineBarrier2(cmd, &d);
+    vkmm_test_image_barrier(cmd, &(struct vkmm_test_image_barrier){
+                                     .image = image, .from = from, .to = to,
+                                     .src_stage = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                                     .src_access = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                                     .dst_stage = dst_stage, .dst_access = dst_access });
 }
 
 /* Image `a` cleared to 7, `b` to 9; texel (1, 0) of `a` copied into `b`:

@@ -50,25 +50,15 @@ static void image_destroy(struct vkmm_test *t, struct test_image *image)
     vkFreeMemory(t->device, image->memory, NULL);
 }
 
-/* An image barrier (synchronization2) covering every subresource. */
+/* An image barrier covering every subresource. */
 static void transition(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to)
 {
-    VkImageMemoryBarrier2 barrier = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
-        .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-        .dstStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
-        .dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
-        .oldLayout = from,
-        .newLayout = to,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = image,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS },
-    };
-    VkDependencyInfo dependency = {
-        .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &barrier };
-    vkCmdPipelineBarrier2(cmd, &dependency);
+    vkmm_test_image_barrier(cmd, &(struct vkmm_test_image_barrier){
+                                     .image = image, .from = from, .to = to,
+                                     .src_stage = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                                     .src_access = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                                     .dst_stage = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                                     .dst_access = VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT });
 }
 
 /* A clear of two levels and two layers, a padded buffer region into layer

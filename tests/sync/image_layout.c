@@ -22,23 +22,13 @@ static const struct sync_variant variants[VARIANTS] = {
 static void transition(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
                        VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access)
 {
-    VkImageMemoryBarrier2 barrier = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = src_stage,
-        .srcAccessMask = src_access,
-        .dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
-        .dstAccessMask = to == VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL ? VK_ACCESS_2_TRANSFER_READ_BIT
-                                                                  : VK_ACCESS_2_TRANSFER_WRITE_BIT,
-        .oldLayout = from,
-        .newLayout = to,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = image,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-    };
-    VkDependencyInfo dependency = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 1,
-                                    .pImageMemoryBarriers = &barrier };
-    vkCmdPipelineBarrier2(cmd, &dependency);
+    vkmm_test_image_barrier(cmd, &(struct vkmm_test_image_barrier){
+                                     .image = image, .from = from, .to = to,
+                                     .src_stage = src_stage, .src_access = src_access,
+                                     .dst_stage = VK_PIPELINE_STAGE_2_COPY_BIT,
+                                     .dst_access = to == VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
+                                                       ? VK_ACCESS_2_TRANSFER_READ_BIT
+                                                       : VK_ACCESS_2_TRANSFER_WRITE_BIT });
 }
 
 static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])

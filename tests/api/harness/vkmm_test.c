@@ -351,6 +351,27 @@ void vkmm_test_compute_to_host_barrier(VkCommandBuffer cmd)
                          NULL, 0, NULL);
 }
 
+void vkmm_test_image_barrier(VkCommandBuffer cmd, const struct vkmm_test_image_barrier *b)
+{
+    VkImageMemoryBarrier2 barrier = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+        .srcStageMask = b->src_stage,
+        .srcAccessMask = b->src_access,
+        .dstStageMask = b->dst_stage,
+        .dstAccessMask = b->dst_access,
+        .oldLayout = b->from,
+        .newLayout = b->to,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = b->image,
+        .subresourceRange = { b->aspect ? b->aspect : VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0,
+                              VK_REMAINING_ARRAY_LAYERS },
+    };
+    VkDependencyInfo dependency = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 1,
+                                    .pImageMemoryBarriers = &barrier };
+    vkCmdPipelineBarrier2(cmd, &dependency);
+}
+
 /* --- Compute pipelines ------------------------------------------------- */
 
 uint32_t *vkmm_test_load_spirv(const char *name, size_t *size_bytes)

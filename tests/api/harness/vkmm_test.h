@@ -106,6 +106,18 @@ void vkmm_test_compute_to_host_barrier(VkCommandBuffer cmd);
             fail_msg("%s returned %d at %s:%d", #call, vk_check_result_, __FILE__, __LINE__); \
     } while (0)
 
+/* One image barrier (synchronization2) over every level and layer of the
+ * aspect, from (src_stage, src_access) in layout `from` to (dst_stage,
+ * dst_access) in layout `to`. */
+struct vkmm_test_image_barrier {
+    VkImage image;
+    VkImageAspectFlags aspect; /* 0: COLOR */
+    VkImageLayout from, to;
+    VkPipelineStageFlags2 src_stage, dst_stage;
+    VkAccessFlags2 src_access, dst_access;
+};
+void vkmm_test_image_barrier(VkCommandBuffer cmd, const struct vkmm_test_image_barrier *b);
+
 /* --- Compute pipelines ------------------------------------------------- */
 
 /* A compute pipeline from tests/shaders/<name>.comp (compiled at build
