@@ -11,10 +11,20 @@
 
 #define VKMM_HOPELESS_READS (1u << 16) /* lane reads */
 
-/* Owner word of one byte: workgroup tag (19 bits, 0: untouched in this
+/* Owner state of a byte: workgroup tag (19 bits, 0: untouched in this
  * dispatch, all ones: several), whether the dispatch wrote the byte before
  * anything read it (1 bit), the last instruction's site index (8 bits) and
- * the kinds of access seen (4 bits). */
+ * the kinds of access seen (4 bits).
+ *
+ * The map keeps one state per aligned 4-byte word while every access in
+ * the dispatch covers the word whole (the common case: 32-bit and wider
+ * data; a subgroup's 128-byte span is 32 states, not 128), and splits a
+ * word into four byte states when an access covers part of it: races are
+ * between bytes (each byte is a memory location), so a split word judges
+ * each byte by its own history.  A word whose four byte states become equal
+ * again is one state again.  The dispatch's clear zeroes word states only:
+ * byte states are read only under a SPLIT word and are rewritten when a
+ * word splits. */
 #define TAG_BITS 19u
 #define TAG_MASK ((1u << TAG_BITS) - 1u)
 #define SEVERAL TAG_MASK
@@ -25,6 +35,12 @@
 #define SHARED_WRITE (1u << 29)
 #define PRIVATE_READ (1u << 30)
 #define SHARED_READ (1u << 31)
+#define WORD 4u
+/* A word's state when its bytes have states of their own: a tag of 0 with
+ * another bit set is no byte's state (untouched bytes are 0, touched ones
+ * have a tag). */
+#define SPLIT FIRST_WRITE
+_Static_assert((SPLIT & TAG_MASK) == 0 && SPLIT != 0, "SPLIT is no byte's state");
 
 struct site {
     uint32_t word;
@@ -34,7 +50,10 @@ struct site {
 struct vkmm_device_monitor {
     uint8_t *base;
     uint64_t size;
-    uint32_t *owner; /* size words: virtual, committed where touched */
+    /* Both maps are virtual, committed where touched. */
+    uint32_t *owner; /* per aligned word (the last may be partial): its bytes' state, or SPLIT */
+    uint32_t *bytes; /* per byte: its state, where its word is SPLIT */
+    uint64_t words;
     struct vkmm_device_races *races;
     vkmm_device_monitor_peek peek;
     void *peek_user;
@@ -54,24 +73,26 @@ struct vkmm_device_monitor {
     uint64_t seed;
 };
 
+static void *map_states(uint64_t count)
+{
+    void *map = mmap(NULL, count * sizeof(uint32_t), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return map == MAP_FAILED ? NULL : map;
+}
+
 struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t size)
 {
     struct vkmm_device_monitor *m = calloc(1, sizeof(*m));
     if (!m)
         return NULL;
-    void *owner = mmap(NULL, size * sizeof(uint32_t), PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (owner == MAP_FAILED) {
-        free(m);
-        return NULL;
-    }
     m->base = base;
     m->size = size;
-    m->owner = owner;
+    m->words = (size + WORD - 1) / WORD;
+    m->owner = map_states(m->words);
+    m->bytes = map_states(m->words * WORD);
     m->levels = vkmm_dispatch_levels_create(base, size);
-    if (!m->levels) {
-        munmap(owner, size * sizeof(uint32_t));
-        free(m);
+    if (!m->owner || !m->bytes || !m->levels) {
+        vkmm_device_monitor_destroy(m);
         return NULL;
     }
     return m;
@@ -81,7 +102,10 @@ void vkmm_device_monitor_destroy(struct vkmm_device_monitor *m)
 {
     if (!m)
         return;
-    munmap(m->owner, m->size * sizeof(uint32_t));
+    if (m->owner)
+        munmap(m->owner, m->words * sizeof(uint32_t));
+    if (m->bytes)
+        munmap(m->bytes, m->words * WORD * sizeof(uint32_t));
     vkmm_dispatch_levels_destroy(m->levels);
     free(m);
 }
@@ -107,18 +131,34 @@ void vkmm_device_monitor_clear(struct vkmm_device_monitor *m, const uint8_t *byt
 {
     if (bytes < m->base || (uint64_t)(bytes - m->base) > m->size || size > m->size - (uint64_t)(bytes - m->base))
         return;
+    uint64_t offset = (uint64_t)(bytes - m->base);
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uintptr_t begin = (uintptr_t)(m->owner + (bytes - m->base));
-    uintptr_t end = (uintptr_t)(m->owner + (bytes - m->base) + size);
+    uintptr_t begin = (uintptr_t)(m->owner + offset / WORD);
+    uintptr_t end = (uintptr_t)(m->owner + (offset + size + WORD - 1) / WORD);
     begin &= ~(uintptr_t)(page - 1);
     end = (end + page - 1) & ~(uintptr_t)(page - 1);
     /* Dropped pages read back as zero: untouched.  Spans up to 16 MiB of
      * map are zeroed in place instead, rather than faulted in again at the
-     * next dispatch (the pages stay committed). */
-    if (end - begin <= (16u << 20))
+     * next dispatch (the pages stay committed).  Zeroed words are not
+     * SPLIT, so their byte states need no clearing; when the words' pages
+     * are dropped, so are their byte states' (four whole pages per page of
+     * words), for the memory. */
+    if (end - begin <= (16u << 20)) {
         memset((void *)begin, 0, end - begin);
-    else
-        madvise((void *)begin, end - begin, MADV_DONTNEED);
+        return;
+    }
+    uint64_t first = (uint64_t)((uint32_t *)begin - m->owner), count = (end - begin) / sizeof(uint32_t);
+    if (count > m->words - first)
+        count = m->words - first; /* the byte map ends with the last word */
+    madvise((void *)begin, end - begin, MADV_DONTNEED);
+    madvise(m->bytes + first * WORD, count * WORD * sizeof(uint32_t), MADV_DONTNEED);
+}
+
+/* The owner state of the byte at `offset`. */
+static inline uint32_t owner_at(const struct vkmm_device_monitor *m, uint64_t offset)
+{
+    uint32_t state = m->owner[offset / WORD];
+    return state == SPLIT ? m->bytes[offset] : state;
 }
 
 /* The site index of an instruction (0 when the table is full). */
@@ -175,7 +215,7 @@ static void record(struct vkmm_device_monitor *m, uint64_t offset, uint32_t owne
         }
     }
     if (races->count == VKMM_DEVICE_MAX_RACES) {
-        races->more++;
+        races->more += bytes;
         return;
     }
     uint32_t other_tag = owner & TAG_MASK;
@@ -216,7 +256,7 @@ static void record_stale(struct vkmm_device_monitor *m, const struct vkmm_level_
         }
     }
     if (races->count == VKMM_DEVICE_MAX_RACES) {
-        races->more++;
+        races->more += size;
         return;
     }
     races->race[races->count++] = (struct vkmm_device_race){
@@ -232,45 +272,79 @@ static void record_stale(struct vkmm_device_monitor *m, const struct vkmm_level_
     };
 }
 
-/* Records the access of `count` bytes that hold one owner word; returns
- * true when it is a private read of bytes another workgroup wrote (it must
- * read the value from before the dispatch). */
-static bool access_bytes(struct vkmm_device_monitor *m, uint64_t offset, uint32_t count, const struct access *a)
+/* Records the access of `count` bytes whose owner state is `owner` (the
+ * same for all of them) and returns their new state; sets *stale when it is
+ * a private read of bytes another workgroup wrote (it must read the value
+ * from before the dispatch). */
+static uint32_t access_state(struct vkmm_device_monitor *m, uint64_t offset, uint32_t count, uint32_t owner,
+                             const struct access *a, bool *stale)
 {
-    uint32_t owner = m->owner[offset];
     uint32_t tag = owner & TAG_MASK;
     uint32_t seen = owner & (PRIVATE_WRITE | SHARED_WRITE | PRIVATE_READ | SHARED_READ);
-    bool stale = false;
     if (tag && tag != a->tag && conflicts(seen, a->write, a->private_)) {
         record(m, offset, owner, a, count);
-        stale = !a->write && a->private_;
+        *stale |= !a->write && a->private_;
     }
     uint32_t kind = a->write ? (a->private_ ? PRIVATE_WRITE : SHARED_WRITE)
                              : (a->private_ ? PRIVATE_READ : SHARED_READ);
     uint32_t new_tag = !tag || tag == a->tag ? a->tag : SEVERAL;
     uint32_t first_write = owner ? owner & FIRST_WRITE : (a->write ? FIRST_WRITE : 0);
-    uint32_t word = new_tag | first_write | a->site << SITE_SHIFT | seen | kind;
     if (!a->write && first_write && m->read_marks_delta)
         /* The read sees what this dispatch wrote, not what was there
          * before it: not a read of the bytes as the command found them (an
          * uninitialised buffer used as scratch inside one dispatch). */
         memset(m->base + offset + m->read_marks_delta, 0, count);
-    for (uint32_t i = 0; i < count; i++)
-        m->owner[offset + i] = word;
-    return stale;
+    return new_tag | first_write | a->site << SITE_SHIFT | seen | kind;
 }
 
-/* A lane's bytes in runs of one owner word: an element's bytes nearly
- * always share theirs, so the check runs once per element. */
-static bool access_lane(struct vkmm_device_monitor *m, uint64_t at, uint32_t size, const struct access *a)
+/* The byte states of a word, splitting it: each byte starts with the
+ * word's state. */
+static uint32_t *split_word(struct vkmm_device_monitor *m, uint64_t word)
+{
+    uint32_t *bytes = m->bytes + word * WORD;
+    uint32_t state = m->owner[word];
+    if (state != SPLIT) {
+        for (uint32_t i = 0; i < WORD; i++)
+            bytes[i] = state;
+        m->owner[word] = SPLIT;
+    }
+    return bytes;
+}
+
+/* The bytes [at, at + size) in runs of one state: whole words while the
+ * access covers them and they are not split, byte states elsewhere.  An
+ * element's words (and here a lane's) nearly always share one state, so
+ * the check runs once per element. */
+static bool access_range(struct vkmm_device_monitor *m, uint64_t at, uint64_t size, const struct access *a)
 {
     bool stale = false;
-    for (uint32_t i = 0; i < size;) {
-        uint32_t run = 1;
-        while (i + run < size && m->owner[at + i + run] == m->owner[at + i])
-            run++;
-        stale |= access_bytes(m, at + i, run, a);
-        i += run;
+    for (uint64_t offset = at, end = at + size; offset < end;) {
+        uint64_t word = offset / WORD;
+        uint32_t *states = m->owner + word;
+        if (offset % WORD == 0 && end - offset >= WORD && states[0] != SPLIT) {
+            uint64_t run = 1, whole = (end - offset) / WORD;
+            while (run < whole && states[run] == states[0])
+                run++;
+            uint32_t state = access_state(m, offset, (uint32_t)(run * WORD), states[0], a, &stale);
+            for (uint64_t i = 0; i < run; i++)
+                states[i] = state;
+            offset += run * WORD;
+            continue;
+        }
+        /* Part of the word, or a word split before: byte by byte. */
+        uint32_t *bytes = split_word(m, word);
+        uint64_t stop = (word + 1) * WORD < end ? (word + 1) * WORD : end;
+        while (offset < stop) {
+            uint32_t first = (uint32_t)(offset % WORD), run = 1;
+            while (offset + run < stop && bytes[first + run] == bytes[first])
+                run++;
+            uint32_t state = access_state(m, offset, run, bytes[first], a, &stale);
+            for (uint32_t i = 0; i < run; i++)
+                bytes[first + i] = state;
+            offset += run;
+        }
+        if (bytes[0] == bytes[1] && bytes[0] == bytes[2] && bytes[0] == bytes[3])
+            m->owner[word] = bytes[0]; /* one history again: one state */
     }
     return stale;
 }
@@ -311,8 +385,9 @@ static bool access_levels(struct vkmm_device_monitor *m, uint64_t *address, uint
 /* Streaming: lanes 0..n-1 active, at consecutive `size`-byte elements, and
  * no byte of theirs accessed by another workgroup in this dispatch — then
  * nothing can conflict and nothing moves, and their bytes are recorded as
- * one span (an element's bytes, and here a subgroup's, nearly always share
- * one owner word).  Returns false to take the lanes one by one. */
+ * one span (an element's words, and here a subgroup's, nearly always share
+ * one state: then the span is one check of its words and one store to
+ * each).  Returns false to take the lanes one by one. */
 static bool access_span(struct vkmm_device_monitor *m, const uint64_t *addresses, uint64_t lanes, uint32_t size,
                         uint32_t flags, struct access *a, uint32_t subgroup)
 {
@@ -326,29 +401,55 @@ static bool access_span(struct vkmm_device_monitor *m, const uint64_t *addresses
         if (addresses[lane] != addresses[0] + (uint64_t)lane * size)
             return false;
     uint32_t bytes = size * count;
-    const uint32_t *owner = m->owner + at;
-    uint32_t others = 0, differ = 0;
-    for (uint32_t i = 0; i < bytes; i++) {
-        uint32_t tag = owner[i] & TAG_MASK;
+    /* Another workgroup's byte anywhere in the span?  Its words nearly
+     * always share one state: one pass finds whether they do, and then
+     * that state answers.  Otherwise each word's state, and the bytes of
+     * split words one by one (rare). */
+    const uint32_t *owner = m->owner;
+    uint64_t first = at / WORD, last = (at + bytes - 1) / WORD;
+    uint32_t differ = 0;
+    for (uint64_t w = first + 1; w <= last; w++)
+        differ |= owner[w] ^ owner[first];
+    uint32_t tag = owner[first] & TAG_MASK;
+    uint32_t others = tag && tag != a->tag, split = owner[first] == SPLIT;
+    for (uint64_t w = first + 1; differ && w <= last; w++) {
+        tag = owner[w] & TAG_MASK;
         others |= tag && tag != a->tag;
-        differ |= owner[i] ^ owner[0];
+        split |= owner[w] == SPLIT;
+    }
+    for (uint64_t offset = at; split && !others && offset < at + bytes; offset++) {
+        tag = owner_at(m, offset) & TAG_MASK;
+        others |= tag && tag != a->tag;
     }
     if (others)
         return false;
     a->invocation = subgroup * m->subgroup_width;
     a->span_start = at;
     a->element = size;
-    /* One owner word for the whole span (the common case): one record. */
-    bool (*record_span)(struct vkmm_device_monitor *, uint64_t, uint32_t, const struct access *) =
-        differ ? access_lane : access_bytes;
+    bool stale = false; /* nothing conflicts: stays false */
+    if (differ || split || at % WORD || bytes % WORD) {
+        if (flags & VKMM_WORKGROUP_READ) {
+            a->write = false;
+            access_range(m, at, bytes, a);
+        }
+        if (flags & VKMM_WORKGROUP_WRITE) {
+            a->write = true;
+            access_range(m, at, bytes, a);
+        }
+        return true;
+    }
+    /* Whole words, all of one state (the common case): one record. */
+    uint32_t state = owner[first];
     if (flags & VKMM_WORKGROUP_READ) {
         a->write = false;
-        record_span(m, at, bytes, a);
+        state = access_state(m, at, bytes, state, a, &stale);
     }
     if (flags & VKMM_WORKGROUP_WRITE) {
         a->write = true;
-        record_span(m, at, bytes, a);
+        state = access_state(m, at, bytes, state, a, &stale);
     }
+    for (uint64_t w = first; w <= last; w++)
+        m->owner[w] = state;
     return true;
 }
 
@@ -423,20 +524,20 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         if (!vkmm_lane_offset(addresses[lane], base, m->size, size, &at))
             continue; /* outside device memory */
         bool stale = false;
-        uint32_t owner_before = m->owner[at];
+        uint32_t owner_before = owner_at(m, at);
         a.invocation = subgroup * m->subgroup_width + lane;
         a.span_start = at;
         a.element = size;
         if (flags & VKMM_WORKGROUP_READ) {
             a.write = false;
-            stale = access_lane(m, at, size, &a);
+            stale = access_range(m, at, size, &a);
         }
         bool drop = (flags & VKMM_WORKGROUP_WRITE) && !(flags & VKMM_WORKGROUP_READ) && a.private_ &&
                     !through_levels && size <= 64 && write_races(owner_before, a.tag) &&
                     racing_write_dropped(m, (uint32_t)(site >> 32), at);
         if (flags & VKMM_WORKGROUP_WRITE) {
             a.write = true;
-            access_lane(m, at, size, &a);
+            access_range(m, at, size, &a);
         }
         if (drop) {
             /* The write goes to scratch: the bytes keep the first writer's. */
@@ -490,10 +591,10 @@ void vkmm_device_monitor_end_dispatch(struct vkmm_device_monitor *m)
     for (uint32_t i = 0; i < count && m->races; i++) {
         struct vkmm_device_races *races = m->races;
         if (races->count == VKMM_DEVICE_MAX_RACES) {
-            races->more++;
+            races->more++; /* one byte */
             continue;
         }
-        uint32_t owner = lost[i].offset < m->size ? m->owner[lost[i].offset] : 0;
+        uint32_t owner = lost[i].offset < m->size ? owner_at(m, lost[i].offset) : 0;
         const struct site *atomic = &m->sites[lost[i].writer_site <= m->site_count ? lost[i].writer_site : 0];
         const struct site *other = &m->sites[owner >> SITE_SHIFT & SITE_MASK];
         uint32_t other_tag = owner & TAG_MASK;

@@ -9,13 +9,14 @@
  * workgroups may be synchronized through release/acquire; those pairs are
  * not judged here.)
  *
- * Per byte of device memory an owner word (a map as large as the device's
- * address space, committed only where touched, cleared after each
- * dispatch): the last workgroup to access it (or "several"), the last
- * instruction, and which kinds of access it saw.  A private read of bytes
- * another workgroup wrote is made to show: it reads the bytes as they were
- * before the dispatch.  One record per bug: the pair of instructions.  The
- * monitor knows no Vulkan object. */
+ * Per byte of device memory an owner state (kept per aligned 4-byte word
+ * while accesses cover words whole, per byte where one covers part of a
+ * word; maps as large as the device's address space, committed only where
+ * touched, cleared after each dispatch): the last workgroup to access it
+ * (or "several"), the last instruction, and which kinds of access it saw.
+ * A private read of bytes another workgroup wrote is made to show: it
+ * reads the bytes as they were before the dispatch.  One record per bug:
+ * the pair of instructions.  The monitor knows no Vulkan object. */
 #pragma once
 
 #include <stdbool.h>
@@ -47,7 +48,7 @@ struct vkmm_device_race {
 
 struct vkmm_device_races {
     uint32_t count;
-    uint64_t more;
+    uint64_t more; /* bytes of races past VKMM_DEVICE_MAX_RACES */
     struct vkmm_device_race race[VKMM_DEVICE_MAX_RACES];
 };
 
