@@ -22,8 +22,13 @@
  * word into four byte states when an access covers part of it: races are
  * between bytes (each byte is a memory location), so a split word judges
  * each byte by its own history.  A word whose four byte states become equal
- * again is one state again.  The dispatch's clear zeroes word states only:
- * byte states are read only under a SPLIT word and are rewritten when a
+ * again is one state again.
+ *
+ * A dispatch starts with every state untouched (0), without a pass over the
+ * map: word states are zeroed a chunk at a time when the dispatch first
+ * touches the chunk (its generation, the dispatch it holds states of, is
+ * older), while the chunk is about to be used anyway.  Byte states need no
+ * zeroing: they are read only under a SPLIT word and are rewritten when a
  * word splits. */
 #define TAG_BITS 19u
 #define TAG_MASK ((1u << TAG_BITS) - 1u)
@@ -40,6 +45,7 @@
  * another bit set is no byte's state (untouched bytes are 0, touched ones
  * have a tag). */
 #define SPLIT FIRST_WRITE
+#define CHUNK_WORDS 1024u /* words zeroed at a time: 4 KiB of map */
 _Static_assert((SPLIT & TAG_MASK) == 0 && SPLIT != 0, "SPLIT is no byte's state");
 
 struct site {
@@ -54,6 +60,8 @@ struct vkmm_device_monitor {
     uint32_t *owner; /* per aligned word (the last may be partial): its bytes' state, or SPLIT */
     uint32_t *bytes; /* per byte: its state, where its word is SPLIT */
     uint64_t words;
+    uint64_t *chunk_generation; /* per CHUNK_WORDS words: the dispatch whose states they hold */
+    uint64_t generation;        /* dispatches begun */
     struct vkmm_device_races *races;
     vkmm_device_monitor_peek peek;
     void *peek_user;
@@ -73,11 +81,15 @@ struct vkmm_device_monitor {
     uint64_t seed;
 };
 
-static void *map_states(uint64_t count)
+static void *map_zeroed(uint64_t bytes)
 {
-    void *map = mmap(NULL, count * sizeof(uint32_t), PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     return map == MAP_FAILED ? NULL : map;
+}
+
+static uint64_t chunk_count(uint64_t words)
+{
+    return (words + CHUNK_WORDS - 1) / CHUNK_WORDS;
 }
 
 struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t size)
@@ -88,10 +100,11 @@ struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t s
     m->base = base;
     m->size = size;
     m->words = (size + WORD - 1) / WORD;
-    m->owner = map_states(m->words);
-    m->bytes = map_states(m->words * WORD);
+    m->owner = map_zeroed(m->words * sizeof(uint32_t));
+    m->bytes = map_zeroed(m->words * WORD * sizeof(uint32_t));
+    m->chunk_generation = map_zeroed(chunk_count(m->words) * sizeof(uint64_t));
     m->levels = vkmm_dispatch_levels_create(base, size);
-    if (!m->owner || !m->bytes || !m->levels) {
+    if (!m->owner || !m->bytes || !m->chunk_generation || !m->levels) {
         vkmm_device_monitor_destroy(m);
         return NULL;
     }
@@ -106,6 +119,8 @@ void vkmm_device_monitor_destroy(struct vkmm_device_monitor *m)
         munmap(m->owner, m->words * sizeof(uint32_t));
     if (m->bytes)
         munmap(m->bytes, m->words * WORD * sizeof(uint32_t));
+    if (m->chunk_generation)
+        munmap(m->chunk_generation, chunk_count(m->words) * sizeof(uint64_t));
     vkmm_dispatch_levels_destroy(m->levels);
     free(m);
 }
@@ -114,6 +129,7 @@ void vkmm_device_monitor_begin(struct vkmm_device_monitor *m, struct vkmm_device
                                vkmm_device_monitor_peek peek, void *peek_user, uint64_t seed,
                                int64_t read_marks_delta, uint32_t subgroup_width)
 {
+    m->generation++; /* every state of the last dispatch is stale now */
     m->read_marks_delta = read_marks_delta;
     m->subgroup_width = subgroup_width;
     m->seed = seed;
@@ -131,27 +147,36 @@ void vkmm_device_monitor_clear(struct vkmm_device_monitor *m, const uint8_t *byt
 {
     if (bytes < m->base || (uint64_t)(bytes - m->base) > m->size || size > m->size - (uint64_t)(bytes - m->base))
         return;
+    /* The next dispatch starts from untouched states whatever is done here
+     * (vkmm_device_monitor_begin).  Only the memory of spans over 16 MiB
+     * of map goes back (dropped pages read back as zero), and with them
+     * their byte states (four whole pages per page of words). */
     uint64_t offset = (uint64_t)(bytes - m->base);
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     uintptr_t begin = (uintptr_t)(m->owner + offset / WORD);
     uintptr_t end = (uintptr_t)(m->owner + (offset + size + WORD - 1) / WORD);
     begin &= ~(uintptr_t)(page - 1);
     end = (end + page - 1) & ~(uintptr_t)(page - 1);
-    /* Dropped pages read back as zero: untouched.  Spans up to 16 MiB of
-     * map are zeroed in place instead, rather than faulted in again at the
-     * next dispatch (the pages stay committed).  Zeroed words are not
-     * SPLIT, so their byte states need no clearing; when the words' pages
-     * are dropped, so are their byte states' (four whole pages per page of
-     * words), for the memory. */
-    if (end - begin <= (16u << 20)) {
-        memset((void *)begin, 0, end - begin);
+    if (end - begin <= (16u << 20))
         return;
-    }
     uint64_t first = (uint64_t)((uint32_t *)begin - m->owner), count = (end - begin) / sizeof(uint32_t);
     if (count > m->words - first)
         count = m->words - first; /* the byte map ends with the last word */
     madvise((void *)begin, end - begin, MADV_DONTNEED);
     madvise(m->bytes + first * WORD, count * WORD * sizeof(uint32_t), MADV_DONTNEED);
+}
+
+/* The words [first, last] as this dispatch left them: chunks it has not
+ * touched yet hold an earlier dispatch's states, zeroed now. */
+static inline void refresh(struct vkmm_device_monitor *m, uint64_t first, uint64_t last)
+{
+    for (uint64_t chunk = first / CHUNK_WORDS; chunk <= last / CHUNK_WORDS; chunk++) {
+        if (m->chunk_generation[chunk] == m->generation)
+            continue;
+        uint64_t words = m->words - chunk * CHUNK_WORDS < CHUNK_WORDS ? m->words - chunk * CHUNK_WORDS : CHUNK_WORDS;
+        memset(m->owner + chunk * CHUNK_WORDS, 0, words * sizeof(uint32_t));
+        m->chunk_generation[chunk] = m->generation;
+    }
 }
 
 /* The owner state of the byte at `offset`. */
@@ -407,6 +432,7 @@ static bool access_span(struct vkmm_device_monitor *m, const uint64_t *addresses
      * split words one by one (rare). */
     const uint32_t *owner = m->owner;
     uint64_t first = at / WORD, last = (at + bytes - 1) / WORD;
+    refresh(m, first, last);
     uint32_t differ = 0;
     for (uint64_t w = first + 1; w <= last; w++)
         differ |= owner[w] ^ owner[first];
@@ -524,6 +550,7 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         if (!vkmm_lane_offset(addresses[lane], base, m->size, size, &at))
             continue; /* outside device memory */
         bool stale = false;
+        refresh(m, at / WORD, size ? (at + size - 1) / WORD : at / WORD);
         uint32_t owner_before = owner_at(m, at);
         a.invocation = subgroup * m->subgroup_width + lane;
         a.span_start = at;
@@ -594,7 +621,11 @@ void vkmm_device_monitor_end_dispatch(struct vkmm_device_monitor *m)
             races->more++; /* one byte */
             continue;
         }
-        uint32_t owner = lost[i].offset < m->size ? owner_at(m, lost[i].offset) : 0;
+        uint32_t owner = 0;
+        if (lost[i].offset < m->size) {
+            refresh(m, lost[i].offset / WORD, lost[i].offset / WORD);
+            owner = owner_at(m, lost[i].offset);
+        }
         const struct site *atomic = &m->sites[lost[i].writer_site <= m->site_count ? lost[i].writer_site : 0];
         const struct site *other = &m->sites[owner >> SITE_SHIFT & SITE_MASK];
         uint32_t other_tag = owner & TAG_MASK;

@@ -12,8 +12,9 @@
  * Per byte of device memory an owner state (kept per aligned 4-byte word
  * while accesses cover words whole, per byte where one covers part of a
  * word; maps as large as the device's address space, committed only where
- * touched, cleared after each dispatch): the last workgroup to access it
- * (or "several"), the last instruction, and which kinds of access it saw.
+ * touched, forgotten when the next dispatch begins): the last workgroup
+ * to access it (or "several"), the last instruction, and which kinds of
+ * access it saw.
  * A private read of bytes another workgroup wrote is made to show: it
  * reads the bytes as they were before the dispatch.  One record per bug:
  * the pair of instructions.  The monitor knows no Vulkan object. */
@@ -62,11 +63,13 @@ struct vkmm_device_monitor;
  * out of memory. */
 struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t size);
 void vkmm_device_monitor_destroy(struct vkmm_device_monitor *monitor);
-/* A dispatch starts: its races go to `races`. */
+/* A dispatch starts, with nothing recorded: its races go to `races`. */
 void vkmm_device_monitor_begin(struct vkmm_device_monitor *monitor, struct vkmm_device_races *races,
                                vkmm_device_monitor_peek peek, void *peek_user, uint64_t seed,
                                int64_t read_marks_delta, uint32_t subgroup_width);
-/* After the dispatch: forgets what it recorded over [bytes, bytes + size). */
+/* After the dispatch, over [bytes, bytes + size): what it recorded is
+ * forgotten at the next begin anyway; a large range's memory goes back to
+ * the system. */
 void vkmm_device_monitor_clear(struct vkmm_device_monitor *monitor, const uint8_t *bytes, uint64_t size);
 
 /* The hook the generated code calls (shader_abi.h, device_access). */
