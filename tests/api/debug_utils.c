@@ -484,6 +484,59 @@ static void test_private_data(void **state)
     vkDestroyDevice(device, NULL);
 }
 
+/* VK_EXT_private_data: a device created with the extension (and its own
+ * feature structure) reaches the same commands through the EXT names;
+ * one created without it gets NULL for them. */
+static void test_private_data_extension(void **state)
+{
+    struct vkmm_test *t = *state;
+    VkPhysicalDevicePrivateDataFeaturesEXT feature = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES_EXT,
+        .privateData = VK_TRUE,
+    };
+    static const float priority = 1;
+    VkDeviceQueueCreateInfo queue = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = 0,
+                                      .queueCount = 1, .pQueuePriorities = &priority };
+    const char *extension = VK_EXT_PRIVATE_DATA_EXTENSION_NAME;
+    VkDeviceCreateInfo device_info = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &feature,
+                                       .queueCreateInfoCount = 1, .pQueueCreateInfos = &queue,
+                                       .enabledExtensionCount = 1, .ppEnabledExtensionNames = &extension };
+    VkDevice device = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateDevice(t->physical_device, &device_info, NULL, &device));
+    PFN_vkCreatePrivateDataSlotEXT create =
+        (PFN_vkCreatePrivateDataSlotEXT)vkGetDeviceProcAddr(device, "vkCreatePrivateDataSlotEXT");
+    PFN_vkSetPrivateDataEXT set = (PFN_vkSetPrivateDataEXT)vkGetDeviceProcAddr(device, "vkSetPrivateDataEXT");
+    PFN_vkGetPrivateDataEXT get = (PFN_vkGetPrivateDataEXT)vkGetDeviceProcAddr(device, "vkGetPrivateDataEXT");
+    PFN_vkDestroyPrivateDataSlotEXT destroy =
+        (PFN_vkDestroyPrivateDataSlotEXT)vkGetDeviceProcAddr(device, "vkDestroyPrivateDataSlotEXT");
+    assert_true(create && set && get && destroy);
+    VkPrivateDataSlotCreateInfoEXT slot_info = { .sType = VK_STRUCTURE_TYPE_PRIVATE_DATA_SLOT_CREATE_INFO_EXT };
+    VkPrivateDataSlotEXT slot;
+    VK_CHECK(create(device, &slot_info, NULL, &slot));
+    VkFenceCreateInfo fence_info = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+    VkFence fence;
+    VK_CHECK(vkCreateFence(device, &fence_info, NULL, &fence));
+    VK_CHECK(set(device, VK_OBJECT_TYPE_FENCE, HANDLE(fence), slot, 42));
+    uint64_t value = 0;
+    get(device, VK_OBJECT_TYPE_FENCE, HANDLE(fence), slot, &value);
+    assert_true(value == 42);
+    /* The core command sees what the EXT one set: one store. */
+    value = 0;
+    vkGetPrivateData(device, VK_OBJECT_TYPE_FENCE, HANDLE(fence), slot, &value);
+    assert_true(value == 42);
+    destroy(device, slot, NULL);
+    vkDestroyFence(device, fence, NULL);
+    vkDestroyDevice(device, NULL);
+
+    /* Without the extension: NULL for the EXT names (the core ones stay). */
+    device_info.pNext = NULL;
+    device_info.enabledExtensionCount = 0;
+    VK_CHECK(vkCreateDevice(t->physical_device, &device_info, NULL, &device));
+    assert_null(vkGetDeviceProcAddr(device, "vkCreatePrivateDataSlotEXT"));
+    assert_non_null(vkGetDeviceProcAddr(device, "vkCreatePrivateDataSlot"));
+    vkDestroyDevice(device, NULL);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, vkmm_test_setup, vkmm_test_teardown)
@@ -495,6 +548,7 @@ int main(void)
         T(test_submit_message_reaches_messenger),
         T(test_queue_and_command_buffer_labels),
         T(test_private_data),
+        T(test_private_data_extension),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
