@@ -49,8 +49,12 @@ static const char *check(const struct vkmm_image *image, const VkImageViewCreate
         return "another format than the image's needs VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT";
     if (!type_compatible(image, info->viewType))
         return "the view type does not fit the image type (or needs 2D views of 3D images, not supported)";
-    if (range->aspectMask != vkmm_image_aspect(image))
-        return "the aspect mask must be the image's: DEPTH for a depth format, COLOR otherwise";
+    /* A depth/stencil image's view may name either aspect or both. */
+    VkImageAspectFlags aspects = vkmm_image_aspect(image);
+    if (!range->aspectMask || (range->aspectMask & ~aspects) ||
+        (!image->texel->stencil && range->aspectMask != aspects))
+        return "the aspect mask must be the image's: COLOR, DEPTH for a depth format, DEPTH and/or STENCIL for a "
+               "depth/stencil format";
     if (format->depth != image->texel->depth)
         return "a view of a depth image has a depth format, and a view of a colour image a colour format";
     if (!range->levelCount || range->baseMipLevel >= image->levels ||

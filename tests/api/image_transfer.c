@@ -456,6 +456,47 @@ static void test_blit_invalid_formats(void **state)
     vkmm_test_destroy(t);
 }
 
+/* D32_SFLOAT_S8_UINT is a depth/stencil attachment: its views may name
+ * the depth aspect, the stencil aspect or both, never COLOR (without the
+ * validation layer: that call is invalid). */
+static void test_depth_stencil_views(void **state)
+{
+    (void)state;
+    struct vkmm_test *t = vkmm_test_create(&(struct vkmm_test_options){ .no_validation = true });
+    VkImageCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
+        .format = VK_FORMAT_D32_SFLOAT_S8_UINT, .extent = { 4, 4, 1 }, .mipLevels = 1, .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT, .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+    };
+    VkImage image;
+    VK_CHECK(vkCreateImage(t->device, &info, NULL, &image));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(t->device, image, &req);
+    VkMemoryAllocateInfo alloc = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+                                   .memoryTypeIndex = vkmm_test_find_memory_type(t, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0) };
+    VkDeviceMemory memory;
+    VK_CHECK(vkAllocateMemory(t->device, &alloc, NULL, &memory));
+    VK_CHECK(vkBindImageMemory(t->device, image, memory, 0));
+    const VkImageAspectFlags good[3] = { VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_ASPECT_STENCIL_BIT,
+                                         VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT };
+    VkImageViewCreateInfo view_info = { .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = image,
+                                        .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = VK_FORMAT_D32_SFLOAT_S8_UINT,
+                                        .subresourceRange = { 0, 0, 1, 0, 1 } };
+    VkImageView view;
+    for (uint32_t i = 0; i < 3; i++) {
+        view_info.subresourceRange.aspectMask = good[i];
+        VK_CHECK(vkCreateImageView(t->device, &view_info, NULL, &view));
+        vkDestroyImageView(t->device, view, NULL);
+    }
+    t->expected_errors = 1;
+    view_info.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    assert_int_not_equal(vkCreateImageView(t->device, &view_info, NULL, &view), VK_SUCCESS);
+    assert_int_equal(t->driver_errors, 1);
+    vkDestroyImage(t->device, image, NULL);
+    vkFreeMemory(t->device, memory, NULL);
+    vkmm_test_destroy(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -468,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_blit_converts_formats),
         cmocka_unit_test(test_blit_invalid_formats),
         cmocka_unit_test(test_blit_depth),
+        cmocka_unit_test(test_depth_stencil_views),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
