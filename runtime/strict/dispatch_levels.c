@@ -3,56 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "level_lines.h"
 #include "shader_abi.h"
 
-#define LINE_BYTES 64u
 #define MAX_WORKGROUPS 64u  /* resident at once: dispatch.c keeps 16 */
 #define IDLE_YIELDS_DRAIN 8 /* scheduling points without a store before a cache drains (progress) */
-#define HOLDER_SLOTS 65536u         /* the dirty-holder lists, by granule hash */
-#define DOMAIN_CACHE UINT32_MAX     /* struct cache's subgroup for a workgroup domain */
-#define SPARE_BLOCKS 6144u          /* line blocks kept for the next caches (about 8 MiB) */
-
-struct line {
-    uint64_t granule; /* offset / 64 in the device address space */
-    uint64_t valid;   /* bytes this level holds a value for */
-    uint64_t dirty;   /* bytes written here and not yet pushed outward (dirty ⊆ valid) */
-    uint64_t atomic;  /* dirty bytes an atomic store wrote (atomic ⊆ dirty): a release orders them */
-    uint64_t device;  /* those of device scope (device ⊆ atomic): performed in the shader domain */
-    uint64_t order;   /* when the line last became dirty: eviction picks the newest */
-    uint64_t epoch;   /* the subgroup's release epoch of its atomic bytes */
-    uint32_t writer_tag, writer_site; /* the last write into the line (for reports) */
-    uint16_t writer_invocation[LINE_BYTES]; /* per byte: the local invocation index of its last write */
-    uint64_t scoped;  /* workgroup domain: bytes a workgroup-scope atomic read-modify-write changed */
-    uint8_t bytes[LINE_BYTES];
-    uint8_t base[LINE_BYTES]; /* workgroup domain: the device bytes when the line was filled */
-    /* Whose cache holds it: the workgroup's slot, and its subgroup or
-     * DOMAIN_CACHE. */
-    uint32_t workgroup, subgroup;
-    /* While it holds dirty bytes, the line is in its granule hash's holder
-     * list (vkmm_dispatch_levels.holders). */
-    struct line *next_holder, **holder_link;
-};
-
-/* One domain's cache: lines in an array, found through an open-addressing
- * index.  Lines are never removed one by one; the whole cache is emptied
- * when its workgroup's lines go out (the dispatch ends, or room is needed). */
-#define LINES_PER_BLOCK 4u /* most subgroup caches hold a line or two */
-
-struct cache {
-    /* Lines live in blocks that never move: an access hands out a line's
-     * address, and a later lane of the same access may add lines. */
-    struct line **blocks;
-    uint32_t block_slots; /* room in `blocks` */
-    uint32_t count, capacity;
-    uint32_t *index; /* line number + 1, 0: empty */
-    uint32_t index_size;
-    uint32_t dirty_lines; /* lines with dirty bytes (an upper bound: cleared lazily) */
-    uint32_t idle_yields;
-    uint64_t retire_round; /* its agent finished: its atomic stores are performed at this round
-                              (0: running; UINT64_MAX: performed) */
-    uint64_t epoch;        /* releases so far: atomic stores of an older epoch go out first */
-    uint32_t workgroup, subgroup; /* whose cache it is (struct line's) */
-};
 
 struct workgroup {
     uint32_t tag; /* 0: free */
@@ -76,144 +31,19 @@ struct vkmm_dispatch_levels {
     bool common_fences; /* VKMM_SHADER_FENCES=common */
     struct workgroup workgroups[MAX_WORKGROUPS];
     struct workgroup *last_found; /* find_workgroup's last answer (checked by its tag) */
-    /* The lines, in all caches, that hold dirty bytes of a granule with
-     * this hash: the stale-read check looks at those, not at every
-     * cache. */
-    struct line *holders[HOLDER_SLOTS];
-    /* Blocks of emptied caches, handed to the next ones: caches fill and
-     * empty at every workgroup, and the allocator gave their pages back
-     * to the system each time. */
-    struct line *spare[SPARE_BLOCKS];
-    uint32_t spare_count;
+    struct vkmm_level_lines lines; /* the dirty-holder lists and spare line blocks */
 };
 
 /* --- Lines ------------------------------------------------------------------------ */
 
-static uint32_t hash_granule(uint64_t granule)
-{
-    return (uint32_t)((granule * 0x9E3779B97F4A7C15ull) >> 32);
-}
-
-static struct line **holder_list(struct vkmm_dispatch_levels *l, uint64_t granule)
-{
-    return &l->holders[hash_granule(granule) & (HOLDER_SLOTS - 1)];
-}
-
-static void add_holder(struct vkmm_dispatch_levels *l, struct line *line)
-{
-    struct line **head = holder_list(l, line->granule);
-    line->next_holder = *head;
-    if (*head)
-        (*head)->holder_link = &line->next_holder;
-    line->holder_link = head;
-    *head = line;
-}
-
-/* The line's dirty bytes in `mask` leave it (pushed outward or dropped). */
-static void clean_bytes(struct line *line, uint64_t mask)
-{
-    if (!(line->dirty & mask))
-        return;
-    line->dirty &= ~mask;
-    if (line->dirty)
-        return;
-    *line->holder_link = line->next_holder;
-    if (line->next_holder)
-        line->next_holder->holder_link = line->holder_link;
-    line->next_holder = NULL;
-    line->holder_link = NULL;
-}
-
-static struct line *line_at(const struct cache *c, uint32_t n)
-{
-    return &c->blocks[n / LINES_PER_BLOCK][n % LINES_PER_BLOCK];
-}
-
-static struct line *find_line(const struct cache *c, uint64_t granule)
-{
-    if (!c->index_size)
-        return NULL;
-    for (uint32_t i = hash_granule(granule) & (c->index_size - 1);; i = (i + 1) & (c->index_size - 1)) {
-        uint32_t n = c->index[i];
-        if (!n)
-            return NULL;
-        if (line_at(c, n - 1)->granule == granule)
-            return line_at(c, n - 1);
-    }
-}
-
-static void index_line(struct cache *c, uint32_t n)
-{
-    uint32_t i = hash_granule(line_at(c, n)->granule) & (c->index_size - 1);
-    while (c->index[i])
-        i = (i + 1) & (c->index_size - 1);
-    c->index[i] = n + 1;
-}
-
-/* Room for one more line: a block (a spare one when there is one), and a
- * larger index when the lines would fill half of it. */
-static bool grow(struct vkmm_dispatch_levels *l, struct cache *c)
-{
-    if (c->count == c->capacity) {
-        uint32_t blocks = c->capacity / LINES_PER_BLOCK;
-        if (blocks == c->block_slots) {
-            uint32_t slots = c->block_slots ? 2 * c->block_slots : 4;
-            struct line **grown = realloc(c->blocks, slots * sizeof(*grown));
-            if (!grown)
-                return false;
-            c->blocks = grown;
-            c->block_slots = slots;
-        }
-        c->blocks[blocks] = l->spare_count ? l->spare[--l->spare_count] : malloc(LINES_PER_BLOCK * sizeof(struct line));
-        if (!c->blocks[blocks])
-            return false;
-        c->capacity += LINES_PER_BLOCK;
-    }
-    if (2 * (c->count + 1) <= c->index_size)
-        return true;
-    uint32_t size = c->index_size ? c->index_size * 2 : 2 * LINES_PER_BLOCK;
-    uint32_t *index = calloc(size, sizeof(*index));
-    if (!index)
-        return false;
-    free(c->index);
-    c->index = index;
-    c->index_size = size;
-    for (uint32_t n = 0; n < c->count; n++)
-        index_line(c, n);
-    return true;
-}
-
-/* The line for `granule`, added empty when absent; NULL when out of memory. */
+/* The line for `granule`, added empty when absent; NULL (and the dispatch
+ * marked failed) when out of memory. */
 static struct line *get_line(struct vkmm_dispatch_levels *l, struct cache *c, uint64_t granule)
 {
-    struct line *line = find_line(c, granule);
-    if (line)
-        return line;
-    if (!grow(l, c)) {
+    struct line *line = vkmm_level_get(&l->lines, c, granule);
+    if (!line)
         l->failed = true;
-        return NULL;
-    }
-    line = line_at(c, c->count);
-    *line = (struct line){ .granule = granule, .workgroup = c->workgroup, .subgroup = c->subgroup };
-    index_line(c, c->count++);
     return line;
-}
-
-/* Empties a cache: its lines' dirty bytes are dropped (the callers pushed
- * them first), its blocks go to the spare list. */
-static void clear_cache(struct vkmm_dispatch_levels *l, struct cache *c)
-{
-    for (uint32_t n = 0; n < c->count; n++)
-        clean_bytes(line_at(c, n), ~0ull);
-    for (uint32_t b = 0; b * LINES_PER_BLOCK < c->capacity; b++) {
-        if (l->spare_count < SPARE_BLOCKS)
-            l->spare[l->spare_count++] = c->blocks[b];
-        else
-            free(c->blocks[b]);
-    }
-    free(c->blocks);
-    free(c->index);
-    *c = (struct cache){ 0 };
 }
 
 static uint64_t byte_mask(uint32_t first, uint32_t count)
@@ -240,7 +70,7 @@ static void mark_dirty(struct vkmm_dispatch_levels *l, struct cache *c, struct l
 {
     if (!line->dirty && mask) {
         c->dirty_lines++;
-        add_holder(l, line);
+        vkmm_level_add_holder(&l->lines, line);
     }
     /* The device bytes as the line first holds them (a later lost-update
      * check compares against them). */
@@ -363,7 +193,7 @@ static void push_to_device(struct vkmm_dispatch_levels *l, struct line *line, ui
     }
     copy_bytes(line->base, line->bytes, mask);
     copy_bytes(granule_bytes(l, line->granule), line->bytes, mask);
-    clean_bytes(line, mask);
+    vkmm_level_clean(line, mask);
     line->atomic &= ~mask;
     line->device &= ~mask;
 }
@@ -379,16 +209,16 @@ static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *
      * takes the new value (an older write held there is overwritten: it
      * came first). */
     uint64_t atomic = line->device & mask;
-    struct line *outer = atomic ? find_line(&w->domain, line->granule) : NULL;
+    struct line *outer = atomic ? vkmm_level_find(&w->domain, line->granule) : NULL;
     copy_bytes(granule_bytes(l, line->granule), line->bytes, atomic);
     if (outer) {
         copy_bytes(outer->bytes, line->bytes, atomic);
         copy_bytes(outer->base, line->bytes, atomic);
         outer->valid |= atomic;
-        clean_bytes(outer, atomic);
+        vkmm_level_clean(outer, atomic);
         outer->atomic &= ~atomic;
     }
-    clean_bytes(line, atomic);
+    vkmm_level_clean(line, atomic);
     line->atomic &= ~atomic;
     line->device &= ~atomic;
     mask &= ~atomic;
@@ -405,7 +235,7 @@ static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *
         outer->writer_invocation[__builtin_ctzll(bytes)] = line->writer_invocation[__builtin_ctzll(bytes)];
     outer->order = line->order;
     w->domain.idle_yields = 0;
-    clean_bytes(line, mask);
+    vkmm_level_clean(line, mask);
     line->atomic &= ~mask;
 }
 
@@ -441,14 +271,14 @@ static void fill_subgroup_line(struct vkmm_dispatch_levels *l, struct workgroup 
 static void settle(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg, uint64_t granule,
                    uint64_t mask, enum vkmm_access_scope scope)
 {
-    struct line *inner = sg ? find_line(sg, granule) : NULL;
+    struct line *inner = sg ? vkmm_level_find(sg, granule) : NULL;
     if (inner) {
         push_to_workgroup(l, w, inner, mask);
         inner->valid &= ~(mask & ~inner->dirty);
     }
     if (scope < VKMM_SCOPE_DEVICE)
         return;
-    struct line *outer = find_line(&w->domain, granule);
+    struct line *outer = vkmm_level_find(&w->domain, granule);
     if (outer) {
         push_to_device(l, outer, mask);
         outer->valid &= ~(mask & ~outer->dirty);
@@ -462,8 +292,8 @@ static void settle(struct vkmm_dispatch_levels *l, struct workgroup *w, struct c
 static bool merge_dirty(const struct vkmm_dispatch_levels *l, const struct workgroup *w, const struct cache *sg,
                         uint64_t granule, uint64_t mask, uint8_t *out)
 {
-    const struct line *inner = sg ? find_line(sg, granule) : NULL;
-    const struct line *outer = find_line(&w->domain, granule);
+    const struct line *inner = sg ? vkmm_level_find(sg, granule) : NULL;
+    const struct line *outer = vkmm_level_find(&w->domain, granule);
     uint64_t from_inner = inner ? inner->dirty & mask : 0;
     uint64_t from_outer = outer ? outer->dirty & mask & ~from_inner : 0;
     if (!from_inner && !from_outer)
@@ -499,7 +329,7 @@ static void note_stale(struct vkmm_dispatch_levels *l, uint64_t granule, unsigne
 
 static void check_stale(struct vkmm_dispatch_levels *l, uint64_t granule, uint64_t mask, const uint8_t *returned)
 {
-    struct line *holders = *holder_list(l, granule);
+    struct line *holders = *vkmm_level_holders(&l->lines, granule);
     if (!holders) {
         /* No cache holds a dirty byte of it: the device bytes are the
          * newest. */
@@ -579,10 +409,10 @@ static uint8_t *access_private(struct vkmm_dispatch_levels *l, struct workgroup 
 {
     uint32_t first = (uint32_t)__builtin_ctzll(mask);
     if (flags & VKMM_WORKGROUP_WRITE) {
-        struct line *line = sg ? find_line(sg, granule) : NULL;
+        struct line *line = sg ? vkmm_level_find(sg, granule) : NULL;
         struct cache *holder = sg;
         if (!line) {
-            line = find_line(&w->domain, granule);
+            line = vkmm_level_find(&w->domain, granule);
             holder = &w->domain;
         }
         if (!line)
@@ -618,7 +448,7 @@ static uint8_t *access_shared(struct vkmm_dispatch_levels *l, struct workgroup *
         return line->bytes + first;
     }
     if (scope == VKMM_SCOPE_WORKGROUP) {
-        struct line *inner = find_line(sg, granule);
+        struct line *inner = vkmm_level_find(sg, granule);
         if (!write && inner && (inner->dirty & mask)) {
             uint8_t merged[LINE_BYTES];
             struct line *outer = get_line(l, &w->domain, granule);
@@ -648,7 +478,7 @@ static uint8_t *access_shared(struct vkmm_dispatch_levels *l, struct workgroup *
     }
     uint8_t merged[LINE_BYTES];
     bool moved = merge_dirty(l, w, sg, granule, mask, merged);
-    struct line *inner = find_line(sg, granule), *outer = find_line(&w->domain, granule);
+    struct line *inner = vkmm_level_find(sg, granule), *outer = vkmm_level_find(&w->domain, granule);
     if (inner)
         inner->valid &= ~(mask & ~inner->dirty);
     if (outer)
@@ -689,7 +519,7 @@ static uint8_t *access_atomic(struct vkmm_dispatch_levels *l, struct workgroup *
         if (!store_only) {
             /* The subgroup's copy must hold the latest value it may see. */
             settle(l, w, sg, granule, mask, VKMM_SCOPE_WORKGROUP);
-            struct line *outer = find_line(&w->domain, granule);
+            struct line *outer = vkmm_level_find(&w->domain, granule);
             copy_bytes(line->bytes, outer && (outer->valid & mask) == mask ? outer->bytes : granule_bytes(l, granule),
                        mask & ~line->valid);
             line->valid |= mask;
@@ -887,7 +717,7 @@ static void evict(struct vkmm_dispatch_levels *l, struct workgroup *w, struct ca
             /* Out through every level, while the older line waits in the
              * subgroup: another workgroup sees the newer store first. */
             push_to_workgroup(l, w, newest, ~0ull);
-            struct line *outer = find_line(&w->domain, newest->granule);
+            struct line *outer = vkmm_level_find(&w->domain, newest->granule);
             if (outer)
                 push_to_device(l, outer, ~0ull);
         } else {
@@ -958,10 +788,10 @@ static void finish_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w
 {
     for (uint32_t g = 0; g < w->subgroup_count; g++) {
         push_subgroup(l, w, &w->subgroups[g]);
-        clear_cache(l, &w->subgroups[g]);
+        vkmm_level_clear(&l->lines, &w->subgroups[g]);
     }
     push_workgroup(l, w);
-    clear_cache(l, &w->domain);
+    vkmm_level_clear(&l->lines, &w->domain);
     free(w->subgroups);
     *w = (struct workgroup){ 0 };
     l->used--;
@@ -1040,8 +870,7 @@ void vkmm_dispatch_levels_destroy(struct vkmm_dispatch_levels *l)
     if (!l)
         return;
     vkmm_dispatch_levels_end(l);
-    while (l->spare_count)
-        free(l->spare[--l->spare_count]);
+    vkmm_level_lines_free(&l->lines);
     free(l);
 }
 
