@@ -84,11 +84,6 @@ static const char *check_subresource(const struct vkmm_image *image, const VkIma
     return NULL;
 }
 
-static uint32_t layer_count(const struct vkmm_image *image, const VkImageSubresourceLayers *sub)
-{
-    return sub->layerCount == VK_REMAINING_ARRAY_LAYERS ? image->layers - sub->baseArrayLayer : sub->layerCount;
-}
-
 /* --- Buffer <-> image ---------------------------------------------------------- */
 
 /* Adds the rows of one buffer-image region; `to_image` orders the ranges. */
@@ -112,7 +107,7 @@ static const char *add_buffer_image_region(struct ranges *r, const struct vkmm_b
         return "bufferRowLength or bufferImageHeight is smaller than the extent";
     if (region->bufferOffset % texel)
         return "bufferOffset is not a multiple of the texel size";
-    uint32_t layers = layer_count(image, &region->imageSubresource);
+    uint32_t layers = vkmm_image_subresource_layers(image, &region->imageSubresource);
     uint64_t slices = (uint64_t)layers * e.depth;
     if (!e.width || !e.height || !e.depth)
         return NULL; /* nothing to copy */
@@ -232,7 +227,7 @@ static const char *add_image_region(struct ranges *r, const struct vkmm_image *s
 {
     VkExtent3D e = region->extent;
     bool src_3d = src->type == VK_IMAGE_TYPE_3D, dst_3d = dst->type == VK_IMAGE_TYPE_3D;
-    uint32_t slices = src_3d ? e.depth : layer_count(src, &region->srcSubresource);
+    uint32_t slices = src_3d ? e.depth : vkmm_image_subresource_layers(src, &region->srcSubresource);
     VkExtent3D src_extent = { e.width, e.height, src_3d ? e.depth : 1 };
     VkExtent3D dst_extent = { e.width, e.height, dst_3d ? slices : 1 };
     const char *problem = check_subresource(src, &region->srcSubresource, region->srcOffset, src_extent);
@@ -244,7 +239,7 @@ static const char *add_image_region(struct ranges *r, const struct vkmm_image *s
         return "the images' formats have different texel sizes";
     if (src->samples != dst->samples)
         return "the images have different sample counts";
-    if (!dst_3d && layer_count(dst, &region->dstSubresource) != slices)
+    if (!dst_3d && vkmm_image_subresource_layers(dst, &region->dstSubresource) != slices)
         return "the source and destination have different numbers of layers or slices";
     for (uint32_t s = 0; s < slices; s++) {
         uint32_t src_layer, src_z, dst_layer, dst_z;
@@ -344,8 +339,10 @@ static const char *check_blit_region(const struct vkmm_image *src, const struct 
         return "the offsets of a 1D or 2D image must span y (1D) and z 0..1";
     if (src->samples != 1 || dst->samples != 1)
         return "multisampled images cannot be blitted";
-    uint32_t src_layers = src->type == VK_IMAGE_TYPE_3D ? 1 : layer_count(src, &r->srcSubresource);
-    uint32_t dst_layers = dst->type == VK_IMAGE_TYPE_3D ? 1 : layer_count(dst, &r->dstSubresource);
+    uint32_t src_layers =
+        src->type == VK_IMAGE_TYPE_3D ? 1 : vkmm_image_subresource_layers(src, &r->srcSubresource);
+    uint32_t dst_layers =
+        dst->type == VK_IMAGE_TYPE_3D ? 1 : vkmm_image_subresource_layers(dst, &r->dstSubresource);
     if (src_layers != dst_layers)
         return "the source and destination have different numbers of layers";
     return NULL;

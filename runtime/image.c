@@ -39,6 +39,11 @@ VkExtent3D vkmm_image_level_extent(const struct vkmm_image *image, uint32_t leve
                          minify(image->extent.depth, level) };
 }
 
+uint32_t vkmm_image_subresource_layers(const struct vkmm_image *image, const VkImageSubresourceLayers *sub)
+{
+    return sub->layerCount == VK_REMAINING_ARRAY_LAYERS ? image->layers - sub->baseArrayLayer : sub->layerCount;
+}
+
 VkDeviceSize vkmm_image_element_size(const struct vkmm_image *image)
 {
     return (VkDeviceSize)image->texel->size * image->samples;

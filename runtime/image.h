@@ -40,6 +40,8 @@ VKMM_DEFINE_HANDLE_CASTS(vkmm_image, VkImage, VK_OBJECT_TYPE_IMAGE)
  * STENCIL for a depth/stencil one), COLOR otherwise (copies, views and
  * barriers name them). */
 VkImageAspectFlags vkmm_image_aspect(const struct vkmm_image *image);
+/* The array layers a subresource names (VK_REMAINING_ARRAY_LAYERS resolved). */
+uint32_t vkmm_image_subresource_layers(const struct vkmm_image *image, const VkImageSubresourceLayers *sub);
 /* Bytes of one texel with all its samples. */
 VkDeviceSize vkmm_image_element_size(const struct vkmm_image *image);
 /* The extent of mip level `level`. */

@@ -137,13 +137,6 @@ struct region_plan {
     bool linear;
 };
 
-static uint32_t layer_count(const struct vkmm_image *image, const VkImageSubresourceLayers *sub)
-{
-    if (image->type == VK_IMAGE_TYPE_3D)
-        return 1;
-    return sub->layerCount == VK_REMAINING_ARRAY_LAYERS ? image->layers - sub->baseArrayLayer : sub->layerCount;
-}
-
 /* Reads the sampled box of one source layer into `box`. */
 static void read_box(struct vkmm_execution *x, const struct vkmm_command *c, const struct region_plan *p,
                      uint32_t layer, uint8_t *box)
@@ -210,7 +203,10 @@ static void blit_region(struct vkmm_execution *x, const struct vkmm_command *c, 
     uint8_t *box = malloc(box_bytes), *row = malloc(row_bytes);
     if (box && row) {
         struct source s = { p->src->texel, box, p->axes };
-        for (uint32_t l = 0; l < layer_count(p->src, &r->srcSubresource); l++) {
+        /* A 3D image's slices are an axis of the region; it has one layer. */
+        uint32_t layers =
+            p->src->type == VK_IMAGE_TYPE_3D ? 1 : vkmm_image_subresource_layers(p->src, &r->srcSubresource);
+        for (uint32_t l = 0; l < layers; l++) {
             read_box(x, c, p, r->srcSubresource.baseArrayLayer + l, box);
             write_rows(x, c, p, &s, r->dstSubresource.baseArrayLayer + l, row);
         }
