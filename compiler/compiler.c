@@ -136,6 +136,7 @@ static int generate(struct spv_module *m, const struct vkmm_compile_options *opt
 
     bool translated = spv_translate(&t);
     free(t.layouts);
+    free(t.last_load);
     free(t.builtin_variable);
     free(t.builtin_component);
     t.layouts = NULL;

@@ -4,6 +4,7 @@
  * device-memory monitors with each access's scope and privacy, and the
  * fences of memory semantics at their scope (DESIGN §3.2). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "lower_memory.h"
 #include "spirv_names.h"
@@ -59,17 +60,27 @@ static uint32_t root_variable(struct tr *t, uint32_t pointer_id)
 }
 
 /* Whether an OpLoad after the current instruction (in word order, program
- * order for straight-line code) reads through the same variable. */
+ * order for straight-line code) reads through the same variable.  The
+ * module's last load through each variable is found in one pass, at the
+ * first question.  Out of memory: no (the read stays stale, the stalest
+ * result). */
 static bool read_again_later(struct tr *t, uint32_t pointer_id)
 {
     struct spv_module *m = t->m;
     if (!t->current_insn || t->current_insn->opcode != SpvOpLoad)
         return false;
+    if (!t->last_load) {
+        t->last_load = calloc(m->bound, sizeof(*t->last_load));
+        if (!t->last_load)
+            return false;
+        for (const struct spv_insn *insn = m->insns; insn < m->insns + m->insn_count; insn++) {
+            uint32_t root = insn->opcode == SpvOpLoad ? root_variable(t, spv_words(m, insn)[3]) : m->bound;
+            if (root < m->bound)
+                t->last_load[root] = insn->offset + 1;
+        }
+    }
     uint32_t root = root_variable(t, pointer_id);
-    for (const struct spv_insn *insn = t->current_insn + 1; insn < m->insns + m->insn_count; insn++)
-        if (insn->opcode == SpvOpLoad && root_variable(t, spv_words(m, insn)[3]) == root)
-            return true;
-    return false;
+    return root < m->bound && t->last_load[root] > t->current_insn->offset + 1;
 }
 
 /* The variable a pointer was derived from (through access chains), for the

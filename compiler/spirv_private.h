@@ -255,6 +255,8 @@ struct tr {
     uint32_t resume_count;
     uint32_t state_size;           /* bytes of subgroup state */
     struct tr_layout *layouts;     /* per pointer id */
+    uint32_t *last_load;           /* per root variable id: word offset + 1 of the module's last OpLoad
+                                      through it (lower_monitor.c, built at first use), 0: none */
     uint32_t *builtin_variable;    /* per pointer id: the builtin input variable it points into, or 0 */
     uint32_t *builtin_component;   /* per pointer id: component + 1 of a builtin vector, or 0 */
     uint32_t current_block;
