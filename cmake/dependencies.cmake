@@ -43,6 +43,14 @@ if(NOT VKMM_CRYPTO_LIBRARY)
   message(FATAL_ERROR "vkmm needs libcrypto for pipeline-cache integrity: install the Debian package 'libssl-dev'")
 endif()
 
+# ASTC LDR blocks (the compressed format set vkmm supports) decoded by
+# ARM's astc-encoder.
+vkmm_require_file(VKMM_ASTCENC_H astcenc.h libastcenc-dev /usr/include)
+find_library(VKMM_ASTCENC_LIBRARY astcenc)
+if(NOT VKMM_ASTCENC_LIBRARY)
+  message(FATAL_ERROR "vkmm needs astc-encoder to decode ASTC textures: install the Debian package 'libastcenc-dev'")
+endif()
+
 # LLVM-C with ORC LLJIT (Debian 12: llvm-19-dev).
 find_program(VKMM_LLVM_CONFIG NAMES llvm-config-19 PATHS /usr/lib/llvm-19/bin)
 if(NOT VKMM_LLVM_CONFIG)

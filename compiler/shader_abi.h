@@ -192,7 +192,9 @@ struct vkmm_image_descriptor {
      * sample, what every other descriptor holds): a texel's samples lie
      * one after another, so texels are texel_size << samples_log2 apart. */
     uint32_t samples_log2;
-    uint32_t reserved;
+    /* A compressed format's block: width | height << 8 (0: texels one by
+     * one).  Rows are rows of blocks, texel_size bytes a block. */
+    uint32_t block;
 };
 
 /* One mip level of a view, relative to its base level's first texel. */
@@ -233,9 +235,11 @@ enum vkmm_image_descriptor_field {
     VKMM_IMAGE_MAX_LOD = 64,
     VKMM_IMAGE_LOD_BIAS = 68,
     VKMM_IMAGE_SAMPLES_LOG2 = 72,
+    VKMM_IMAGE_BLOCK = 76,
 };
 _Static_assert(sizeof(struct vkmm_image_descriptor) == 80, "abi");
 _Static_assert(offsetof(struct vkmm_image_descriptor, samples_log2) == VKMM_IMAGE_SAMPLES_LOG2, "abi");
+_Static_assert(offsetof(struct vkmm_image_descriptor, block) == VKMM_IMAGE_BLOCK, "abi");
 _Static_assert(offsetof(struct vkmm_image_descriptor, level_table) == VKMM_IMAGE_LEVEL_TABLE, "abi");
 _Static_assert(offsetof(struct vkmm_image_descriptor, lod_bias) == VKMM_IMAGE_LOD_BIAS, "abi");
 _Static_assert(offsetof(struct vkmm_image_descriptor, layers) == VKMM_IMAGE_LAYERS, "abi");

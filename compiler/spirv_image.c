@@ -216,6 +216,44 @@ static LLVMValueRef level_entry(struct tr *t, LLVMValueRef descriptor, LLVMValue
 
 /* The texel at `at` of the view's base level, or of `level` (relative to
  * it; NULL: the base level). */
+/* v / d and v - (v / d) * d per lane, for block dimensions d of 1 to 12
+ * (the descriptor's VKMM_IMAGE_BLOCK): a float reciprocal with one
+ * correction step, exact below 2^24, where a vector udiv would be a
+ * division per lane on every image access. */
+static void divide_small(struct tr *t, LLVMValueRef v, LLVMValueRef d, LLVMValueRef *quotient, LLVMValueRef *rest)
+{
+    LLVMBuilderRef b = t->builder;
+    LLVMTypeRef lane_f32 = LLVMVectorType(t->f32, t->width);
+    LLVMValueRef df = LLVMBuildUIToFP(b, d, lane_f32, "");
+    LLVMValueRef inverse = LLVMBuildFDiv(b, tr_splat(t, LLVMConstReal(t->f32, 1.0)), df, "");
+    LLVMValueRef q = LLVMBuildFPToUI(b, LLVMBuildFMul(b, LLVMBuildUIToFP(b, v, lane_f32, ""), inverse, ""), t->lane_i32, "");
+    LLVMValueRef r = LLVMBuildSub(b, v, LLVMBuildMul(b, q, d, ""), "");
+    LLVMValueRef one = spv_image_i32_splat(t, 1);
+    LLVMValueRef under = LLVMBuildICmp(b, LLVMIntSLT, r, spv_image_i32_splat(t, 0), "");
+    LLVMValueRef over = LLVMBuildICmp(b, LLVMIntSGE, r, d, "");
+    q = LLVMBuildSelect(b, under, LLVMBuildSub(b, q, one, ""), LLVMBuildSelect(b, over, LLVMBuildAdd(b, q, one, ""), q, ""), "");
+    *quotient = q;
+    *rest = LLVMBuildSub(b, v, LLVMBuildMul(b, q, d, ""), "");
+}
+
+/* A compressed view's block coordinates of (x, y) and the texel's place
+ * in its block; (x, y) and place 0 for the other formats. */
+static LLVMValueRef block_coords(struct tr *t, LLVMValueRef descriptor, LLVMValueRef *x, LLVMValueRef *y)
+{
+    LLVMBuilderRef b = t->builder;
+    LLVMValueRef block = spv_image_field(t, descriptor, VKMM_IMAGE_BLOCK, t->i32);
+    LLVMValueRef mask = spv_image_i32_splat(t, 0xff), one = spv_image_i32_splat(t, 1);
+    LLVMValueRef width = LLVMBuildAnd(b, block, mask, "");
+    LLVMValueRef height = LLVMBuildAnd(b, LLVMBuildLShr(b, block, spv_image_i32_splat(t, 8), ""), mask, "");
+    LLVMValueRef none = LLVMBuildICmp(b, LLVMIntEQ, block, spv_image_i32_splat(t, 0), "");
+    width = LLVMBuildSelect(b, none, one, width, "");
+    height = LLVMBuildSelect(b, none, one, height, "");
+    LLVMValueRef in_x, in_y;
+    divide_small(t, *x, width, x, &in_x);
+    divide_small(t, *y, height, y, &in_y);
+    return LLVMBuildOr(b, in_x, LLVMBuildShl(b, in_y, spv_image_i32_splat(t, 8), ""), "");
+}
+
 struct texel spv_image_texel_at(struct tr *t, LLVMValueRef descriptor, const struct texel_coords *at,
                              LLVMValueRef extra_ok, LLVMValueRef level)
 {
@@ -248,10 +286,12 @@ struct texel spv_image_texel_at(struct tr *t, LLVMValueRef descriptor, const str
     /* A texel's samples lie together: texels are size << samples_log2 apart. */
     LLVMValueRef samples_log2 = spv_image_field(t, descriptor, VKMM_IMAGE_SAMPLES_LOG2, t->i32);
     LLVMValueRef stride = wide(t, LLVMBuildShl(b, out.size, samples_log2, ""));
+    LLVMValueRef column = at->c[0], row = at->c[1];
+    out.place = block_coords(t, descriptor, &column, &row);
     LLVMValueRef offset = LLVMBuildMul(b, wide(t, at->c[3]), pitch[0], "");
     offset = LLVMBuildAdd(b, offset, LLVMBuildMul(b, wide(t, at->c[2]), pitch[1], ""), "");
-    offset = LLVMBuildAdd(b, offset, LLVMBuildMul(b, wide(t, at->c[1]), pitch[2], ""), "");
-    offset = LLVMBuildAdd(b, offset, LLVMBuildMul(b, wide(t, at->c[0]), stride, ""), "");
+    offset = LLVMBuildAdd(b, offset, LLVMBuildMul(b, wide(t, row), pitch[2], ""), "");
+    offset = LLVMBuildAdd(b, offset, LLVMBuildMul(b, wide(t, column), stride, ""), "");
     if (at->sample) {
         LLVMValueRef samples = LLVMBuildShl(b, tr_splat(t, LLVMConstInt(t->i32, 1, 0)), samples_log2, "");
         ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntULT, at->sample, samples, ""), "");
@@ -274,7 +314,7 @@ static LLVMValueRef scratch(struct tr *t, unsigned word)
             LLVMPositionBuilderBefore(entry, first);
         else
             LLVMPositionBuilderAtEnd(entry, t->entry_block);
-        t->texel_scratch = LLVMBuildAlloca(entry, LLVMArrayType(t->i32, 9 * t->width), "texels");
+        t->texel_scratch = LLVMBuildAlloca(entry, LLVMArrayType(t->i32, 10 * t->width), "texels");
         LLVMSetAlignment(t->texel_scratch, 64);
         LLVMDisposeBuilder(entry);
     }
@@ -334,7 +374,7 @@ static void store_raw(struct tr *t, uint32_t site, const struct texel *x, LLVMVa
 }
 
 /* Calls a texel hook (shader_abi.h) on the scratch: words 0..3 one side,
- * 4..7 the other, 8 the formats. */
+ * 4..7 the other, 8 the formats, 9 the texels' places in their blocks. */
 static void call_hook(struct tr *t, unsigned hook, unsigned out_word, unsigned in_word)
 {
     LLVMTypeRef params[4] = { t->ptr, t->ptr, t->ptr, t->i32 };
@@ -349,6 +389,7 @@ void spv_image_decode(struct tr *t, const struct texel *x, LLVMValueRef raw[4], 
     for (unsigned k = 0; k < 4; k++)
         spill(t, k * t->width, raw[k]);
     spill(t, 8 * t->width, x->format);
+    spill(t, 9 * t->width, x->place);
     call_hook(t, VKMM_INVOCATION_TEXEL_DECODE, 4, 0);
     for (unsigned k = 0; k < 4; k++)
         rgba[k] = reload(t, (4 + k) * t->width);

@@ -16,6 +16,9 @@ struct texel_coords {
 struct texel {
     LLVMValueRef address, lo, hi;
     LLVMValueRef format, size; /* <W x i32> */
+    /* Compressed formats: the texel's place in its block, x | y << 8
+     * (the address is the block's); 0 otherwise. */
+    LLVMValueRef place;
 };
 
 /* The image operands an instruction carries from word `at` on (SPIR-V

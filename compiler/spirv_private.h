@@ -267,7 +267,7 @@ struct tr {
     LLVMValueRef loop_passes;       /* ptr to i32: loop-header passes, for the watchdog's poll */
     bool workgroup_fences;          /* an OpMemoryBarrier acquires or releases Workgroup memory */
     LLVMValueRef monitor_addresses; /* [W x i64] alloca: the lanes' addresses for the workgroup monitor */
-    LLVMValueRef texel_scratch;     /* [9W x i32] alloca in the entry block: texel conversions (spirv_image.c) */
+    LLVMValueRef texel_scratch;     /* [10W x i32] alloca in the entry block: texel conversions (spirv_image.c) */
     /* Handy types. */
     LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, ptr, void_type;
     LLVMTypeRef mask_type;         /* <W x i1> */

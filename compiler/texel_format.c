@@ -1,6 +1,8 @@
 /* The supported texel formats and their conversions (texel_format.h). */
 #include "texel_format.h"
 
+#include "texel_astc.h"
+
 #include <math.h>
 #include <string.h>
 #include <vulkan/vulkan_core.h>
@@ -12,15 +14,21 @@
 
 /* Byte-aligned formats: components of bits/8 bytes each, in memory order. */
 #define PLAIN(fmt, kind, n, b, c0, c1, c2, c3) \
-    { VK_FORMAT_##fmt, (uint8_t)((n) * (b) / 8), n, VKMM_TEXEL_##kind, false, { b, b, b, b }, { c0, c1, c2, c3 }, false, false }
+    { VK_FORMAT_##fmt, (uint8_t)((n) * (b) / 8), n, VKMM_TEXEL_##kind, false, { b, b, b, b }, { c0, c1, c2, c3 }, false, false, 0, 0 }
 /* Packed formats: one little-endian word of `size` bytes, components from
  * the least significant bit (the spec lists them from the most). */
 #define PACKED(fmt, kind, size, n, b0, b1, b2, b3, c0, c1, c2, c3) \
-    { VK_FORMAT_##fmt, size, n, VKMM_TEXEL_##kind, true, { b0, b1, b2, b3 }, { c0, c1, c2, c3 }, false, false }
+    { VK_FORMAT_##fmt, size, n, VKMM_TEXEL_##kind, true, { b0, b1, b2, b3 }, { c0, c1, c2, c3 }, false, false, 0, 0 }
 
 /* Depth formats: one component; X8_D24 keeps its depth in the low 24 bits. */
 #define DEPTH(fmt, kind, size, b, packed, stencil) \
-    { VK_FORMAT_##fmt, size, 1, VKMM_TEXEL_##kind, packed, { b, 0, 0, 0 }, { R, G, B, A }, true, stencil }
+    { VK_FORMAT_##fmt, size, 1, VKMM_TEXEL_##kind, packed, { b, 0, 0, 0 }, { R, G, B, A }, true, stencil, 0, 0 }
+
+/* ASTC LDR: 16-byte blocks of w x h texels, each size UNORM and sRGB. */
+#define ASTC_ONE(w, h, suffix, kind) \
+    { VK_FORMAT_ASTC_##w##x##h##_##suffix##_BLOCK, 16, 4, VKMM_TEXEL_##kind, false, { 8, 8, 8, 8 }, { R, G, B, A }, \
+      false, false, w, h }
+#define ASTC(w, h) ASTC_ONE(w, h, UNORM, UNORM), ASTC_ONE(w, h, SRGB, SRGB)
 
 #define PLAIN_SET(prefix, n, b, c0, c1, c2, c3)                                                   \
     PLAIN(prefix##_UNORM, UNORM, n, b, c0, c1, c2, c3), PLAIN(prefix##_SNORM, SNORM, n, b, c0, c1, c2, c3), \
@@ -73,6 +81,8 @@ static const struct vkmm_texel_format formats[] = {
     DEPTH(X8_D24_UNORM_PACK32, UNORM, 4, 24, true, false),
     DEPTH(D32_SFLOAT, SFLOAT, 4, 32, false, false),
     DEPTH(D32_SFLOAT_S8_UINT, SFLOAT, 8, 32, false, true),
+    ASTC(4, 4), ASTC(5, 4), ASTC(5, 5), ASTC(6, 5), ASTC(6, 6), ASTC(8, 5), ASTC(8, 6), ASTC(8, 8),
+    ASTC(10, 5), ASTC(10, 6), ASTC(10, 8), ASTC(10, 10), ASTC(12, 10), ASTC(12, 12),
 };
 
 #define FORMAT_COUNT (sizeof(formats) / sizeof(formats[0]))
@@ -328,8 +338,15 @@ static void encode_shared_exponent(const uint32_t rgba[4], uint8_t *bytes)
     memcpy(bytes, &word, 4);
 }
 
+static void decode_astc(const struct vkmm_texel_format *f, const uint8_t *bytes, uint32_t x, uint32_t y,
+                        uint32_t rgba[4]);
+
 void vkmm_texel_decode(const struct vkmm_texel_format *f, const uint8_t *bytes, uint32_t rgba[4])
 {
+    if (vkmm_texel_format_is_compressed(f)) {
+        decode_astc(f, bytes, 0, 0, rgba);
+        return;
+    }
     bool is_float = vkmm_texel_format_is_float(f);
     rgba[0] = rgba[1] = rgba[2] = 0;
     rgba[3] = is_float ? vkmm_float_bits(1.0f) : 1;
@@ -341,8 +358,48 @@ void vkmm_texel_decode(const struct vkmm_texel_format *f, const uint8_t *bytes, 
         rgba[f->channel[i]] = decode_component(f, component_bits(f, bytes, i), f->bits[i], f->channel[i]);
 }
 
+/* The last block this thread decoded: filtering reads neighbouring
+ * texels, mostly of one block, and a block decodes whole. */
+static _Thread_local struct {
+    uint32_t format;
+    uint8_t bytes[16];
+    float rgba[12 * 12 * 4];
+} last_block;
+
+static void decode_astc(const struct vkmm_texel_format *f, const uint8_t *bytes, uint32_t x, uint32_t y,
+                        uint32_t rgba[4])
+{
+    uint32_t width = f->block_width, height = f->block_height;
+    bool srgb = f->kind == VKMM_TEXEL_SRGB;
+    if (last_block.format != f->format || memcmp(last_block.bytes, bytes, 16)) {
+        last_block.format = 0;
+        if (!vkmm_astc_decode_block(bytes, width, height, srgb, last_block.rgba)) {
+            /* No memory for the codec: the error colour (1, 0, 1, 1). */
+            rgba[0] = rgba[2] = rgba[3] = vkmm_float_bits(1.0f);
+            rgba[1] = 0;
+            return;
+        }
+        last_block.format = f->format;
+        memcpy(last_block.bytes, bytes, 16);
+    }
+    const float *texel = &last_block.rgba[(y % height * width + x % width) * 4];
+    for (unsigned c = 0; c < 4; c++) /* sRGB: R, G and B; alpha is linear */
+        rgba[c] = vkmm_float_bits(srgb && c < 3 ? srgb_to_linear(texel[c]) : texel[c]);
+}
+
+void vkmm_texel_decode_at(const struct vkmm_texel_format *f, const uint8_t *bytes, uint32_t x, uint32_t y,
+                          uint32_t rgba[4])
+{
+    if (vkmm_texel_format_is_compressed(f))
+        decode_astc(f, bytes, x, y, rgba);
+    else
+        vkmm_texel_decode(f, bytes, rgba);
+}
+
 void vkmm_texel_encode(const struct vkmm_texel_format *f, const uint32_t rgba[4], uint8_t *bytes)
 {
+    if (vkmm_texel_format_is_compressed(f))
+        return;
     if (f->kind == VKMM_TEXEL_SHAREDEXP) {
         encode_shared_exponent(rgba, bytes);
         return;
@@ -362,8 +419,9 @@ void vkmm_texels_decode(uint32_t *values, const uint32_t *raw, const uint32_t *f
         uint32_t bytes[4], rgba[4] = { 0, 0, 0, 0 };
         for (uint32_t k = 0; k < 4; k++)
             bytes[k] = raw[k * width + l];
+        uint32_t place = formats_of_lanes[width + l];
         if (f)
-            vkmm_texel_decode(f, (const uint8_t *)bytes, rgba);
+            vkmm_texel_decode_at(f, (const uint8_t *)bytes, place & 0xff, place >> 8 & 0xff, rgba);
         for (uint32_t k = 0; k < 4; k++)
             values[k * width + l] = rgba[k];
     }

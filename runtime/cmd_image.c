@@ -59,10 +59,17 @@ static void record_ranges(struct vkmm_command_buffer *cmd, struct vkmm_buffer *s
     free(r->items);
 }
 
+static uint32_t blocks_of(uint32_t texels, uint32_t block)
+{
+    return (texels + block - 1) / block;
+}
+
 /* What is wrong with a region of `image` (texel offsets and extent at a
- * subresource), or NULL. */
+ * subresource), or NULL.  A copy's region of a compressed format
+ * (`whole_blocks`) starts at a block and covers whole blocks (a partial
+ * block at the level's edge is whole in memory); a blit reads any texels. */
 static const char *check_subresource(const struct vkmm_image *image, const VkImageSubresourceLayers *sub,
-                                     VkOffset3D offset, VkExtent3D extent)
+                                     VkOffset3D offset, VkExtent3D extent, bool whole_blocks)
 {
     if (!image->bytes.memory)
         return "the image is not bound to memory";
@@ -75,11 +82,18 @@ static const char *check_subresource(const struct vkmm_image *image, const VkIma
                           : sub->layerCount;
     if (!layers || sub->baseArrayLayer >= image->layers || layers > image->layers - sub->baseArrayLayer)
         return "the array layers are outside the image";
-    VkExtent3D level = vkmm_image_level_extent(image, sub->mipLevel);
-    if (offset.x < 0 || offset.y < 0 || offset.z < 0 || (uint32_t)offset.x > level.width ||
-        extent.width > level.width - (uint32_t)offset.x || (uint32_t)offset.y > level.height ||
-        extent.height > level.height - (uint32_t)offset.y || (uint32_t)offset.z > level.depth ||
-        extent.depth > level.depth - (uint32_t)offset.z)
+    if (offset.x < 0 || offset.y < 0 || offset.z < 0)
+        return "the region is outside the mip level";
+    uint32_t bw = whole_blocks ? vkmm_texel_block_width(image->texel) : 1;
+    uint32_t bh = whole_blocks ? vkmm_texel_block_height(image->texel) : 1;
+    if ((uint32_t)offset.x % bw || (uint32_t)offset.y % bh)
+        return "the region's offset is not a multiple of the compressed format's block size";
+    VkExtent3D level = whole_blocks ? vkmm_image_level_blocks(image, sub->mipLevel)
+                                    : vkmm_image_level_extent(image, sub->mipLevel);
+    uint32_t x = (uint32_t)offset.x / bw, y = (uint32_t)offset.y / bh, z = (uint32_t)offset.z;
+    uint32_t width = blocks_of(extent.width, bw), height = blocks_of(extent.height, bh);
+    if (x > level.width || width > level.width - x || y > level.height || height > level.height - y ||
+        z > level.depth || extent.depth > level.depth - z)
         return "the region is outside the mip level";
     return NULL;
 }
@@ -92,13 +106,17 @@ static const char *add_buffer_image_region(struct ranges *r, const struct vkmm_b
                                            bool to_image)
 {
     const char *problem = check_subresource(image, &region->imageSubresource, region->imageOffset,
-                                            region->imageExtent);
+                                            region->imageExtent, true);
     if (problem)
         return problem;
     if (!buffer->memory)
         return "the buffer is not bound to memory";
     if (image->samples != 1)
         return "a multisampled image copies only to and from images of its sample count";
+    /* In blocks of a compressed format (texels otherwise): the buffer's
+     * rows hold whole blocks, bufferRowLength and bufferImageHeight count
+     * texels. */
+    uint32_t bw = vkmm_texel_block_width(image->texel), bh = vkmm_texel_block_height(image->texel);
     VkExtent3D e = region->imageExtent;
     uint64_t texel = image->texel->size;
     uint64_t row_length = region->bufferRowLength ? region->bufferRowLength : e.width;
@@ -106,27 +124,30 @@ static const char *add_buffer_image_region(struct ranges *r, const struct vkmm_b
     if (row_length < e.width || image_height < e.height)
         return "bufferRowLength or bufferImageHeight is smaller than the extent";
     if (region->bufferOffset % texel)
-        return "bufferOffset is not a multiple of the texel size";
+        return "bufferOffset is not a multiple of the texel (block) size";
     uint32_t layers = vkmm_image_subresource_layers(image, &region->imageSubresource);
     uint64_t slices = (uint64_t)layers * e.depth;
     if (!e.width || !e.height || !e.depth)
         return NULL; /* nothing to copy */
-    uint64_t last = region->bufferOffset + (((slices - 1) * image_height + e.height - 1) * row_length + e.width) * texel;
+    uint64_t width = blocks_of(e.width, bw), height = blocks_of(e.height, bh);
+    row_length = (row_length + bw - 1) / bw;
+    image_height = (image_height + bh - 1) / bh;
+    uint64_t last = region->bufferOffset + (((slices - 1) * image_height + height - 1) * row_length + width) * texel;
     if (last > buffer->size)
         return "the region's buffer bytes run past the end of the buffer";
     for (uint32_t layer = 0; layer < layers; layer++) {
         for (uint32_t z = 0; z < e.depth; z++) {
-            for (uint32_t y = 0; y < e.height; y++) {
+            for (uint32_t y = 0; y < height; y++) {
                 uint64_t slice = (uint64_t)layer * e.depth + z;
                 VkDeviceSize at_buffer = region->bufferOffset + ((slice * image_height + y) * row_length) * texel;
                 VkDeviceSize at_image = vkmm_image_texel_offset(
                     image, region->imageSubresource.mipLevel, region->imageSubresource.baseArrayLayer + layer,
-                    (uint32_t)region->imageOffset.x, (uint32_t)region->imageOffset.y + y,
+                    (uint32_t)region->imageOffset.x, (uint32_t)region->imageOffset.y + y * bh,
                     (uint32_t)region->imageOffset.z + z);
                 if (to_image)
-                    add_range(r, at_buffer, at_image, e.width * texel);
+                    add_range(r, at_buffer, at_image, width * texel);
                 else
-                    add_range(r, at_image, at_buffer, e.width * texel);
+                    add_range(r, at_image, at_buffer, width * texel);
             }
         }
     }
@@ -222,21 +243,29 @@ static void slice_of(const struct vkmm_image *image, const VkImageSubresourceLay
     *z = (uint32_t)offset.z + (is_3d ? s : 0);
 }
 
+/* The extent is in the source's texels; a compressed image and an
+ * uncompressed one of its block's size exchange one block for one texel
+ * (the spec's size-compatible formats), so the copy moves rows of blocks. */
 static const char *add_image_region(struct ranges *r, const struct vkmm_image *src, const struct vkmm_image *dst,
                                     const VkImageCopy2 *region)
 {
     VkExtent3D e = region->extent;
     bool src_3d = src->type == VK_IMAGE_TYPE_3D, dst_3d = dst->type == VK_IMAGE_TYPE_3D;
+    uint32_t sbw = vkmm_texel_block_width(src->texel), sbh = vkmm_texel_block_height(src->texel);
+    uint32_t dbw = vkmm_texel_block_width(dst->texel), dbh = vkmm_texel_block_height(dst->texel);
+    uint32_t width = blocks_of(e.width, sbw), height = blocks_of(e.height, sbh);
     uint32_t slices = src_3d ? e.depth : vkmm_image_subresource_layers(src, &region->srcSubresource);
     VkExtent3D src_extent = { e.width, e.height, src_3d ? e.depth : 1 };
-    VkExtent3D dst_extent = { e.width, e.height, dst_3d ? slices : 1 };
-    const char *problem = check_subresource(src, &region->srcSubresource, region->srcOffset, src_extent);
+    VkExtent3D dst_extent = { width * dbw, height * dbh, dst_3d ? slices : 1 };
+    if (sbw == dbw && sbh == dbh)
+        dst_extent.width = e.width, dst_extent.height = e.height;
+    const char *problem = check_subresource(src, &region->srcSubresource, region->srcOffset, src_extent, true);
     if (!problem)
-        problem = check_subresource(dst, &region->dstSubresource, region->dstOffset, dst_extent);
+        problem = check_subresource(dst, &region->dstSubresource, region->dstOffset, dst_extent, true);
     if (problem)
         return problem;
     if (src->texel->size != dst->texel->size)
-        return "the images' formats have different texel sizes";
+        return "the images' formats have different texel (block) sizes";
     if (src->samples != dst->samples)
         return "the images have different sample counts";
     if (!dst_3d && vkmm_image_subresource_layers(dst, &region->dstSubresource) != slices)
@@ -245,14 +274,14 @@ static const char *add_image_region(struct ranges *r, const struct vkmm_image *s
         uint32_t src_layer, src_z, dst_layer, dst_z;
         slice_of(src, &region->srcSubresource, region->srcOffset, s, &src_layer, &src_z);
         slice_of(dst, &region->dstSubresource, region->dstOffset, s, &dst_layer, &dst_z);
-        for (uint32_t y = 0; y < e.height; y++) {
+        for (uint32_t y = 0; y < height; y++) {
             VkDeviceSize from = vkmm_image_texel_offset(src, region->srcSubresource.mipLevel, src_layer,
                                                         (uint32_t)region->srcOffset.x,
-                                                        (uint32_t)region->srcOffset.y + y, src_z);
+                                                        (uint32_t)region->srcOffset.y + y * sbh, src_z);
             VkDeviceSize to = vkmm_image_texel_offset(dst, region->dstSubresource.mipLevel, dst_layer,
                                                       (uint32_t)region->dstOffset.x,
-                                                      (uint32_t)region->dstOffset.y + y, dst_z);
-            add_range(r, from, to, (VkDeviceSize)e.width * vkmm_image_element_size(src));
+                                                      (uint32_t)region->dstOffset.y + y * dbh, dst_z);
+            add_range(r, from, to, (VkDeviceSize)width * vkmm_image_element_size(src));
         }
     }
     return NULL;
@@ -329,10 +358,10 @@ static const char *check_blit_region(const struct vkmm_image *src, const struct 
                                      const VkImageBlit2 *r)
 {
     const char *problem = check_subresource(src, &r->srcSubresource, corner_min(r->srcOffsets),
-                                            corner_extent(r->srcOffsets));
+                                            corner_extent(r->srcOffsets), false);
     if (!problem)
         problem = check_subresource(dst, &r->dstSubresource, corner_min(r->dstOffsets),
-                                    corner_extent(r->dstOffsets));
+                                    corner_extent(r->dstOffsets), false);
     if (problem)
         return problem;
     if (!flat_axes_ok(src, r->srcOffsets) || !flat_axes_ok(dst, r->dstOffsets))
@@ -355,6 +384,9 @@ static const char *check_blit_formats(const struct vkmm_image *src, const struct
     /* Depth images blit to their own format, nearest only (-00232, -00233). */
     if ((src->texel->depth || dst->texel->depth) && (src->format != dst->format || filter != VK_FILTER_NEAREST))
         return "a depth image blits only to an image of its own format, with VK_FILTER_NEAREST";
+    /* Compressed formats are BLIT_SRC only (format_properties.c). */
+    if (vkmm_texel_format_is_compressed(dst->texel))
+        return "a compressed format cannot be a blit's destination (no BLIT_DST)";
     bool src_float = vkmm_texel_format_is_float(src->texel), dst_float = vkmm_texel_format_is_float(dst->texel);
     if (src_float != dst_float || (!src_float && src->texel->kind != dst->texel->kind))
         return "an integer format blits only to an integer format of the same signedness";
@@ -457,6 +489,7 @@ static bool clear_range_ok(const struct vkmm_image *image, const VkImageSubresou
                           ? image->layers - range->baseArrayLayer
                           : range->layerCount;
     return range->aspectMask == VK_IMAGE_ASPECT_COLOR_BIT && !image->texel->depth &&
+           !vkmm_texel_format_is_compressed(image->texel) &&
            range->baseMipLevel < image->levels && levels &&
            levels <= image->levels - range->baseMipLevel && range->baseArrayLayer < image->layers && layers &&
            layers <= image->layers - range->baseArrayLayer;
@@ -475,7 +508,8 @@ VKAPI_ATTR void VKAPI_CALL vkmm_CmdClearColorImage(VkCommandBuffer commandBuffer
     }
     for (uint32_t i = 0; i < rangeCount; i++) {
         if (!clear_range_ok(image, &pRanges[i])) {
-            vkmm_command_buffer_reject(cmd, "vkCmdClearColorImage: range %u is outside the image or not COLOR", i);
+            vkmm_command_buffer_reject(cmd, "vkCmdClearColorImage: range %u is outside the image or not COLOR, or "
+                                       "the format is compressed (VUID-vkCmdClearColorImage-image-00007)", i);
             return;
         }
     }

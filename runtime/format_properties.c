@@ -102,9 +102,19 @@ static bool atomic_format(VkFormat format)
      VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT | VK_FORMAT_FEATURE_2_BLIT_SRC_BIT |                    \
      VK_FORMAT_FEATURE_2_BLIT_DST_BIT | VK_FORMAT_FEATURE_2_DEPTH_STENCIL_ATTACHMENT_BIT)
 
+/* ASTC LDR (textureCompressionASTC_LDR): sampled, filtered, copied and
+ * blitted from (the feature's required set, with the transfers), decoded
+ * by texel_astc.h; never written by a shader or a blit. */
+#define COMPRESSED_FEATURES                                                                                         \
+    (VK_FORMAT_FEATURE_2_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_2_TRANSFER_DST_BIT |                                  \
+     VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_FILTER_LINEAR_BIT |                  \
+     VK_FORMAT_FEATURE_2_BLIT_SRC_BIT)
+
 static VkFormatFeatureFlags2 image_features(const struct vkmm_texel_format *f)
 {
     VkFormat format = (VkFormat)f->format;
+    if (vkmm_texel_format_is_compressed(f))
+        return COMPRESSED_FEATURES;
     /* The spec requires one of D24_UNORM_S8_UINT and D32_SFLOAT_S8_UINT as
      * an attachment; that is all D32_SFLOAT_S8_UINT is (texel_format.h). */
     if (f->stencil)
@@ -138,7 +148,7 @@ static VkFormatFeatureFlags2 image_features(const struct vkmm_texel_format *f)
 static VkFormatFeatureFlags2 buffer_features(const struct vkmm_texel_format *f)
 {
     VkFormat format = (VkFormat)f->format;
-    if (!VKMM_SHADER_IMAGES || f->depth)
+    if (!VKMM_SHADER_IMAGES || f->depth || vkmm_texel_format_is_compressed(f))
         return 0;
     /* VERTEX_BUFFER: the required format tables (see the top of the file). */
     VkFormatFeatureFlags2 features = VK_FORMAT_FEATURE_2_UNIFORM_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_2_VERTEX_BUFFER_BIT;
@@ -229,6 +239,10 @@ static VkResult image_format_properties(const struct vkmm_physical_device *pd, V
                                      VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT |
                                      VK_IMAGE_CREATE_ALIAS_BIT;
     memset(out, 0, sizeof(*out));
+    /* Views of another format's texels per block (an uncompressed format
+     * of the block's size) are for compressed images only. */
+    if (f && vkmm_texel_format_is_compressed(f))
+        flags &= ~(VkImageCreateFlags)VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT;
     if (!f || (tiling != VK_IMAGE_TILING_OPTIMAL && tiling != VK_IMAGE_TILING_LINEAR) || type > VK_IMAGE_TYPE_3D ||
         (flags & ~known) || !usage)
         return VK_ERROR_FORMAT_NOT_SUPPORTED;
@@ -240,6 +254,8 @@ static VkResult image_format_properties(const struct vkmm_physical_device *pd, V
         return VK_ERROR_FORMAT_NOT_SUPPORTED;
     if (f->depth && type == VK_IMAGE_TYPE_3D)
         return VK_ERROR_FORMAT_NOT_SUPPORTED; /* as vkCreateImage (image.c) */
+    if (vkmm_texel_format_is_compressed(f) && type != VK_IMAGE_TYPE_2D)
+        return VK_ERROR_FORMAT_NOT_SUPPORTED; /* 2D blocks in 2D images only, as vkCreateImage */
     if ((flags & VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT))
         return VK_ERROR_FORMAT_NOT_SUPPORTED; /* 2D views of 3D images are not supported */
     uint32_t max = type == VK_IMAGE_TYPE_1D   ? limits->maxImageDimension1D

@@ -49,14 +49,24 @@ VkDeviceSize vkmm_image_element_size(const struct vkmm_image *image)
     return (VkDeviceSize)image->texel->size * image->samples;
 }
 
+/* Blocks of a compressed format across a level: texels divided by the
+ * block's dimensions, rounded up (a partial block at the edge is whole in
+ * memory); texels for the other formats. */
+VkExtent3D vkmm_image_level_blocks(const struct vkmm_image *image, uint32_t level)
+{
+    VkExtent3D e = vkmm_image_level_extent(image, level);
+    uint32_t bw = vkmm_texel_block_width(image->texel), bh = vkmm_texel_block_height(image->texel);
+    return (VkExtent3D){ (e.width + bw - 1) / bw, (e.height + bh - 1) / bh, e.depth };
+}
+
 VkDeviceSize vkmm_image_row_pitch(const struct vkmm_image *image, uint32_t level)
 {
-    return (VkDeviceSize)minify(image->extent.width, level) * vkmm_image_element_size(image);
+    return (VkDeviceSize)vkmm_image_level_blocks(image, level).width * vkmm_image_element_size(image);
 }
 
 VkDeviceSize vkmm_image_slice_pitch(const struct vkmm_image *image, uint32_t level)
 {
-    return vkmm_image_row_pitch(image, level) * minify(image->extent.height, level);
+    return vkmm_image_row_pitch(image, level) * vkmm_image_level_blocks(image, level).height;
 }
 
 VkDeviceSize vkmm_image_layer_pitch(const struct vkmm_image *image, uint32_t level)
@@ -67,9 +77,10 @@ VkDeviceSize vkmm_image_layer_pitch(const struct vkmm_image *image, uint32_t lev
 VkDeviceSize vkmm_image_texel_offset(const struct vkmm_image *image, uint32_t level, uint32_t layer, uint32_t x,
                                      uint32_t y, uint32_t z)
 {
+    uint32_t bw = vkmm_texel_block_width(image->texel), bh = vkmm_texel_block_height(image->texel);
     return image->level_offset[level] + layer * vkmm_image_layer_pitch(image, level) +
-           z * vkmm_image_slice_pitch(image, level) + y * vkmm_image_row_pitch(image, level) +
-           (VkDeviceSize)x * vkmm_image_element_size(image);
+           z * vkmm_image_slice_pitch(image, level) + (y / bh) * vkmm_image_row_pitch(image, level) +
+           (VkDeviceSize)(x / bw) * vkmm_image_element_size(image);
 }
 
 static uint32_t max_levels(VkExtent3D extent)
@@ -113,6 +124,12 @@ static const char *check_create_info(const struct vkmm_physical_device *pd, cons
         return "3D images have one array layer";
     if (info->imageType == VK_IMAGE_TYPE_3D && vkmm_texel_format(info->format)->depth)
         return "depth formats make 1D and 2D images only (vkGetPhysicalDeviceImageFormatProperties)";
+    if (vkmm_texel_format_is_compressed(vkmm_texel_format(info->format)) &&
+        (info->imageType != VK_IMAGE_TYPE_2D || info->samples != VK_SAMPLE_COUNT_1_BIT))
+        return "compressed formats make single-sampled 2D images only (vkGetPhysicalDeviceImageFormatProperties)";
+    if ((info->flags & VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT) &&
+        !vkmm_texel_format_is_compressed(vkmm_texel_format(info->format)))
+        return "VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT is for compressed formats";
     if (info->arrayLayers > limits->maxImageArrayLayers)
         return "arrayLayers is above maxImageArrayLayers";
     if (info->mipLevels > max_levels(e) || info->mipLevels > VKMM_IMAGE_MAX_LEVELS)

@@ -2,7 +2,8 @@
  * mip level after mip level, each level its array layers one after
  * another, each layer its depth slices, each slice its rows of texels
  * without padding (a multisampled image's texel: its samples one after
- * another, an element of samples x texel size bytes).  So a view of one level and a range of layers is one
+ * another, an element of samples x texel size bytes; a compressed
+ * format's rows are rows of blocks).  So a view of one level and a range of layers is one
  * contiguous range, as a buffer descriptor is. */
 #pragma once
 
@@ -46,10 +47,14 @@ uint32_t vkmm_image_subresource_layers(const struct vkmm_image *image, const VkI
 VkDeviceSize vkmm_image_element_size(const struct vkmm_image *image);
 /* The extent of mip level `level`. */
 VkExtent3D vkmm_image_level_extent(const struct vkmm_image *image, uint32_t level);
-/* Bytes between rows, depth slices and array layers of a level. */
+/* The extent of mip level `level` in blocks of a compressed format
+ * (rounded up), in texels for the other formats. */
+VkExtent3D vkmm_image_level_blocks(const struct vkmm_image *image, uint32_t level);
+/* Bytes between rows (of blocks), depth slices and array layers of a level. */
 VkDeviceSize vkmm_image_row_pitch(const struct vkmm_image *image, uint32_t level);
 VkDeviceSize vkmm_image_slice_pitch(const struct vkmm_image *image, uint32_t level);
 VkDeviceSize vkmm_image_layer_pitch(const struct vkmm_image *image, uint32_t level);
-/* Offset of the texel (x, y, z) of (level, layer) from the image's start. */
+/* Offset of the texel (x, y, z) of (level, layer) from the image's start
+ * (of the block holding it, for compressed formats). */
 VkDeviceSize vkmm_image_texel_offset(const struct vkmm_image *image, uint32_t level, uint32_t layer, uint32_t x,
                                      uint32_t y, uint32_t z);

@@ -44,7 +44,17 @@ static const char *check(const struct vkmm_image *image, const VkImageViewCreate
     if (!format)
         return "the format is not one vkmm supports";
     if (format->size != image->texel->size)
-        return "the view's format and the image's have different texel sizes";
+        return "the view's format and the image's have different texel (block) sizes";
+    if (vkmm_texel_format_is_compressed(format) &&
+        (format->block_width != image->texel->block_width || format->block_height != image->texel->block_height))
+        return "a compressed view's format has the image's block size";
+    /* An uncompressed view of a compressed image sees one texel per block
+     * (VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT, one level and layer). */
+    if (!vkmm_texel_format_is_compressed(format) && vkmm_texel_format_is_compressed(image->texel) &&
+        (!(image->flags & VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT) || range->levelCount != 1 ||
+         range->layerCount != 1))
+        return "an uncompressed view of a compressed image needs VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT and "
+               "has one level and one layer";
     if (format->format != image->format && !(image->flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT))
         return "another format than the image's needs VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT";
     if (!type_compatible(image, info->viewType))
@@ -88,6 +98,15 @@ static uint32_t pack_swizzle(const VkComponentMapping *mapping)
     return word;
 }
 
+/* A level's extent as the view sees it: in texels, or in blocks for an
+ * uncompressed view of a compressed image. */
+static VkExtent3D view_level_extent(const struct vkmm_image_view *view, uint32_t level)
+{
+    if (vkmm_texel_format_is_compressed(vkmm_texel_format(view->format)))
+        return vkmm_image_level_extent(view->image, level);
+    return vkmm_image_level_blocks(view->image, level);
+}
+
 /* The view's levels as shaders find them: each relative to the first
  * texel of the base level's first layer (levels follow one another in the
  * image, each with all the image's layers). */
@@ -96,7 +115,7 @@ static void fill_levels(struct vkmm_image_view *view, VkDeviceSize base_offset)
     struct vkmm_image *image = view->image;
     for (uint32_t l = 0; l < view->range.levelCount; l++) {
         uint32_t level = view->range.baseMipLevel + l;
-        VkExtent3D extent = vkmm_image_level_extent(image, level);
+        VkExtent3D extent = view_level_extent(view, level);
         view->levels[l] = (struct vkmm_image_level){
             .offset = (int64_t)(vkmm_image_texel_offset(image, level, view->range.baseArrayLayer, 0, 0, 0) -
                                 base_offset),
@@ -112,7 +131,8 @@ static void fill_descriptor(struct vkmm_image_view *view, const VkComponentMappi
 {
     struct vkmm_image *image = view->image;
     uint32_t level = view->range.baseMipLevel, last = level + view->range.levelCount - 1;
-    VkExtent3D extent = vkmm_image_level_extent(image, level);
+    VkExtent3D extent = view_level_extent(view, level);
+    const struct vkmm_texel_format *format = vkmm_texel_format(view->format);
     VkDeviceSize offset = vkmm_image_texel_offset(image, level, view->range.baseArrayLayer, 0, 0, 0);
     VkDeviceSize layer_pitch = vkmm_image_layer_pitch(image, level);
     /* The bytes of every level's layers of the view (with the other
@@ -138,6 +158,8 @@ static void fill_descriptor(struct vkmm_image_view *view, const VkComponentMappi
             .level_table = (uint64_t)(uintptr_t)view->levels,
             .levels = view->range.levelCount,
             .samples_log2 = (uint32_t)__builtin_ctz(image->samples),
+            .block = vkmm_texel_format_is_compressed(format) ? format->block_width | (uint32_t)format->block_height << 8
+                                                            : 0,
         },
     };
 }

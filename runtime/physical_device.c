@@ -43,6 +43,9 @@ static void init_features(struct vkmm_core_features *f)
     /* The compiler: bounds-checked buffer accesses (out-of-bounds loads
      * read zero, stores are dropped: what robustBufferAccess allows). */
     f->v10.robustBufferAccess = VK_TRUE;
+    /* ASTC LDR, the compressed format set (the spec requires one of BC,
+     * ETC2 and ASTC LDR): compiler/texel_astc.h, format_properties.c. */
+    f->v10.textureCompressionASTC_LDR = VK_TRUE;
     /* Cube arrays: the cube's first layer is 6 times its index
      * (compiler/spirv_image.c; tests/api/image_sampling.c). */
     f->v10.imageCubeArray = VK_TRUE;

@@ -13,6 +13,7 @@ packages=(
   glslc                                       # the tests' GLSL shaders, compiled at build time
   libcjson-dev                                # strict mode's hazard reports (JSON lines)
   libssl-dev                                  # libcrypto: pipeline-cache integrity (HMAC-SHA-256)
+  libastcenc-dev                              # ASTC LDR texture decoding (the compressed format set)
   libcmocka-dev                               # unit and API test framework
   clang libclang-rt-14-dev                    # libFuzzer for the SPIR-V fuzz target
   mesa-vulkan-drivers                         # lavapipe, for side-by-side comparisons

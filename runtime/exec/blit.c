@@ -154,6 +154,38 @@ static void read_box(struct vkmm_execution *x, const struct vkmm_command *c, con
         }
 }
 
+/* A compressed source: each texel row's blocks are read and the box's
+ * texels decoded into `box` as RGBA floats (R32G32B32A32_SFLOAT texels).
+ * False when out of host memory. */
+static bool read_box_decoded(struct vkmm_execution *x, const struct vkmm_command *c, const struct region_plan *p,
+                             uint32_t layer, uint8_t *box)
+{
+    const struct axis *a = p->axes;
+    const struct vkmm_texel_format *f = p->src->texel;
+    uint32_t level = p->region->srcSubresource.mipLevel;
+    uint32_t bw = vkmm_texel_block_width(f), bh = vkmm_texel_block_height(f);
+    uint32_t first = (uint32_t)a[0].src_lo / bw, last = (uint32_t)a[0].src_hi / bw;
+    size_t row_bytes = (size_t)(last - first + 1) * f->size;
+    uint8_t *blocks = malloc(row_bytes);
+    if (!blocks)
+        return false;
+    for (int32_t z = a[2].src_lo; z <= a[2].src_hi; z++)
+        for (int32_t y = a[1].src_lo; y <= a[1].src_hi; y++) {
+            VkDeviceSize at = vkmm_image_texel_offset(p->src, level, layer, first * bw, (uint32_t)y, (uint32_t)z);
+            vkmm_execution_strict_read(x, c, &p->src->bytes, at, row_bytes, VK_PIPELINE_STAGE_2_BLIT_BIT,
+                                       VK_ACCESS_2_TRANSFER_READ_BIT, blocks);
+            for (int32_t t = a[0].src_lo; t <= a[0].src_hi; t++) {
+                uint32_t rgba[4];
+                vkmm_texel_decode_at(f, blocks + ((uint32_t)t / bw - first) * f->size, (uint32_t)t % bw,
+                                     (uint32_t)y % bh, rgba);
+                memcpy(box, rgba, sizeof(rgba));
+                box += sizeof(rgba);
+            }
+        }
+    free(blocks);
+    return true;
+}
+
 /* Samples and writes the destination rows of one layer. */
 static void write_rows(struct vkmm_execution *x, const struct vkmm_command *c, const struct region_plan *p,
                        const struct source *s, uint32_t layer, uint8_t *row)
@@ -201,13 +233,19 @@ static void blit_region(struct vkmm_execution *x, const struct vkmm_command *c, 
     size_t box_bytes = (size_t)span(&a[0]) * span(&a[1]) * span(&a[2]) * p->src->texel->size;
     size_t row_bytes = (size_t)(a[0].dst_hi - a[0].dst_lo) * p->dst->texel->size;
     uint8_t *box = malloc(box_bytes), *row = malloc(row_bytes);
+    bool compressed = vkmm_texel_format_is_compressed(p->src->texel);
     if (box && row) {
-        struct source s = { p->src->texel, box, p->axes };
+        /* A compressed source is read decoded, as RGBA floats (16 bytes, its block's size). */
+        struct source s = { compressed ? vkmm_texel_format(VK_FORMAT_R32G32B32A32_SFLOAT) : p->src->texel, box,
+                            p->axes };
         /* A 3D image's slices are an axis of the region; it has one layer. */
         uint32_t layers =
             p->src->type == VK_IMAGE_TYPE_3D ? 1 : vkmm_image_subresource_layers(p->src, &r->srcSubresource);
         for (uint32_t l = 0; l < layers; l++) {
-            read_box(x, c, p, r->srcSubresource.baseArrayLayer + l, box);
+            if (!compressed)
+                read_box(x, c, p, r->srcSubresource.baseArrayLayer + l, box);
+            else if (!read_box_decoded(x, c, p, r->srcSubresource.baseArrayLayer + l, box))
+                break;
             write_rows(x, c, p, &s, r->dstSubresource.baseArrayLayer + l, row);
         }
     }
