@@ -46,6 +46,14 @@
  * have a tag). */
 #define SPLIT FIRST_WRITE
 #define CHUNK_WORDS 1024u /* words zeroed at a time: 4 KiB of map */
+/* Beside each state, the invocation of the owner's workgroup that made
+ * its accesses: local invocation index + 1, or SEVERAL_INVOKERS.  Read only
+ * while the state's tag is this dispatch's (so never zeroed): two
+ * invocations of one workgroup are two agents as much as two workgroups
+ * are (000 "Private vs. Non-Private": private accesses of distinct agents
+ * are location-ordered only by system-synchronizes-with, which a barrier
+ * inside the dispatch is not). */
+#define SEVERAL_INVOKERS 0xffffu
 _Static_assert((SPLIT & TAG_MASK) == 0 && SPLIT != 0, "SPLIT is no byte's state");
 
 struct site {
@@ -59,6 +67,8 @@ struct vkmm_device_monitor {
     /* Both maps are virtual, committed where touched. */
     uint32_t *owner; /* per aligned word (the last may be partial): its bytes' state, or SPLIT */
     uint32_t *bytes; /* per byte: its state, where its word is SPLIT */
+    uint16_t *invoker;       /* per word: the invoker of its state */
+    uint16_t *invoker_bytes; /* per byte: the invoker of its byte state, where its word is SPLIT */
     uint64_t words;
     uint64_t *chunk_generation; /* per CHUNK_WORDS words: the dispatch whose states they hold */
     uint64_t generation;        /* dispatches begun */
@@ -102,9 +112,11 @@ struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t s
     m->words = (size + WORD - 1) / WORD;
     m->owner = map_zeroed(m->words * sizeof(uint32_t));
     m->bytes = map_zeroed(m->words * WORD * sizeof(uint32_t));
+    m->invoker = map_zeroed(m->words * sizeof(uint16_t));
+    m->invoker_bytes = map_zeroed(m->words * WORD * sizeof(uint16_t));
     m->chunk_generation = map_zeroed(chunk_count(m->words) * sizeof(uint64_t));
     m->levels = vkmm_dispatch_levels_create(base, size);
-    if (!m->owner || !m->bytes || !m->chunk_generation || !m->levels) {
+    if (!m->owner || !m->bytes || !m->invoker || !m->invoker_bytes || !m->chunk_generation || !m->levels) {
         vkmm_device_monitor_destroy(m);
         return NULL;
     }
@@ -119,6 +131,10 @@ void vkmm_device_monitor_destroy(struct vkmm_device_monitor *m)
         munmap(m->owner, m->words * sizeof(uint32_t));
     if (m->bytes)
         munmap(m->bytes, m->words * WORD * sizeof(uint32_t));
+    if (m->invoker)
+        munmap(m->invoker, m->words * sizeof(uint16_t));
+    if (m->invoker_bytes)
+        munmap(m->invoker_bytes, m->words * WORD * sizeof(uint16_t));
     if (m->chunk_generation)
         munmap(m->chunk_generation, chunk_count(m->words) * sizeof(uint64_t));
     vkmm_dispatch_levels_destroy(m->levels);
@@ -164,6 +180,12 @@ void vkmm_device_monitor_clear(struct vkmm_device_monitor *m, const uint8_t *byt
         count = m->words - first; /* the byte map ends with the last word */
     madvise((void *)begin, end - begin, MADV_DONTNEED);
     madvise(m->bytes + first * WORD, count * WORD * sizeof(uint32_t), MADV_DONTNEED);
+    /* The invoker maps' pages of the same words (whole pages inside them). */
+    uintptr_t inv_begin = ((uintptr_t)(m->invoker + first) + page - 1) & ~(uintptr_t)(page - 1);
+    uintptr_t inv_end = (uintptr_t)(m->invoker + first + count) & ~(uintptr_t)(page - 1);
+    if (inv_end > inv_begin)
+        madvise((void *)inv_begin, inv_end - inv_begin, MADV_DONTNEED);
+    madvise(m->invoker_bytes + first * WORD, count * WORD * sizeof(uint16_t), MADV_DONTNEED);
 }
 
 /* The words [first, last] as this dispatch left them: chunks it has not
@@ -186,6 +208,25 @@ static inline uint32_t owner_at(const struct vkmm_device_monitor *m, uint64_t of
     return state == SPLIT ? m->bytes[offset] : state;
 }
 
+/* The invoker of the byte at `offset`'s state. */
+static inline uint16_t invoker_at(const struct vkmm_device_monitor *m, uint64_t offset)
+{
+    return m->owner[offset / WORD] == SPLIT ? m->invoker_bytes[offset] : m->invoker[offset / WORD];
+}
+
+static inline uint16_t invoker_of(uint32_t invocation)
+{
+    return (uint16_t)(invocation < SEVERAL_INVOKERS - 1 ? invocation + 1 : SEVERAL_INVOKERS - 1);
+}
+
+/* Were the state's accesses another agent's than (tag, invoker)'s: another
+ * workgroup's, or another invocation's of the same workgroup? */
+static inline bool another_agent(uint32_t owner, uint16_t owner_invoker, uint32_t tag, uint16_t invoker)
+{
+    uint32_t owner_tag = owner & TAG_MASK;
+    return owner_tag && (owner_tag != tag || owner_invoker != invoker);
+}
+
 /* The site index of an instruction (0 when the table is full). */
 static uint32_t site_index(struct vkmm_device_monitor *m, uint32_t word, const char *text)
 {
@@ -199,7 +240,8 @@ static uint32_t site_index(struct vkmm_device_monitor *m, uint32_t word, const c
 }
 
 /* Does an access (write or read, private or not) conflict with what other
- * workgroups did to the byte?  At least one write, at least one private. */
+ * agents (invocations of other workgroups or of its own) did to the byte?
+ * At least one write, at least one private. */
 static bool conflicts(uint32_t seen, bool write, bool private_)
 {
     if (write)
@@ -223,8 +265,8 @@ static uint32_t invocation_at(const struct access *a, uint64_t offset)
     return a->invocation + (uint32_t)((offset - a->span_start) / a->element);
 }
 
-static void record(struct vkmm_device_monitor *m, uint64_t offset, uint32_t owner, const struct access *a,
-                   uint32_t bytes)
+static void record(struct vkmm_device_monitor *m, uint64_t offset, uint32_t owner, uint16_t owner_invoker,
+                   const struct access *a, uint32_t bytes)
 {
     struct vkmm_device_races *races = m->races;
     uint32_t seen = owner & ~(TAG_MASK | SITE_MASK << SITE_SHIFT);
@@ -248,7 +290,9 @@ static void record(struct vkmm_device_monitor *m, uint64_t offset, uint32_t owne
         .text = earlier_site->text,
         .word = earlier_site->word,
         .workgroup = other_tag == SEVERAL ? UINT32_MAX : other_tag - 1,
-        .invocation = UINT32_MAX, /* the owner word keeps no invocation */
+        .invocation = other_tag != SEVERAL && owner_invoker && owner_invoker != SEVERAL_INVOKERS
+                          ? owner_invoker - 1u
+                          : UINT32_MAX,
         .write = (seen & (PRIVATE_WRITE | SHARED_WRITE)) != 0,
         .private_ = (seen & (PRIVATE_WRITE | PRIVATE_READ)) != 0,
     };
@@ -297,22 +341,25 @@ static void record_stale(struct vkmm_device_monitor *m, const struct vkmm_level_
     };
 }
 
-/* Records the access of `count` bytes whose owner state is `owner` (the
- * same for all of them) and returns their new state; sets *stale when it is
- * a private read of bytes another workgroup wrote (it must read the value
- * from before the dispatch). */
+/* Records the access of `count` bytes whose owner state is `owner` with
+ * invoker `owner_invoker` (the same for all of them; the access's
+ * invocation is one for all of them too) and returns their new state and
+ * *new_invoker; sets *stale when it is a private read of bytes another
+ * invocation wrote (it must read the value from before the dispatch). */
 static uint32_t access_state(struct vkmm_device_monitor *m, uint64_t offset, uint32_t count, uint32_t owner,
-                             const struct access *a, bool *stale)
+                             uint16_t owner_invoker, const struct access *a, bool *stale, uint16_t *new_invoker)
 {
     uint32_t tag = owner & TAG_MASK;
     uint32_t seen = owner & (PRIVATE_WRITE | SHARED_WRITE | PRIVATE_READ | SHARED_READ);
-    if (tag && tag != a->tag && conflicts(seen, a->write, a->private_)) {
-        record(m, offset, owner, a, count);
+    uint16_t self = invoker_of(a->invocation);
+    if (another_agent(owner, owner_invoker, a->tag, self) && conflicts(seen, a->write, a->private_)) {
+        record(m, offset, owner, owner_invoker, a, count);
         *stale |= !a->write && a->private_;
     }
     uint32_t kind = a->write ? (a->private_ ? PRIVATE_WRITE : SHARED_WRITE)
                              : (a->private_ ? PRIVATE_READ : SHARED_READ);
     uint32_t new_tag = !tag || tag == a->tag ? a->tag : SEVERAL;
+    *new_invoker = !tag || (tag == a->tag && owner_invoker == self) ? self : SEVERAL_INVOKERS;
     uint32_t first_write = owner ? owner & FIRST_WRITE : (a->write ? FIRST_WRITE : 0);
     if (!a->write && first_write && m->read_marks_delta)
         /* The read sees what this dispatch wrote, not what was there
@@ -329,8 +376,10 @@ static uint32_t *split_word(struct vkmm_device_monitor *m, uint64_t word)
     uint32_t *bytes = m->bytes + word * WORD;
     uint32_t state = m->owner[word];
     if (state != SPLIT) {
-        for (uint32_t i = 0; i < WORD; i++)
+        for (uint32_t i = 0; i < WORD; i++) {
             bytes[i] = state;
+            m->invoker_bytes[word * WORD + i] = m->invoker[word];
+        }
         m->owner[word] = SPLIT;
     }
     return bytes;
@@ -346,30 +395,45 @@ static bool access_range(struct vkmm_device_monitor *m, uint64_t at, uint64_t si
     for (uint64_t offset = at, end = at + size; offset < end;) {
         uint64_t word = offset / WORD;
         uint32_t *states = m->owner + word;
+        uint16_t *invokers = m->invoker + word;
         if (offset % WORD == 0 && end - offset >= WORD && states[0] != SPLIT) {
             uint64_t run = 1, whole = (end - offset) / WORD;
-            while (run < whole && states[run] == states[0])
+            while (run < whole && states[run] == states[0] && invokers[run] == invokers[0])
                 run++;
-            uint32_t state = access_state(m, offset, (uint32_t)(run * WORD), states[0], a, &stale);
-            for (uint64_t i = 0; i < run; i++)
+            uint16_t invoker;
+            uint32_t state =
+                access_state(m, offset, (uint32_t)(run * WORD), states[0], invokers[0], a, &stale, &invoker);
+            for (uint64_t i = 0; i < run; i++) {
                 states[i] = state;
+                invokers[i] = invoker;
+            }
             offset += run * WORD;
             continue;
         }
         /* Part of the word, or a word split before: byte by byte. */
         uint32_t *bytes = split_word(m, word);
+        uint16_t *byte_invokers = m->invoker_bytes + word * WORD;
         uint64_t stop = (word + 1) * WORD < end ? (word + 1) * WORD : end;
         while (offset < stop) {
             uint32_t first = (uint32_t)(offset % WORD), run = 1;
-            while (offset + run < stop && bytes[first + run] == bytes[first])
+            while (offset + run < stop && bytes[first + run] == bytes[first] &&
+                   byte_invokers[first + run] == byte_invokers[first])
                 run++;
-            uint32_t state = access_state(m, offset, run, bytes[first], a, &stale);
-            for (uint32_t i = 0; i < run; i++)
+            uint16_t invoker;
+            uint32_t state = access_state(m, offset, run, bytes[first], byte_invokers[first], a, &stale, &invoker);
+            for (uint32_t i = 0; i < run; i++) {
                 bytes[first + i] = state;
+                byte_invokers[first + i] = invoker;
+            }
             offset += run;
         }
-        if (bytes[0] == bytes[1] && bytes[0] == bytes[2] && bytes[0] == bytes[3])
-            m->owner[word] = bytes[0]; /* one history again: one state */
+        bool one = true;
+        for (uint32_t i = 1; i < WORD; i++)
+            one &= bytes[i] == bytes[0] && byte_invokers[i] == byte_invokers[0];
+        if (one) { /* one history again: one state */
+            m->owner[word] = bytes[0];
+            m->invoker[word] = byte_invokers[0];
+        }
     }
     return stale;
 }
@@ -408,11 +472,13 @@ static bool access_levels(struct vkmm_device_monitor *m, uint64_t *address, uint
 }
 
 /* Streaming: lanes 0..n-1 active, at consecutive `size`-byte elements, and
- * no byte of theirs accessed by another workgroup in this dispatch — then
- * nothing can conflict and nothing moves, and their bytes are recorded as
- * one span (an element's words, and here a subgroup's, nearly always share
- * one state: then the span is one check of its words and one store to
- * each).  Returns false to take the lanes one by one. */
+ * no byte of theirs accessed by another agent in this dispatch (another
+ * workgroup, or another invocation of this one) — then nothing can
+ * conflict and nothing moves, and their bytes are recorded as one span (an
+ * element's words, and here a subgroup's, nearly always share one state:
+ * then the span is one check of its words and one store to each, and each
+ * word's invoker is its lane).  Returns false to take the lanes one by
+ * one. */
 static bool access_span(struct vkmm_device_monitor *m, const uint64_t *addresses, uint64_t lanes, uint32_t size,
                         uint32_t flags, struct access *a, uint32_t subgroup)
 {
@@ -437,45 +503,72 @@ static bool access_span(struct vkmm_device_monitor *m, const uint64_t *addresses
     for (uint64_t w = first + 1; w <= last; w++)
         differ |= owner[w] ^ owner[first];
     uint32_t tag = owner[first] & TAG_MASK;
-    uint32_t others = tag && tag != a->tag, split = owner[first] == SPLIT;
+    uint32_t others = tag && tag != a->tag, split = owner[first] == SPLIT, mine = tag == a->tag;
     for (uint64_t w = first + 1; differ && w <= last; w++) {
         tag = owner[w] & TAG_MASK;
         others |= tag && tag != a->tag;
         split |= owner[w] == SPLIT;
+        mine |= tag == a->tag;
     }
     for (uint64_t offset = at; split && !others && offset < at + bytes; offset++) {
         tag = owner_at(m, offset) & TAG_MASK;
         others |= tag && tag != a->tag;
+        mine |= tag == a->tag;
     }
     if (others)
         return false;
-    a->invocation = subgroup * m->subgroup_width;
-    a->span_start = at;
+    uint32_t base = subgroup * m->subgroup_width;
+    bool whole = !differ && !split && at % WORD == 0 && size % WORD == 0;
+    /* Bytes this workgroup touched before: each word must be its own
+     * lane's (another invocation's bytes go lane by lane). */
+    if (mine && !whole)
+        return false;
+    uint32_t per = size / WORD; /* words per element, when `whole` */
+    for (uint32_t e = 0; mine && e < count; e++) {
+        uint16_t invoker = invoker_of(base + e);
+        for (uint32_t k = 0; k < per; k++)
+            if (m->invoker[first + e * per + k] != invoker)
+                return false;
+    }
     a->element = size;
-    bool stale = false; /* nothing conflicts: stays false */
-    if (differ || split || at % WORD || bytes % WORD) {
-        if (flags & VKMM_WORKGROUP_READ) {
-            a->write = false;
-            access_range(m, at, bytes, a);
-        }
-        if (flags & VKMM_WORKGROUP_WRITE) {
-            a->write = true;
-            access_range(m, at, bytes, a);
+    if (!whole) {
+        /* Untouched bytes of uneven states or alignment: element by element. */
+        for (uint32_t e = 0; e < count; e++) {
+            a->invocation = base + e;
+            a->span_start = at + (uint64_t)e * size;
+            if (flags & VKMM_WORKGROUP_READ) {
+                a->write = false;
+                access_range(m, a->span_start, size, a);
+            }
+            if (flags & VKMM_WORKGROUP_WRITE) {
+                a->write = true;
+                access_range(m, a->span_start, size, a);
+            }
         }
         return true;
     }
-    /* Whole words, all of one state (the common case): one record. */
+    /* Whole words, all of one state (the common case): one record, and
+     * each word's invoker its lane's. */
+    a->invocation = base;
+    a->span_start = at;
+    bool stale = false; /* nothing conflicts: stays false */
     uint32_t state = owner[first];
+    uint16_t invoker = invoker_of(base);
     if (flags & VKMM_WORKGROUP_READ) {
         a->write = false;
-        state = access_state(m, at, bytes, state, a, &stale);
+        state = access_state(m, at, bytes, state, invoker, a, &stale, &invoker);
     }
     if (flags & VKMM_WORKGROUP_WRITE) {
         a->write = true;
-        state = access_state(m, at, bytes, state, a, &stale);
+        state = access_state(m, at, bytes, state, invoker, a, &stale, &invoker);
     }
     for (uint64_t w = first; w <= last; w++)
         m->owner[w] = state;
+    for (uint32_t e = 0; e < count; e++) {
+        invoker = invoker_of(base + e);
+        for (uint32_t k = 0; k < per; k++)
+            m->invoker[first + e * per + k] = invoker;
+    }
     return true;
 }
 
@@ -489,7 +582,7 @@ static bool seeded_coin(const struct vkmm_device_monitor *m, uint32_t instructio
     return (x ^ (x >> 32)) & 1;
 }
 
-/* DESIGN §3 "Manifest" for private reads of bytes another workgroup wrote
+/* DESIGN §3 "Manifest" for private reads of bytes another invocation (of another workgroup or of its own) wrote
  * in this dispatch (a race: private accesses never communicate inside a
  * command).  The model lets such a read return either value.  Seed 0 gives
  * the stalest: every one reads the bytes from before the dispatch.  Other
@@ -513,13 +606,14 @@ static bool racing_write_dropped(const struct vkmm_device_monitor *m, uint32_t i
     return !m->seed || seeded_coin(m, instruction ^ 0x5bd1e995u, offset);
 }
 
-/* Whether a private write of this lane lands on bytes another workgroup
- * wrote in this dispatch (judged by the lane's first byte, whose owner
- * word nearly always stands for the element). */
-static bool write_races(uint32_t owner_before, uint32_t tag)
+/* Whether a private write of this lane lands on bytes another agent (an
+ * invocation of another workgroup or of its own) wrote in this dispatch
+ * (judged by the lane's first byte, whose owner word nearly always stands
+ * for the element). */
+static bool write_races(uint32_t owner_before, uint16_t invoker_before, uint32_t tag, uint16_t invoker)
 {
-    uint32_t other = owner_before & TAG_MASK;
-    return other && other != tag && (owner_before & (PRIVATE_WRITE | SHARED_WRITE));
+    return another_agent(owner_before, invoker_before, tag, invoker) &&
+           (owner_before & (PRIVATE_WRITE | SHARED_WRITE));
 }
 
 int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
@@ -552,6 +646,7 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         bool stale = false;
         refresh(m, at / WORD, size ? (at + size - 1) / WORD : at / WORD);
         uint32_t owner_before = owner_at(m, at);
+        uint16_t invoker_before = invoker_at(m, at);
         a.invocation = subgroup * m->subgroup_width + lane;
         a.span_start = at;
         a.element = size;
@@ -560,7 +655,8 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
             stale = access_range(m, at, size, &a);
         }
         bool drop = (flags & VKMM_WORKGROUP_WRITE) && !(flags & VKMM_WORKGROUP_READ) && a.private_ &&
-                    !through_levels && size <= 64 && write_races(owner_before, a.tag) &&
+                    !through_levels && size <= 64 &&
+                    write_races(owner_before, invoker_before, a.tag, invoker_of(a.invocation)) &&
                     racing_write_dropped(m, (uint32_t)(site >> 32), at);
         if (flags & VKMM_WORKGROUP_WRITE) {
             a.write = true;
@@ -581,7 +677,7 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
             continue;
         }
         /* This lane reads what the bytes held before the dispatch: private
-         * reads never see another workgroup's writes inside a command. */
+         * reads never see another invocation's writes inside a command. */
         uint8_t *view = m->view + lane * 64;
         m->peek(m->peek_user, at, size, view);
         addresses[lane] = (uintptr_t)view;
@@ -622,9 +718,11 @@ void vkmm_device_monitor_end_dispatch(struct vkmm_device_monitor *m)
             continue;
         }
         uint32_t owner = 0;
+        uint16_t invoker = 0;
         if (lost[i].offset < m->size) {
             refresh(m, lost[i].offset / WORD, lost[i].offset / WORD);
             owner = owner_at(m, lost[i].offset);
+            invoker = invoker_at(m, lost[i].offset);
         }
         const struct site *atomic = &m->sites[lost[i].writer_site <= m->site_count ? lost[i].writer_site : 0];
         const struct site *other = &m->sites[owner >> SITE_SHIFT & SITE_MASK];
@@ -634,7 +732,10 @@ void vkmm_device_monitor_end_dispatch(struct vkmm_device_monitor *m)
                          .invocation = lost[i].writer_invocation, .write = true },
             .later = { .text = other->text, .word = other->word,
                        .workgroup = other_tag && other_tag != SEVERAL ? other_tag - 1 : UINT32_MAX,
-                       .invocation = UINT32_MAX, .write = true },
+                       .invocation = other_tag && other_tag != SEVERAL && invoker && invoker != SEVERAL_INVOKERS
+                                         ? invoker - 1u
+                                         : UINT32_MAX,
+                       .write = true },
             .offset = lost[i].offset,
             .bytes = 1,
             .lost = true,

@@ -1,21 +1,22 @@
-/* Strict mode inside a dispatch: accesses of different workgroups to the
- * same bytes of device memory.  Inside one command, private accesses (000
+/* Strict mode inside a dispatch: accesses of different agents to the same
+ * bytes of device memory.  Inside one command, private accesses (000
  * "Private": not atomic, not through a Coherent/Volatile variable, no
  * NonPrivatePointer) never communicate with another invocation (DESIGN
- * §3.2); so two accesses of different workgroups to one byte, at least one a
- * write and at least one private, are a race whatever the shader does
- * between them — found without modelling the synchronization, whatever order
- * the workgroups ran in.  (Coherent and atomic accesses of different
- * workgroups may be synchronized through release/acquire; those pairs are
- * not judged here.)
+ * §3.2); so two accesses of different invocations (of different
+ * workgroups, or of one workgroup: barriers do not order private
+ * accesses) to one byte, at least one a write and at least one private,
+ * are a race whatever the shader does between them — found without
+ * modelling the synchronization, whatever order the invocations ran in.
+ * (Coherent and atomic accesses may be synchronized through
+ * release/acquire and barriers; those pairs are not judged here.)
  *
  * Per byte of device memory an owner state (kept per aligned 4-byte word
  * while accesses cover words whole, per byte where one covers part of a
  * word; maps as large as the device's address space, committed only where
  * touched, forgotten when the next dispatch begins): the last workgroup
- * to access it (or "several"), the last instruction, and which kinds of
- * access it saw.
- * A private read of bytes another workgroup wrote is made to show: it
+ * to access it (or "several") and which of its invocations (or
+ * "several"), the last instruction, and which kinds of access it saw.
+ * A private read of bytes another invocation wrote is made to show: it
  * reads the bytes as they were before the dispatch.  One record per bug:
  * the pair of instructions.  The monitor knows no Vulkan object. */
 #pragma once

@@ -290,19 +290,30 @@ static void describe_lost_update(const struct vkmm_strict_grid *grid, const stru
     snprintf(hazard->example, sizeof(hazard->example), "%s's copy went out over %s's change", atomic, other);
 }
 
-/* Private accesses of different workgroups to the same bytes: nothing the
- * shader does can order them. */
+/* Private accesses of different agents (invocations of different
+ * workgroups, or different invocations of one workgroup) to the same
+ * bytes: nothing the shader does can order them (000 "Private vs.
+ * Non-Private": only system-synchronizes-with, between commands, does). */
 static void describe_private_race(const struct vkmm_strict_grid *grid, const struct vkmm_device_race *r,
                                   struct vkmm_mm_hazard *hazard)
 {
     bool neither = r->earlier.private_ && r->later.private_;
-    snprintf(hazard->missing, sizeof(hazard->missing),
-             "the %s of %s and the %s of %s by different workgroups of one dispatch cannot be synchronized: "
-             "%s private (not coherent, no NonPrivatePointer, not atomic), and private accesses never reach "
-             "another workgroup inside a command; declare the buffer coherent (or use atomics) and "
-             "synchronize with release/acquire, or split the work into two dispatches with a barrier between",
-             device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text,
-             neither ? "both are" : r->earlier.private_ ? "the first is" : "the second is");
+    bool one_workgroup = r->earlier.workgroup != UINT32_MAX && r->earlier.workgroup == r->later.workgroup;
+    const char *which = neither ? "both are" : r->earlier.private_ ? "the first is" : "the second is";
+    if (one_workgroup)
+        snprintf(hazard->missing, sizeof(hazard->missing),
+                 "the %s of %s and the %s of %s by different invocations of one workgroup cannot be synchronized: "
+                 "%s private (not coherent, no NonPrivatePointer, not atomic), and barriers do not order private "
+                 "accesses of two invocations; declare the buffer coherent and keep memoryBarrierBuffer(); "
+                 "barrier() between them (or use atomics)",
+                 device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text, which);
+    else
+        snprintf(hazard->missing, sizeof(hazard->missing),
+                 "the %s of %s and the %s of %s by different workgroups of one dispatch cannot be synchronized: "
+                 "%s private (not coherent, no NonPrivatePointer, not atomic), and private accesses never reach "
+                 "another workgroup inside a command; declare the buffer coherent (or use atomics) and "
+                 "synchronize with release/acquire, or split the work into two dispatches with a barrier between",
+                 device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text, which);
     char first[112], second[112];
     device_race_workgroup(first, sizeof(first), grid, &r->earlier);
     device_race_workgroup(second, sizeof(second), grid, &r->later);

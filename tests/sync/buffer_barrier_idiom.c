@@ -12,12 +12,18 @@
  * either reading. */
 #include "sync_harness.h"
 
-enum { CORRECT_AV_VIS, IDIOM_UNDER_THE_MODEL, VARIANTS };
+enum { CORRECT_AV_VIS, IDIOM_UNDER_THE_MODEL, CORRECT_LEGACY_COHERENT, LEGACY_NOT_COHERENT, VARIANTS };
 
+/* In legacy GLSL (no Vulkan memory model) the same exchange is right with
+ * a `coherent` buffer and a race without: accesses to a buffer that is not
+ * coherent are private, and barriers do not order private accesses of two
+ * invocations (VKMM-HAZARD-DISPATCH-RACE, one report naming both). */
 static const struct sync_variant variants[VARIANTS] = {
     [CORRECT_AV_VIS] = { "correct_control_barrier_with_make_available_visible", NULL },
     [IDIOM_UNDER_THE_MODEL] = { "bug_memoryBarrierBuffer_barrier_under_the_vulkan_memory_model",
                                 "VKMM-HAZARD-DISPATCH-STALE-READ" },
+    [CORRECT_LEGACY_COHERENT] = { "correct_legacy_coherent_buffer", NULL },
+    [LEGACY_NOT_COHERENT] = { "bug_legacy_buffer_not_coherent", "VKMM-HAZARD-DISPATCH-RACE" },
 };
 
 static void exchange(struct vkmm_test *t, const char *shader_name, uint32_t result[SYNC_WORDS])
@@ -41,7 +47,13 @@ static void exchange(struct vkmm_test *t, const char *shader_name, uint32_t resu
 
 static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
 {
-    exchange(t, variant == CORRECT_AV_VIS ? "sync_buffer_exchange_av_vis" : "sync_buffer_exchange_idiom", result);
+    static const char *const shaders[VARIANTS] = {
+        [CORRECT_AV_VIS] = "sync_buffer_exchange_av_vis",
+        [IDIOM_UNDER_THE_MODEL] = "sync_buffer_exchange_idiom",
+        [CORRECT_LEGACY_COHERENT] = "sync_buffer_exchange_coherent",
+        [LEGACY_NOT_COHERENT] = "sync_buffer_exchange_plain",
+    };
+    exchange(t, shaders[variant], result);
 }
 
 static void expected_words(uint32_t expected[SYNC_WORDS])
@@ -60,6 +72,8 @@ static void run(int variant)
 
 static void correct_av_vis(void **state) { (void)state; run(CORRECT_AV_VIS); }
 static void bug_idiom_under_the_model(void **state) { (void)state; run(IDIOM_UNDER_THE_MODEL); }
+static void correct_legacy_coherent(void **state) { (void)state; run(CORRECT_LEGACY_COHERENT); }
+static void bug_legacy_not_coherent(void **state) { (void)state; run(LEGACY_NOT_COHERENT); }
 
 /* The knob: the idiom is right and nothing is reported (both modes). */
 static void correct_idiom_with_common_reading(void **state)
@@ -82,6 +96,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(correct_av_vis),
         cmocka_unit_test(bug_idiom_under_the_model),
+        cmocka_unit_test(correct_legacy_coherent),
+        cmocka_unit_test(bug_legacy_not_coherent),
         cmocka_unit_test(correct_idiom_with_common_reading),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,6 @@
 /* Unit tests of runtime/strict/device_monitor.c: accesses of different
- * workgroups to the same bytes of device memory inside a dispatch.  The
+ * agents (invocations of different workgroups, or different invocations of
+ * one) to the same bytes of device memory inside a dispatch.  The
  * monitor keeps one owner state per aligned 4-byte word while accesses
  * cover words whole, and splits a word into byte states where an access
  * covers part of it.  A long random run checks it against a scalar
@@ -61,6 +62,7 @@ enum { PRIVATE_WRITE = 1, SHARED_WRITE = 2, PRIVATE_READ = 4, SHARED_READ = 8 };
 
 struct ref_byte {
     uint32_t tag;     /* the last workgroup to access it, SEVERAL, or 0: untouched in this dispatch */
+    uint32_t invoker; /* the invocation of that workgroup + 1, or SEVERAL */
     uint32_t site;    /* the last instruction's word (0: none) */
     bool first_write; /* the dispatch's first access to it was a write */
     uint8_t seen;     /* the kinds of access seen */
@@ -81,7 +83,7 @@ struct ref_access {
     bool write, private_;
 };
 
-/* Two accesses of different workgroups to one byte race when at least one
+/* Two accesses of different agents to one byte race when at least one
  * writes and at least one is private. */
 static bool ref_conflicts(uint8_t seen, bool write, bool private_)
 {
@@ -118,7 +120,8 @@ static void ref_record(struct reference *r, uint64_t offset, const struct ref_by
         return;
     struct vkmm_device_race_access other = {
         .text = text_of(b->site), .word = b->site,
-        .workgroup = b->tag == SEVERAL ? UINT32_MAX : b->tag - 1, .invocation = UINT32_MAX,
+        .workgroup = b->tag == SEVERAL ? UINT32_MAX : b->tag - 1,
+        .invocation = b->tag != SEVERAL && b->invoker != SEVERAL ? b->invoker - 1 : UINT32_MAX,
         .write = (b->seen & (PRIVATE_WRITE | SHARED_WRITE)) != 0,
         .private_ = (b->seen & (PRIVATE_WRITE | PRIVATE_READ)) != 0,
     };
@@ -130,18 +133,25 @@ static void ref_record(struct reference *r, uint64_t offset, const struct ref_by
                                        .offset = offset, .bytes = 1 };
 }
 
+/* Was the byte's last access another agent's than a's? */
+static bool ref_another_agent(const struct ref_byte *b, uint32_t tag, uint32_t invocation)
+{
+    return b->tag && (b->tag != tag || b->invoker != invocation + 1);
+}
+
 /* One byte accessed; returns true when it is a private read of bytes
- * another workgroup wrote. */
+ * another agent wrote. */
 static bool ref_byte_access(struct reference *r, uint64_t offset, const struct ref_access *a, int64_t marks_delta)
 {
     struct ref_byte *b = &r->byte[offset];
     bool stale = false;
-    if (b->tag && b->tag != a->tag && ref_conflicts(b->seen, a->write, a->private_)) {
+    if (ref_another_agent(b, a->tag, a->invocation) && ref_conflicts(b->seen, a->write, a->private_)) {
         ref_record(r, offset, b, a);
         stale = !a->write && a->private_;
     }
     if (!b->tag)
         b->first_write = a->write;
+    b->invoker = !b->tag || (b->tag == a->tag && b->invoker == a->invocation + 1) ? a->invocation + 1 : SEVERAL;
     b->tag = !b->tag || b->tag == a->tag ? a->tag : SEVERAL;
     b->site = a->site;
     b->seen |= a->write ? (a->private_ ? PRIVATE_WRITE : SHARED_WRITE) : (a->private_ ? PRIVATE_READ : SHARED_READ);
@@ -211,7 +221,7 @@ static int64_t ref_access(struct reference *r, uint64_t *addresses, uint64_t lan
          * lane's first byte) is dropped on seed 0, by a coin on others: the
          * bytes keep the first writer's. */
         bool drop = (flags & VKMM_WORKGROUP_WRITE) && !(flags & VKMM_WORKGROUP_READ) && private_ &&
-                    !through_levels && before.tag && before.tag != tag &&
+                    !through_levels && ref_another_agent(&before, tag, a.invocation) &&
                     (before.seen & (PRIVATE_WRITE | SHARED_WRITE)) &&
                     (!r->seed || ref_coin(r->seed, word ^ 0x5bd1e995u, at));
         a.write = true;
@@ -270,7 +280,9 @@ static void ref_end_dispatch(struct reference *r)
                          .write = true },
             .later = { .text = text_of(b->site), .word = b->site,
                        .workgroup = b->tag && b->tag != SEVERAL ? b->tag - 1 : UINT32_MAX,
-                       .invocation = UINT32_MAX, .write = true },
+                       .invocation = b->tag && b->tag != SEVERAL && b->invoker != SEVERAL ? b->invoker - 1
+                                                                                          : UINT32_MAX,
+                       .write = true },
             .offset = lost[i].offset,
             .bytes = 1,
             .lost = true,
@@ -421,25 +433,59 @@ static void test_byte_writes_into_one_word_do_not_race_and_clear_forgets(void **
     vkmm_device_monitor_destroy(f.m);
 }
 
-/* A subgroup's span over words split by its own workgroup's byte writes:
- * each byte keeps its history (only the bytes this dispatch wrote first
- * have their read marks cleared). */
+/* A subgroup's span over words split by the same invocations' byte writes
+ * (lane 1 wrote byte 97, lane 5 byte 101): each byte keeps its history
+ * (only the bytes this dispatch wrote first have their read marks
+ * cleared), and an invocation reading its own write is no race. */
 static void test_span_over_split_words_keeps_each_bytes_history(void **state)
 {
     (void)state;
     struct fixture f;
     fixture_begin(&f);
     uint64_t addresses[WIDTH];
-    uint32_t at[WIDTH] = { 97 }, span[WIDTH];
-    monitor_access(f.m, f.memory, addresses, 1, at, 1, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_PRIVATE, 1, 10, 0);
-    at[0] = 101;
-    monitor_access(f.m, f.memory, addresses, 1, at, 1, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_PRIVATE, 1, 11, 0);
+    uint32_t at[WIDTH] = { 0, 97 }, span[WIDTH];
+    monitor_access(f.m, f.memory, addresses, 1u << 1, at, 1, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_PRIVATE, 1, 10, 0);
+    at[5] = 101;
+    monitor_access(f.m, f.memory, addresses, 1u << 5, at, 1, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_PRIVATE, 1, 11, 0);
     for (uint32_t lane = 0; lane < WIDTH; lane++)
         span[lane] = 96 + lane;
     monitor_access(f.m, f.memory, addresses, 0xff, span, 1, VKMM_WORKGROUP_READ | VKMM_ACCESS_PRIVATE, 1, 12, 0);
     assert_int_equal(f.races.count, 0);
     for (uint32_t i = 96; i < 104; i++)
         assert_int_equal(f.memory[DEVICE + i], i == 97 || i == 101 ? 0 : 0xff);
+    vkmm_device_monitor_end_dispatch(f.m);
+    vkmm_device_monitor_clear(f.m, f.memory, DEVICE);
+    vkmm_device_monitor_destroy(f.m);
+}
+
+/* Two invocations of one workgroup are two agents (000 "Private vs.
+ * Non-Private"): invocation 3 reads, privately, the word invocation 0
+ * wrote; a barrier between would change nothing.  The race names both
+ * invocations, and the read sees the bytes from before the dispatch on
+ * seed 0; invocation 0 reading its own write is no race. */
+static void test_invocations_of_one_workgroup_race(void **state)
+{
+    (void)state;
+    struct fixture f;
+    fixture_begin(&f);
+    uint64_t addresses[WIDTH];
+    uint32_t at[WIDTH] = { 200, 0, 0, 200 };
+    monitor_access(f.m, f.memory, addresses, 1u << 0, at, 4, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_PRIVATE, 1, 10, 0);
+    store(addresses, 1u << 0, at, 4, 0x40);
+    int64_t moved = monitor_access(f.m, f.memory, addresses, 1u << 0, at, 4,
+                                   VKMM_WORKGROUP_READ | VKMM_ACCESS_PRIVATE, 1, 11, 0);
+    assert_int_equal(moved, 0);
+    assert_int_equal(f.races.count, 0);
+    moved = monitor_access(f.m, f.memory, addresses, 1u << 3, at, 4, VKMM_WORKGROUP_READ | VKMM_ACCESS_PRIVATE, 1,
+                           12, 0);
+    assert_int_equal(moved, 1);
+    assert_memory_equal((const uint8_t *)(uintptr_t)addresses[3], f.before + 200, 4);
+    assert_int_equal(f.races.count, 1);
+    const struct vkmm_device_race *r = &f.races.race[0];
+    assert_int_equal(r->earlier.workgroup, 0);
+    assert_int_equal(r->later.workgroup, 0);
+    assert_int_equal(r->later.invocation, 3);
+    assert_true(r->later.private_ && !r->later.write && r->earlier.write);
     vkmm_device_monitor_end_dispatch(f.m);
     vkmm_device_monitor_clear(f.m, f.memory, DEVICE);
     vkmm_device_monitor_destroy(f.m);
@@ -635,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_partial_word_write_into_a_span_races_on_its_bytes),
         cmocka_unit_test(test_byte_writes_into_one_word_do_not_race_and_clear_forgets),
         cmocka_unit_test(test_span_over_split_words_keeps_each_bytes_history),
+        cmocka_unit_test(test_invocations_of_one_workgroup_race),
         cmocka_unit_test(test_word_states_match_byte_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
