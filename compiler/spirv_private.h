@@ -281,8 +281,10 @@ LLVMTypeRef spv_scalar_llvm(struct tr *t, const struct spv_type *type); /* eleme
  * natural layout; scalar leaves only. */
 uint32_t spv_type_size(struct tr *t, uint32_t type_id, bool explicit_layout);
 
-/* translate.c: values */
+/* translate_values.c: values */
 LLVMValueRef tr_get(struct tr *t, uint32_t id);
+/* select(mask, a, b) lane by lane, through aggregates (translate_values.c). */
+LLVMValueRef tr_select_lanes(struct tr *t, LLVMValueRef mask, LLVMValueRef a, LLVMValueRef b);
 void tr_set(struct tr *t, uint32_t id, LLVMValueRef value);
 LLVMValueRef tr_splat(struct tr *t, LLVMValueRef scalar);
 LLVMValueRef tr_lane_index(struct tr *t); /* <W x i32> 0..W-1 */
