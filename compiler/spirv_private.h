@@ -281,9 +281,9 @@ LLVMTypeRef spv_scalar_llvm(struct tr *t, const struct spv_type *type); /* eleme
  * natural layout; scalar leaves only. */
 uint32_t spv_type_size(struct tr *t, uint32_t type_id, bool explicit_layout);
 
-/* translate_values.c: values */
+/* Values: tr_get, tr_set, tr_zero, tr_select_lanes in translate_values.c, the lane helpers in translate.c */
 LLVMValueRef tr_get(struct tr *t, uint32_t id);
-/* select(mask, a, b) lane by lane, through aggregates (translate_values.c). */
+/* select(mask, a, b) lane by lane, through aggregates. */
 LLVMValueRef tr_select_lanes(struct tr *t, LLVMValueRef mask, LLVMValueRef a, LLVMValueRef b);
 void tr_set(struct tr *t, uint32_t id, LLVMValueRef value);
 LLVMValueRef tr_splat(struct tr *t, LLVMValueRef scalar);
