@@ -305,6 +305,7 @@ LLVMValueRef spv_monitor_workgroup_access(struct tr *t, uint32_t pointer_id, LLV
 {
     if (!t->options->monitor_workgroup_memory || !t->monitor_addresses || !pointer_id || t->has_atomics)
         return addresses;
+    flags |= read_again_later(t, pointer_id) ? VKMM_ACCESS_READ_AGAIN : 0;
     LLVMValueRef delta = call_monitor(t, VKMM_INVOCATION_WORKGROUP_MONITOR, VKMM_INVOCATION_WORKGROUP_ACCESS,
                                       tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32), pointer_id,
                                       addresses, mask, size, flags, NULL);

@@ -92,9 +92,9 @@ enum vkmm_workgroup_access_flag {
     VKMM_WORKGROUP_ATOMIC = 4,
     VKMM_ACCESS_PRIVATE = 8,
     /* A load that a later load of the module (in word order) reads through
-     * the same variable: the device monitor may let such a racing read see
-     * the newer bytes on some seeds, and keeps the last one stale (DESIGN §3
-     * "Manifest"; runtime/strict/device_monitor.c). */
+     * the same variable: the device and workgroup monitors may let such a
+     * racing read see the newer bytes on some seeds, and keep the last one
+     * stale (DESIGN §3 "Manifest"; runtime/strict/device_monitor.c). */
     VKMM_ACCESS_READ_AGAIN = 64,
 };
 #define VKMM_ACCESS_SCOPE_SHIFT 4 /* 2 bits: enum vkmm_access_scope */

@@ -410,6 +410,8 @@ static void run_strict(struct vkmm_device *device, const struct vkmm_strict_comm
             slots[r].monitor = vkmm_workgroup_monitor_create(shader->local_size, shader->subgroup_width,
                                                              shader->shared_memory_size, races);
             ok = slots[r].monitor != NULL;
+            if (ok)
+                vkmm_workgroup_monitor_set_seed(slots[r].monitor, run->seed);
         }
     }
     if (ok)

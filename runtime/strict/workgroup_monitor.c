@@ -50,6 +50,7 @@ struct vkmm_workgroup_monitor {
     uint32_t call;                 /* monitor calls so far: one per access instruction of a subgroup */
     uint32_t workgroup[3];
     struct vkmm_workgroup_races *races;
+    uint64_t seed; /* 0: every racing read stale (the stalest result) */
 };
 
 struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t local_size[3], uint32_t width,
@@ -388,6 +389,29 @@ static bool access_lane(struct vkmm_workgroup_monitor *m, uint32_t at, uint32_t 
     return stale;
 }
 
+void vkmm_workgroup_monitor_set_seed(struct vkmm_workgroup_monitor *m, uint64_t seed)
+{
+    m->seed = seed;
+}
+
+/* DESIGN §3 "Manifest", as for device memory (device_monitor.c): seed 0
+ * keeps every racing read stale; other seeds let one see the newer bytes
+ * where the shader reads the same variable again later
+ * (VKMM_ACCESS_READ_AGAIN), a coin per instruction and word, so message
+ * passing and read-read coherence show their weak outcomes while the last
+ * read of a variable stays stale on every seed. */
+static bool racing_read_sees_newer(const struct vkmm_workgroup_monitor *m, uint32_t flags, uint32_t instruction,
+                                   uint32_t offset)
+{
+    if (!m->seed || !(flags & VKMM_ACCESS_READ_AGAIN))
+        return false;
+    uint64_t x = (m->seed * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)instruction << 32) ^ (offset >> 2) ^
+                 0x5348415245444d45ull;
+    x = (x ^ (x >> 31)) * 0xD6E8FEB86659FD93ull;
+    x = (x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ull;
+    return (x ^ (x >> 32)) & 1;
+}
+
 int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
                                       uint32_t subgroup, uint64_t site, const char *text)
 {
@@ -430,7 +454,8 @@ int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, 
             uint32_t offset = (uint32_t)at + i;
             const struct cell *b = cell_of(m, offset);
             bool is_word = b == &m->words[offset / WORD];
-            if (!write_ordered(m, b, subgroup * m->width + lane, subgroup) && b->writer_word < (uint32_t)(site >> 32))
+            if (!write_ordered(m, b, subgroup * m->width + lane, subgroup) && b->writer_word < (uint32_t)(site >> 32) &&
+                !racing_read_sees_newer(m, flags, (uint32_t)(site >> 32), offset))
                 m->view[offset] = (uint8_t)(is_word ? b->old >> (8 * (offset % WORD)) : b->old);
         }
     }

@@ -10,7 +10,9 @@
  *
  * Races are found whatever order the subgroups ran in, and made to show:
  * a racing read that comes after the write in program order sees the value
- * the bytes had at the last barrier (stale), and of two racing writes the
+ * the bytes had at the last barrier (stale; on seeds other than 0 perhaps
+ * the newer bytes where the shader reads the variable again later), and of
+ * two racing writes the
  * later is lost at the next barrier.  One record per bug: (kind, the two
  * instructions).  The monitor knows no Vulkan object; the strict bridge
  * turns its records into reports. */
@@ -56,6 +58,9 @@ struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t loca
                                                              uint32_t shared_size,
                                                              struct vkmm_workgroup_races *races);
 void vkmm_workgroup_monitor_destroy(struct vkmm_workgroup_monitor *monitor);
+/* The dispatch's seed (0 until set): which racing reads that the shader
+ * repeats later see the newer bytes. */
+void vkmm_workgroup_monitor_set_seed(struct vkmm_workgroup_monitor *monitor, uint64_t seed);
 /* Keeps every byte's state apart (no word cells): the scalar reference the
  * unit tests compare the word cells with. */
 void vkmm_workgroup_monitor_use_byte_cells(struct vkmm_workgroup_monitor *monitor);
