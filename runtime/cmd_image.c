@@ -59,7 +59,7 @@ static void record_ranges(struct vkmm_command_buffer *cmd, struct vkmm_buffer *s
     free(r->items);
 }
 
-static uint32_t blocks_of(uint32_t texels, uint32_t block)
+static uint64_t blocks_of(uint64_t texels, uint32_t block)
 {
     return (texels + block - 1) / block;
 }
@@ -91,7 +91,7 @@ static const char *check_subresource(const struct vkmm_image *image, const VkIma
     VkExtent3D level = whole_blocks ? vkmm_image_level_blocks(image, sub->mipLevel)
                                     : vkmm_image_level_extent(image, sub->mipLevel);
     uint32_t x = (uint32_t)offset.x / bw, y = (uint32_t)offset.y / bh, z = (uint32_t)offset.z;
-    uint32_t width = blocks_of(extent.width, bw), height = blocks_of(extent.height, bh);
+    uint32_t width = (uint32_t)blocks_of(extent.width, bw), height = (uint32_t)blocks_of(extent.height, bh);
     if (x > level.width || width > level.width - x || y > level.height || height > level.height - y ||
         z > level.depth || extent.depth > level.depth - z)
         return "the region is outside the mip level";
@@ -130,8 +130,8 @@ static const char *add_buffer_image_region(struct ranges *r, const struct vkmm_b
     if (!e.width || !e.height || !e.depth)
         return NULL; /* nothing to copy */
     uint64_t width = blocks_of(e.width, bw), height = blocks_of(e.height, bh);
-    row_length = (row_length + bw - 1) / bw;
-    image_height = (image_height + bh - 1) / bh;
+    row_length = blocks_of(row_length, bw);
+    image_height = blocks_of(image_height, bh);
     uint64_t last = region->bufferOffset + (((slices - 1) * image_height + height - 1) * row_length + width) * texel;
     if (last > buffer->size)
         return "the region's buffer bytes run past the end of the buffer";
@@ -253,7 +253,7 @@ static const char *add_image_region(struct ranges *r, const struct vkmm_image *s
     bool src_3d = src->type == VK_IMAGE_TYPE_3D, dst_3d = dst->type == VK_IMAGE_TYPE_3D;
     uint32_t sbw = vkmm_texel_block_width(src->texel), sbh = vkmm_texel_block_height(src->texel);
     uint32_t dbw = vkmm_texel_block_width(dst->texel), dbh = vkmm_texel_block_height(dst->texel);
-    uint32_t width = blocks_of(e.width, sbw), height = blocks_of(e.height, sbh);
+    uint32_t width = (uint32_t)blocks_of(e.width, sbw), height = (uint32_t)blocks_of(e.height, sbh);
     uint32_t slices = src_3d ? e.depth : vkmm_image_subresource_layers(src, &region->srcSubresource);
     VkExtent3D src_extent = { e.width, e.height, src_3d ? e.depth : 1 };
     VkExtent3D dst_extent = { width * dbw, height * dbh, dst_3d ? slices : 1 };
