@@ -229,6 +229,18 @@ static unsigned access_level(struct tr *t)
     return VKMM_SCOPE_NONE;
 }
 
+/* Is the current instruction an OpStore with MakePointerAvailable?  Its
+ * availability operation is the store's own (000 "Per-Instruction
+ * Availability and Visibility Semantics"), which strict mode's levels may
+ * complete late: by the next release at the same scope. */
+static bool store_makes_available(const struct tr *t)
+{
+    const struct spv_insn *insn = t->current_insn;
+    if (!insn || insn->opcode != SpvOpStore || insn->word_count <= 3)
+        return false;
+    return (spv_words(t->m, insn)[3] & SpvMemoryAccessMakePointerAvailableMask) != 0;
+}
+
 /* The availability (before) or visibility (after) part of a barrier's or
  * an atomic's semantics on device memory, for strict mode's levels
  * (dispatch_levels.h).  With the Vulkan memory model only MakeAvailable /
@@ -324,7 +336,7 @@ LLVMValueRef spv_monitor_device_access(struct tr *t, uint32_t pointer_id, LLVMVa
     if (access_is_private(t, pointer_id))
         flags |= VKMM_ACCESS_PRIVATE | (read_again_later(t, pointer_id) ? VKMM_ACCESS_READ_AGAIN : 0);
     else
-        flags |= access_level(t) << VKMM_ACCESS_SCOPE_SHIFT;
+        flags |= access_level(t) << VKMM_ACCESS_SCOPE_SHIFT | (store_makes_available(t) ? VKMM_ACCESS_MADE_AVAILABLE : 0);
     LLVMValueRef moved = call_monitor(t, VKMM_INVOCATION_DEVICE_MONITOR, VKMM_INVOCATION_DEVICE_ACCESS,
                                       tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_TAG, t->i32), pointer_id,
                                       addresses, mask, size, flags,

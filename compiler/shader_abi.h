@@ -96,6 +96,11 @@ enum vkmm_workgroup_access_flag {
      * racing read see the newer bytes on some seeds, and keep the last one
      * stale (DESIGN §3 "Manifest"; runtime/strict/device_monitor.c). */
     VKMM_ACCESS_READ_AGAIN = 64,
+    /* A store whose MakePointerAvailable names the scope passed with it
+     * (Vulkan memory model): strict mode's levels may keep a device-scope
+     * one in the workgroup domain until the next device-scope release
+     * (runtime/strict/dispatch_levels.c, "delayed availability"). */
+    VKMM_ACCESS_MADE_AVAILABLE = 128,
 };
 #define VKMM_ACCESS_SCOPE_SHIFT 4 /* 2 bits: enum vkmm_access_scope */
 

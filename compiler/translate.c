@@ -712,6 +712,41 @@ static LLVMValueRef make_slot(struct tr *t, LLVMTypeRef type, bool in_state, uin
  * which reconverges lanes at merge blocks.  Right after a spin-wait step it
  * runs the lowest block among the lanes that were not spinning, if any, so
  * they advance one step for every turn of the spin. */
+/* Does the block hold an instruction that waits for, or counts, every lane
+ * of the subgroup: a workgroup control barrier or a subgroup operation?
+ * Lanes that rotate_after_spin lets run ahead must not enter it: a barrier
+ * executed by a part of the subgroup would open for the lanes still
+ * spinning before them (Vulkan: a barrier is executed by every invocation
+ * of the workgroup, in uniform control flow). */
+static bool block_needs_every_lane(const struct spv_module *m, const struct spv_block *b)
+{
+    for (uint32_t i = b->first; i < b->last; i++) {
+        uint16_t op = m->insns[i].opcode;
+        if (op == SpvOpControlBarrier || (op >= SpvOpGroupAll && op <= SpvOpGroupSMax) ||
+            (op >= SpvOpGroupNonUniformElect && op <= SpvOpGroupNonUniformQuadSwap) ||
+            op == SpvOpGroupNonUniformRotateKHR || op == SpvOpSubgroupBallotKHR ||
+            op == SpvOpSubgroupFirstInvocationKHR || op == SpvOpSubgroupAllKHR || op == SpvOpSubgroupAnyKHR ||
+            op == SpvOpSubgroupAllEqualKHR || op == SpvOpSubgroupReadInvocationKHR)
+            return true;
+    }
+    return false;
+}
+
+/* Lanes whose next block needs every lane of the subgroup. */
+static LLVMValueRef next_needs_every_lane(struct tr *t, LLVMValueRef next)
+{
+    LLVMValueRef waiting = tr_splat(t, LLVMConstInt(t->i1, 0, 0));
+    for (uint32_t b = 0; b < t->m->block_count; b++) {
+        const struct spv_block *block = &t->m->blocks[b];
+        if (!block->order || !block_needs_every_lane(t->m, block))
+            continue;
+        LLVMValueRef at = LLVMBuildICmp(t->builder, LLVMIntEQ, next,
+                                        tr_splat(t, LLVMConstInt(t->i32, block->order, 0)), "");
+        waiting = LLVMBuildOr(t->builder, waiting, at, "");
+    }
+    return waiting;
+}
+
 static LLVMValueRef rotate_after_spin(struct tr *t, LLVMValueRef alive, LLVMValueRef next, LLVMValueRef lowest)
 {
     LLVMValueRef spin_ptr = tr_state_field_ptr(t, STATE_SPIN);
@@ -720,7 +755,8 @@ static LLVMValueRef rotate_after_spin(struct tr *t, LLVMValueRef alive, LLVMValu
     LLVMValueRef spinning = LLVMBuildICmp(t->builder, LLVMIntNE,
                                           LLVMBuildAnd(t->builder, tr_splat(t, bits), lane_bits, ""),
                                           tr_splat(t, LLVMConstInt(t->i32, 0, 0)), "");
-    LLVMValueRef others = LLVMBuildAnd(t->builder, alive, LLVMBuildNot(t->builder, spinning, ""), "");
+    LLVMValueRef free_lanes = LLVMBuildNot(t->builder, LLVMBuildOr(t->builder, spinning, next_needs_every_lane(t, next), ""), "");
+    LLVMValueRef others = LLVMBuildAnd(t->builder, alive, free_lanes, "");
     LLVMValueRef candidates = LLVMBuildSelect(t->builder, others, next,
                                               tr_splat(t, LLVMConstInt(t->i32, EXIT_BLOCK, 0)), "");
     LLVMTypeRef lane_i32 = t->lane_i32;

@@ -338,6 +338,7 @@ static void record_stale(struct vkmm_device_monitor *m, const struct vkmm_level_
         .bytes = size,
         .stale = true,
         .held = stale->held,
+        .made_available = stale->made_available,
     };
 }
 

@@ -257,13 +257,25 @@ static void describe_stale_read(const struct vkmm_strict_grid *grid, const struc
                                 struct vkmm_mm_hazard *hazard)
 {
     hazard->id = VKMM_MM_HAZARD_DISPATCH_STALE_READ;
-    snprintf(hazard->missing, sizeof(hazard->missing),
+    if (r->made_available) {
+        /* 000 "Synchronizes-With": a release and an acquire synchronize
+         * only when each one's scope holds both invocations. */
+        snprintf(hazard->missing, sizeof(hazard->missing),
+                 "the read of %s missed the write of %s by another invocation: the write was made available at "
+                 "Device scope, but no release at Device scope follows it in its workgroup, so nothing orders it "
+                 "before the read - a relaxed flag, or a release/acquire (fence, atomic or barrier semantics) at "
+                 "Workgroup scope, orders nothing between workgroups; release at gl_ScopeDevice (or "
+                 "gl_ScopeQueueFamily) after the write and acquire at the same scope before the read",
+                 r->later.text, r->earlier.text);
+    } else {
+        snprintf(hazard->missing, sizeof(hazard->missing),
              "the read of %s missed the write of %s by another invocation%s: make the write available and the "
              "read visible at a scope holding both (Device across workgroups) - MakeAvailable/MakeVisible on the "
              "release/acquire, or devicecoherent - with semantics naming UniformMemory (barrier() covers only "
              "shared memory)",
              r->later.text, r->earlier.text,
              r->held ? " (still in the writer's cache)" : " (the reader used its stale copy)");
+    }
     char writer[112], reader[112];
     device_race_workgroup(writer, sizeof(writer), grid, &r->earlier);
     device_race_workgroup(reader, sizeof(reader), grid, &r->later);

@@ -319,6 +319,7 @@ static void note_stale(struct vkmm_dispatch_levels *l, uint64_t granule, unsigne
     l->stale = (struct vkmm_level_stale){
         .stale = true,
         .held = holder != NULL,
+        .made_available = holder && ((holder->available >> b) & 1),
         .for_good = !holder || finished,
         .writer_tag = holder ? holder->writer_tag : 0,
         .writer_site = holder ? holder->writer_site : 0,
@@ -427,6 +428,29 @@ static uint8_t *access_private(struct vkmm_dispatch_levels *l, struct workgroup 
     return view;
 }
 
+/* A store with MakePointerAvailable at device scope: delayed
+ * availability.  The write lands in the workgroup domain, marked made
+ * available, and reaches the device bytes by the workgroup's next
+ * device-scope release (or an eviction, or the end).  000: a write made
+ * available to the device domain is visible to another workgroup's read
+ * only through a happens-before chain from it, and every such chain leaves
+ * the workgroup through a release at device scope (or wider) by one of its
+ * invocations, after the write: so a race-free program sees the write as
+ * before, while a read racing with it (a fence or release at Workgroup
+ * scope between the write and the flag: Khronos `fencefencebroken`) may
+ * miss it, as on a GPU whose L1 writes back to L2 out of order. */
+static uint8_t *store_available_later(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg,
+                                      uint64_t granule, uint64_t mask)
+{
+    settle(l, w, sg, granule, mask, VKMM_SCOPE_WORKGROUP);
+    struct line *outer = get_line(l, &w->domain, granule);
+    if (!outer)
+        return granule_bytes(l, granule) + __builtin_ctzll(mask);
+    mark_dirty(l, &w->domain, outer, mask, 0);
+    outer->available |= mask;
+    return outer->bytes + __builtin_ctzll(mask);
+}
+
 /* A non-atomic, non-private access: NonPrivatePointer, with the scope of
  * its MakePointerAvailable / MakePointerVisible (NONE without), or a
  * legacy Coherent/Volatile one (device scope). */
@@ -472,6 +496,8 @@ static uint8_t *access_shared(struct vkmm_dispatch_levels *l, struct workgroup *
             fill_workgroup_line(l, outer);
         return outer->bytes + first;
     }
+    if (write && (flags & VKMM_ACCESS_MADE_AVAILABLE))
+        return store_available_later(l, w, sg, granule, mask);
     if (write) {
         settle(l, w, sg, granule, mask, VKMM_SCOPE_DEVICE);
         return granule_bytes(l, granule) + first;
@@ -566,7 +592,8 @@ uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *l, uint32_t wo
     bool private_ = (flags & VKMM_ACCESS_PRIVATE) && !(flags & VKMM_WORKGROUP_ATOMIC);
     enum vkmm_access_scope scope = (enum vkmm_access_scope)(flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u);
     bool stores_in_line = (flags & VKMM_WORKGROUP_ATOMIC) && !(flags & VKMM_WORKGROUP_READ);
-    bool at_device = private_ || (scope == VKMM_SCOPE_DEVICE && !stores_in_line);
+    bool available_later = (flags & VKMM_ACCESS_MADE_AVAILABLE) && (flags & VKMM_WORKGROUP_WRITE);
+    bool at_device = private_ || (scope == VKMM_SCOPE_DEVICE && !stores_in_line && !available_later);
     if (at_device && !find_workgroup(l, workgroup_tag)) {
         /* The workgroup holds nothing: the access is the device bytes'
          * (a read may still miss a newer write another workgroup holds). */
@@ -612,6 +639,18 @@ static void push_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w)
     w->domain.dirty_lines = 0;
 }
 
+/* The workgroup's writes made available at device scope reach the device
+ * bytes: a device-scope release by any of its invocations may start a
+ * happens-before chain to another workgroup (store_available_later). */
+static void push_made_available(struct vkmm_dispatch_levels *l, struct workgroup *w)
+{
+    for (uint32_t n = 0; n < w->domain.count; n++) {
+        struct line *line = line_at(&w->domain, n);
+        if (line->available)
+            push_to_device(l, line, line->available);
+    }
+}
+
 static void drop_snapshots(struct cache *c)
 {
     for (uint32_t n = 0; n < c->count; n++)
@@ -641,10 +680,13 @@ void vkmm_dispatch_levels_fence(struct vkmm_dispatch_levels *l, uint32_t workgro
             push_subgroup(l, w, sg);
         if (scope == VKMM_SCOPE_DEVICE)
             push_workgroup(l, w);
-    } else if ((kind & VKMM_FENCE_RELEASE) && sg) {
+    } else if (kind & VKMM_FENCE_RELEASE) {
         /* A release without availability orders the atomic stores before
          * it before those after it (the store buffer drains in epochs). */
-        sg->epoch++;
+        if (sg)
+            sg->epoch++;
+        if (scope == VKMM_SCOPE_DEVICE)
+            push_made_available(l, w);
     }
     if (kind & VKMM_FENCE_VISIBLE) {
         if (sg)

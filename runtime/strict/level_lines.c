@@ -27,6 +27,7 @@ void vkmm_level_clean(struct line *line, uint64_t mask)
     if (!(line->dirty & mask))
         return;
     line->dirty &= ~mask;
+    line->available &= ~mask;
     if (line->dirty)
         return;
     *line->holder_link = line->next_holder;

@@ -5,22 +5,25 @@
  * atomics say), and a Vulkan-memory-model hand-off whose flag is relaxed and
  * whose words were never made available (they stay in the producers'
  * caches: VKMM-HAZARD-DISPATCH-STALE-READ), or were made available at
- * Workgroup scope only, and a counter shared by workgroups through atomics
+ * Workgroup scope only, or made available at Device scope but ordered
+ * before the flag by fences of Workgroup scope, and a counter shared by workgroups through atomics
  * of Workgroup scope (each workgroup's updates land on its own copy:
  * VKMM-HAZARD-DISPATCH-LOST-UPDATE).  Strict mode reports each once
  * and the answer is wrong on every seed; the correct variants (two
  * dispatches with a barrier; coherent data; release/acquire with
- * MakeAvailable/MakeVisible) are right and report-free. */
+ * MakeAvailable/MakeVisible; Device-scope fences) are right and report-free. */
 #include "sync_harness.h"
 
 enum {
     CORRECT_TWO_DISPATCHES,
     CORRECT_COHERENT_HANDOFF,
     CORRECT_VMM_HANDOFF,
+    CORRECT_VMM_FENCE_HANDOFF,
     SAME_DISPATCH,
     PLAIN_HANDOFF,
     RELAXED_VMM_HANDOFF,
     WORKGROUP_SCOPE_HANDOFF,
+    WORKGROUP_SCOPE_FENCE_HANDOFF,
     CORRECT_DEVICE_SCOPE_COUNTER,
     WORKGROUP_SCOPE_COUNTER,
     VARIANTS
@@ -30,6 +33,7 @@ static const struct sync_variant variants[VARIANTS] = {
     [CORRECT_TWO_DISPATCHES] = { "correct_neighbour_in_next_dispatch", NULL },
     [CORRECT_COHERENT_HANDOFF] = { "correct_flag_handoff_with_coherent_data", NULL },
     [CORRECT_VMM_HANDOFF] = { "correct_flag_handoff_vulkan_memory_model", NULL },
+    [CORRECT_VMM_FENCE_HANDOFF] = { "correct_flag_handoff_device_scope_fences", NULL },
     [PLAIN_HANDOFF] = { "bug_flag_handoff_with_data_not_coherent", "VKMM-HAZARD-DISPATCH-RACE" },
     /* The reports name both invocations (gl_LocalInvocationID of
      * gl_WorkGroupID): workgroup 0's invocations write the data. */
@@ -37,6 +41,9 @@ static const struct sync_variant variants[VARIANTS] = {
                               .mentions = ") of workgroup (0,0,0) wrote, invocation (" },
     [WORKGROUP_SCOPE_HANDOFF] = { "bug_availability_at_workgroup_scope_across_workgroups",
                                   "VKMM-HAZARD-DISPATCH-STALE-READ" },
+    [WORKGROUP_SCOPE_FENCE_HANDOFF] = { "bug_fences_at_workgroup_scope_across_workgroups",
+                                        "VKMM-HAZARD-DISPATCH-STALE-READ",
+                                        .mentions = "no release at Device scope follows it" },
     [CORRECT_DEVICE_SCOPE_COUNTER] = { "correct_counter_atomics_at_device_scope", NULL },
     [WORKGROUP_SCOPE_COUNTER] = { "bug_counter_atomics_at_workgroup_scope_across_workgroups",
                                   "VKMM-HAZARD-DISPATCH-LOST-UPDATE", .mentions = "invocation (" },
@@ -50,6 +57,8 @@ static const char *const handoff_shaders[VARIANTS] = {
     [PLAIN_HANDOFF] = "sync_handoff_plain",
     [RELAXED_VMM_HANDOFF] = "sync_handoff_vmm_relaxed",
     [WORKGROUP_SCOPE_HANDOFF] = "sync_handoff_vmm_workgroup_scope",
+    [CORRECT_VMM_FENCE_HANDOFF] = "sync_handoff_vmm_device_fences",
+    [WORKGROUP_SCOPE_FENCE_HANDOFF] = "sync_handoff_vmm_workgroup_fences",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -167,11 +176,13 @@ static void run(int variant)
 static void correct_two_dispatches(void **state) { (void)state; run(CORRECT_TWO_DISPATCHES); }
 static void correct_coherent_handoff(void **state) { (void)state; run(CORRECT_COHERENT_HANDOFF); }
 static void correct_vmm_handoff(void **state) { (void)state; run(CORRECT_VMM_HANDOFF); }
+static void correct_vmm_fence_handoff(void **state) { (void)state; run(CORRECT_VMM_FENCE_HANDOFF); }
 
 static void bug_same_dispatch(void **state) { (void)state; run(SAME_DISPATCH); }
 static void bug_plain_handoff(void **state) { (void)state; run(PLAIN_HANDOFF); }
 static void bug_relaxed_vmm_handoff(void **state) { (void)state; run(RELAXED_VMM_HANDOFF); }
 static void bug_workgroup_scope_handoff(void **state) { (void)state; run(WORKGROUP_SCOPE_HANDOFF); }
+static void bug_workgroup_scope_fences(void **state) { (void)state; run(WORKGROUP_SCOPE_FENCE_HANDOFF); }
 static void correct_device_scope_counter(void **state) { (void)state; run(CORRECT_DEVICE_SCOPE_COUNTER); }
 static void bug_workgroup_scope_counter(void **state) { (void)state; run(WORKGROUP_SCOPE_COUNTER); }
 
@@ -181,10 +192,12 @@ int main(void)
         cmocka_unit_test(correct_two_dispatches),
         cmocka_unit_test(correct_coherent_handoff),
         cmocka_unit_test(correct_vmm_handoff),
+        cmocka_unit_test(correct_vmm_fence_handoff),
         cmocka_unit_test(bug_same_dispatch),
         cmocka_unit_test(bug_plain_handoff),
         cmocka_unit_test(bug_relaxed_vmm_handoff),
         cmocka_unit_test(bug_workgroup_scope_handoff),
+        cmocka_unit_test(bug_workgroup_scope_fences),
         cmocka_unit_test(correct_device_scope_counter),
         cmocka_unit_test(bug_workgroup_scope_counter),
     };

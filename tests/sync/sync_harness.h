@@ -174,8 +174,10 @@ static inline void sync_check(sync_program program, int variant, const struct sy
         size_t report_size = sync_read_file(report_path, report, sizeof(report));
         remove(report_path);
         if (!v->hazard) {
-            if (memcmp(result, expected, sizeof(result)) != 0)
-                fail_msg("%s: wrong answer (word 0: 0x%08x, expected 0x%08x)", v->name, result[0], expected[0]);
+            for (uint32_t i = 0; i < SYNC_WORDS; i++)
+                if (result[i] != expected[i])
+                    fail_msg("%s: wrong answer (word %u: 0x%08x, expected 0x%08x)", v->name, i, result[i],
+                             expected[i]);
             if (strict && hazards)
                 fail_msg("%s: correct program reported %s: %s", v->name, ids[0], message);
             continue;
