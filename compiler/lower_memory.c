@@ -854,6 +854,7 @@ bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handl
     case SpvOpMemoryBarrier:
         memory_barrier(t, w[1], w[2]);
         spv_device_fence(t, spv_constant_of(t->m, w[1]), spv_constant_of(t->m, w[2]), true, true);
+        spv_monitor_workgroup_fence(t, spv_constant_of(t->m, w[2]));
         return true;
     case SpvOpControlBarrier:
         /* The visibility half comes after the barrier (translate.c). */

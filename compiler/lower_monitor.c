@@ -308,6 +308,21 @@ static LLVMValueRef call_monitor(struct tr *t, unsigned monitor_field, unsigned 
     return LLVMBuildCall2(t->builder, type, tr_invocation_field(t, hook_field, t->ptr), args, count, "");
 }
 
+static bool release_semantics(uint32_t semantics)
+{
+    return (semantics & (SpvMemorySemanticsReleaseMask | SpvMemorySemanticsAcquireReleaseMask |
+                         SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
+}
+
+/* Is the current instruction an atomic store with Release semantics? */
+static bool releases(const struct tr *t)
+{
+    const struct spv_insn *insn = t->current_insn;
+    if (!insn || insn->opcode != SpvOpAtomicStore || insn->word_count < 5)
+        return false;
+    return release_semantics(spv_constant_of(t->m, spv_words(t->m, insn)[3]));
+}
+
 /* Before an access to Workgroup storage: the monitor records it, finds
  * races, and returns how far to move the lanes' addresses (0 unless a racing
  * read must see another value, held in the monitor's view).  Returns the
@@ -315,9 +330,13 @@ static LLVMValueRef call_monitor(struct tr *t, unsigned monitor_field, unsigned 
 LLVMValueRef spv_monitor_workgroup_access(struct tr *t, uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef mask,
                                           unsigned size, unsigned flags)
 {
-    if (!t->options->monitor_workgroup_memory || !t->monitor_addresses || !pointer_id || t->has_atomics)
+    if (!t->options->monitor_workgroup_memory || !t->monitor_addresses || !pointer_id ||
+        (t->has_atomics && !t->shared_store_buffers))
         return addresses;
-    flags |= read_again_later(t, pointer_id) ? VKMM_ACCESS_READ_AGAIN : 0;
+    if (t->shared_store_buffers)
+        flags |= VKMM_ACCESS_STORE_BUFFER | (releases(t) ? VKMM_ACCESS_RELEASE : 0);
+    else
+        flags |= read_again_later(t, pointer_id) ? VKMM_ACCESS_READ_AGAIN : 0;
     LLVMValueRef delta = call_monitor(t, VKMM_INVOCATION_WORKGROUP_MONITOR, VKMM_INVOCATION_WORKGROUP_ACCESS,
                                       tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32), pointer_id,
                                       addresses, mask, size, flags, NULL);
@@ -359,6 +378,20 @@ void spv_fence_coherent(struct tr *t, const struct place *at, bool store)
     LLVMBuildFence(t->builder, store ? LLVMAtomicOrderingRelease : LLVMAtomicOrderingAcquire, 0, "");
 }
 
+/* Calls the workgroup monitor's barrier hook with `kind`. */
+static void call_workgroup_barrier(struct tr *t, unsigned kind)
+{
+    LLVMTypeRef params[3] = { t->ptr, t->i32, t->i32 };
+    LLVMTypeRef type = LLVMFunctionType(t->void_type, params, 3, 0);
+    LLVMValueRef args[3] = {
+        tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_MONITOR, t->ptr),
+        tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32),
+        LLVMConstInt(t->i32, kind, 0),
+    };
+    LLVMValueRef hook = tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_BARRIER, t->ptr);
+    LLVMBuildCall2(t->builder, type, hook, args, 3, "");
+}
+
 /* A control barrier tells the monitor what it synchronizes (before the
  * subgroup suspends at it).  Vulkan memory model: Workgroup memory is
  * synchronized only with WorkgroupMemory in the semantics and an acquire or
@@ -366,7 +399,7 @@ void spv_fence_coherent(struct tr *t, const struct place *at, bool store)
  * docs/memory-model.md "Inside a dispatch"). */
 void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_t semantics)
 {
-    if (!t->options->monitor_workgroup_memory || t->has_atomics)
+    if (!t->options->monitor_workgroup_memory || (t->has_atomics && !t->shared_store_buffers))
         return;
     bool ordering = (semantics & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsReleaseMask |
                                   SpvMemorySemanticsAcquireReleaseMask |
@@ -381,16 +414,24 @@ void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_
         kind = synchronizes ? VKMM_WORKGROUP_BARRIER_MEMORY : VKMM_WORKGROUP_BARRIER_EXECUTION;
     else if (execution_scope == SpvScopeSubgroup && synchronizes)
         kind = VKMM_SUBGROUP_BARRIER_MEMORY;
-    else
+    else if (!t->shared_store_buffers)
         return;
-    LLVMTypeRef params[3] = { t->ptr, t->i32, t->i32 };
-    LLVMTypeRef type = LLVMFunctionType(t->void_type, params, 3, 0);
-    LLVMValueRef args[3] = {
-        tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_MONITOR, t->ptr),
-        tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32),
-        LLVMConstInt(t->i32, kind, 0),
-    };
-    LLVMValueRef hook = tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_BARRIER, t->ptr);
-    LLVMBuildCall2(t->builder, type, hook, args, 3, "");
+    else
+        kind = VKMM_WORKGROUP_BARRIER_EXECUTION;
+    /* The store buffers empty at every control barrier: it is passed by
+     * every invocation together, after its release. */
+    kind |= t->shared_store_buffers ? VKMM_BARRIER_STORE_BUFFER : 0;
+    call_workgroup_barrier(t, kind);
 }
+
+/* An OpMemoryBarrier releasing Workgroup memory in a store-buffer module:
+ * the subgroup's atomic stores before it are performed before those after
+ * it (000 "Synchronizes-With", fence release). */
+void spv_monitor_workgroup_fence(struct tr *t, uint32_t semantics)
+{
+    if (t->shared_store_buffers && release_semantics(semantics) &&
+        (semantics & SpvMemorySemanticsWorkgroupMemoryMask))
+        call_workgroup_barrier(t, VKMM_WORKGROUP_FENCE_RELEASE | VKMM_BARRIER_STORE_BUFFER);
+}
+
 

@@ -101,6 +101,12 @@ enum vkmm_workgroup_access_flag {
      * one in the workgroup domain until the next device-scope release
      * (runtime/strict/dispatch_levels.c, "delayed availability"). */
     VKMM_ACCESS_MADE_AVAILABLE = 128,
+    /* Workgroup storage of a module whose atomics all work on Workgroup
+     * storage: strict mode's store buffers for its atomic stores
+     * (runtime/strict/workgroup_store_buffer.h), no race judgement. */
+    VKMM_ACCESS_STORE_BUFFER = 256,
+    /* An atomic store with Release semantics. */
+    VKMM_ACCESS_RELEASE = 512,
 };
 #define VKMM_ACCESS_SCOPE_SHIFT 4 /* 2 bits: enum vkmm_access_scope */
 
@@ -123,7 +129,11 @@ enum vkmm_workgroup_barrier_kind {
     VKMM_WORKGROUP_BARRIER_EXECUTION = 0, /* Workgroup execution scope, no Workgroup-memory semantics */
     VKMM_WORKGROUP_BARRIER_MEMORY = 1,    /* Workgroup execution scope, synchronizes Workgroup memory */
     VKMM_SUBGROUP_BARRIER_MEMORY = 2,     /* Subgroup execution scope, synchronizes Workgroup memory */
+    VKMM_WORKGROUP_FENCE_RELEASE = 3,     /* OpMemoryBarrier releasing Workgroup memory (store-buffer modules) */
 };
+/* With a barrier kind: the module's Workgroup-storage atomic stores wait in
+ * store buffers (VKMM_ACCESS_STORE_BUFFER), which a control barrier empties. */
+#define VKMM_BARRIER_STORE_BUFFER 8u
 
 enum vkmm_shader_invocation_field {
     VKMM_INVOCATION_SETS = 0,

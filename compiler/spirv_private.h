@@ -266,6 +266,8 @@ struct tr {
     bool has_atomics;               /* the dispatcher rotates after spin-wait steps; no workgroup monitor (lower_memory.c) */
     LLVMValueRef loop_passes;       /* ptr to i32: loop-header passes, for the watchdog's poll */
     bool workgroup_fences;          /* an OpMemoryBarrier acquires or releases Workgroup memory */
+    bool shared_store_buffers;      /* strict mode, every atomic on Workgroup storage: its atomic stores wait in
+                                       store buffers (runtime/strict/workgroup_store_buffer.h) */
     LLVMValueRef monitor_addresses; /* [W x i64] alloca: the lanes' addresses for the workgroup monitor */
     LLVMValueRef texel_scratch;     /* [10W x i32] alloca in the entry block: texel conversions (spirv_image.c) */
     /* Handy types. */
@@ -309,6 +311,7 @@ bool spv_translate_dot(struct tr *t, const struct spv_insn *insn, bool *handled)
 bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handled);
 /* lower_memory.c: a control barrier's effect on the workgroup-memory monitor (strict mode). */
 void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_t semantics);
+void spv_monitor_workgroup_fence(struct tr *t, uint32_t semantics);
 void spv_device_fence(struct tr *t, uint32_t scope, uint32_t semantics, bool available, bool visible);
 bool spv_translate_glsl450(struct tr *t, const struct spv_insn *insn, bool *handled);
 bool spv_translate_subgroup(struct tr *t, const struct spv_insn *insn, bool *handled);

@@ -132,6 +132,26 @@ static bool fences_workgroup_memory(const struct spv_module *m, const struct spv
                          SpvMemorySemanticsAcquireReleaseMask | SpvMemorySemanticsSequentiallyConsistentMask));
 }
 
+/* Do all the module's atomics work on Workgroup storage?  Then strict mode
+ * may hold its atomic stores in store buffers: no atomic on device memory
+ * can carry a release of Workgroup memory past them
+ * (workgroup_store_buffer.h). */
+static bool atomics_on_workgroup_only(const struct spv_module *m)
+{
+    for (uint32_t i = 0; i < m->insn_count; i++) {
+        const struct spv_insn *insn = &m->insns[i];
+        if (!is_atomic(insn->opcode) || insn->word_count < 4)
+            continue;
+        uint32_t pointer = spv_words(m, insn)[insn->opcode == SpvOpAtomicStore ? 1 : 3];
+        if (pointer >= m->bound || !m->ids[pointer].type)
+            return false;
+        const struct spv_type *type = spv_type(m, m->ids[pointer].type);
+        if (!type || type->kind != SPV_TYPE_POINTER || type->storage_class != SpvStorageClassWorkgroup)
+            return false;
+    }
+    return true;
+}
+
 /* Does the module read memory another invocation may write while it runs
  * — a Coherent or Volatile variable or block member, or a NonPrivatePointer
  * access?  Then a loop may be waiting for such a write (a spin on a
@@ -910,6 +930,7 @@ bool spv_translate(struct tr *t)
         t->has_atomics |= is_atomic(m->insns[i].opcode);
         t->workgroup_fences |= fences_workgroup_memory(m, &m->insns[i]);
     }
+    t->shared_store_buffers = t->options->monitor_workgroup_memory && t->has_atomics && atomics_on_workgroup_only(m);
     t->values = calloc(m->bound, sizeof(LLVMValueRef));
     t->value_generation = calloc(m->bound, sizeof(uint32_t));
     t->generation = 1;

@@ -193,6 +193,11 @@ static bool step_workgroup(const struct dispatch_run *run, struct workgroup_slot
         }
         slot->unfinished -= slot->status[g] == VKMM_SHADER_DONE;
         ran = true;
+        /* A scheduling point for the Workgroup-storage store buffers too. */
+        if (slot->status[g] == VKMM_SHADER_DONE)
+            vkmm_workgroup_monitor_subgroup_done(slot->monitor, g);
+        else
+            vkmm_workgroup_monitor_yield(slot->monitor, g);
         if (!run->levels)
             continue;
         /* A scheduling point: the subgroup's caches may evict (DESIGN §3.3);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "shader_abi.h"
+#include "workgroup_store_buffer.h"
 
 #define NOBODY 0
 #define MANY 0xffffu
@@ -51,6 +52,8 @@ struct vkmm_workgroup_monitor {
     uint32_t workgroup[3];
     struct vkmm_workgroup_races *races;
     uint64_t seed; /* 0: every racing read stale (the stalest result) */
+    struct vkmm_store_buffers *buffers; /* modules whose atomics all work on Workgroup storage */
+    uint32_t *lane_offsets;             /* per lane, for the store buffers */
 };
 
 struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t local_size[3], uint32_t width,
@@ -72,7 +75,9 @@ struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t loca
     m->bytes = calloc(words * WORD, sizeof(*m->bytes));
     m->epoch = calloc(m->subgroups ? m->subgroups : 1, sizeof(*m->epoch));
     m->lost = malloc(slots * sizeof(*m->lost));
-    if (!m->view || !m->words || !m->bytes || !m->epoch || !m->lost) {
+    m->buffers = vkmm_store_buffers_create(m->subgroups, shared_size);
+    m->lane_offsets = calloc(width ? width : 1, sizeof(*m->lane_offsets));
+    if (!m->view || !m->words || !m->bytes || !m->epoch || !m->lost || !m->buffers || !m->lane_offsets) {
         vkmm_workgroup_monitor_destroy(m);
         return NULL;
     }
@@ -93,6 +98,8 @@ void vkmm_workgroup_monitor_destroy(struct vkmm_workgroup_monitor *m)
     free(m->bytes);
     free(m->epoch);
     free(m->lost);
+    vkmm_store_buffers_destroy(m->buffers);
+    free(m->lane_offsets);
     free(m);
 }
 
@@ -105,6 +112,7 @@ void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *m, uint8_t *sha
     m->arrivals_synchronize = true;
     m->execution_barrier_passed = false;
     m->lost_count = 0;
+    vkmm_store_buffers_begin(m->buffers, shared, m->seed);
 }
 
 /* The interval ends: writes that lost a race are undone (the earlier
@@ -138,6 +146,16 @@ void vkmm_workgroup_monitor_barrier(void *monitor, uint32_t subgroup, uint32_t k
     struct vkmm_workgroup_monitor *m = monitor;
     if (!m)
         return; /* no Workgroup storage: nothing to watch */
+    if (kind & VKMM_BARRIER_STORE_BUFFER) {
+        /* A fence orders the subgroup's stores; a control barrier (which
+         * every invocation passes together) performs them. */
+        kind &= ~VKMM_BARRIER_STORE_BUFFER;
+        if (kind == VKMM_WORKGROUP_FENCE_RELEASE) {
+            vkmm_store_buffers_release(m->buffers, subgroup);
+            return;
+        }
+        vkmm_store_buffers_drain(m->buffers, subgroup);
+    }
     if (kind == VKMM_SUBGROUP_BARRIER_MEMORY) {
         if (subgroup < m->subgroups)
             m->epoch[subgroup]++;
@@ -412,6 +430,42 @@ static bool racing_read_sees_newer(const struct vkmm_workgroup_monitor *m, uint3
     return (x ^ (x >> 32)) & 1;
 }
 
+/* A module whose atomics all work on Workgroup storage: no race judgement
+ * (release/acquire through atomics orders invocations without a barrier,
+ * which the cells do not follow), but its atomic stores wait in store
+ * buffers. */
+static int64_t store_buffer_access(struct vkmm_workgroup_monitor *m, const uint64_t *addresses, uint64_t lanes,
+                                   uint32_t size, uint32_t flags, uint32_t subgroup)
+{
+    uint64_t inside = 0;
+    for (uint32_t lane = 0; lane < m->width && lane < 64; lane++) {
+        uint64_t at;
+        if (lanes >> lane & 1 && vkmm_lane_offset(addresses[lane], (uintptr_t)m->shared, m->size, size, &at)) {
+            m->lane_offsets[lane] = (uint32_t)at;
+            inside |= 1ull << lane;
+        }
+    }
+    if (inside != lanes) {
+        /* A lane outside the workgroup's memory (the generated code's
+         * bounds keep it from being written): the store is not held. */
+        vkmm_store_buffers_drain(m->buffers, subgroup);
+        return 0;
+    }
+    return vkmm_store_buffers_access(m->buffers, subgroup, m->lane_offsets, lanes, size, flags);
+}
+
+void vkmm_workgroup_monitor_yield(struct vkmm_workgroup_monitor *m, uint32_t subgroup)
+{
+    if (m)
+        vkmm_store_buffers_yield(m->buffers, subgroup);
+}
+
+void vkmm_workgroup_monitor_subgroup_done(struct vkmm_workgroup_monitor *m, uint32_t subgroup)
+{
+    if (m)
+        vkmm_store_buffers_drain(m->buffers, subgroup);
+}
+
 int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
                                       uint32_t subgroup, uint64_t site, const char *text)
 {
@@ -420,6 +474,8 @@ int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, 
         return 0;
     uint32_t size = size_flags & 0xffff, flags = size_flags >> 16;
     uintptr_t base = (uintptr_t)m->shared;
+    if (flags & VKMM_ACCESS_STORE_BUFFER)
+        return store_buffer_access(m, addresses, lanes, size, flags, subgroup);
     m->call++;
     uint64_t stale_lanes = 0;
     for (uint32_t lane = 0; lane < m->width && lane < 64; lane++) {

@@ -67,6 +67,10 @@ void vkmm_workgroup_monitor_use_byte_cells(struct vkmm_workgroup_monitor *monito
 /* A new workgroup starts on `shared` (its Workgroup storage). */
 void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *monitor, uint8_t *shared,
                                   const uint32_t workgroup[3]);
+/* Scheduling (dispatch.c): the subgroup stopped at a scheduling point, or
+ * finished (store buffers, workgroup_store_buffer.h). */
+void vkmm_workgroup_monitor_yield(struct vkmm_workgroup_monitor *monitor, uint32_t subgroup);
+void vkmm_workgroup_monitor_subgroup_done(struct vkmm_workgroup_monitor *monitor, uint32_t subgroup);
 /* Every unfinished subgroup waits at a control barrier: it opens now. */
 void vkmm_workgroup_monitor_barrier_open(struct vkmm_workgroup_monitor *monitor);
 
