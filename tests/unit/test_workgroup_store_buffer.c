@@ -31,6 +31,15 @@ static void store_word(struct vkmm_store_buffers *s, uint8_t *shared, uint32_t s
     memcpy(shared + offset + delta, &value, 4);
 }
 
+/* Buffers for a new workgroup on `shared` under `seed`. */
+static struct vkmm_store_buffers *start(uint8_t *shared, uint64_t seed)
+{
+    struct vkmm_store_buffers *s = vkmm_store_buffers_create(SUBGROUPS, SHARED);
+    assert_non_null(s);
+    vkmm_store_buffers_begin(s, shared, seed);
+    return s;
+}
+
 static uint32_t load_word(struct vkmm_store_buffers *s, uint8_t *shared, uint32_t subgroup, uint32_t offset)
 {
     int64_t delta = vkmm_store_buffers_access(s, subgroup, &offset, 1, 4, ATOMIC_LOAD);
@@ -43,9 +52,7 @@ static void test_other_subgroups_do_not_see_a_waiting_store(void **state)
 {
     (void)state;
     uint8_t shared[SHARED] = { 0 };
-    struct vkmm_store_buffers *s = vkmm_store_buffers_create(SUBGROUPS, SHARED);
-    assert_non_null(s);
-    vkmm_store_buffers_begin(s, shared, 0);
+    struct vkmm_store_buffers *s = start(shared, 0);
     store_word(s, shared, 0, 8, 7, ATOMIC_STORE);
     assert_true(vkmm_store_buffers_holding(s, 0));
     assert_int_equal(load_word(s, shared, 1, 8), 0); /* store buffering: the other subgroup reads memory */
@@ -59,9 +66,7 @@ static void test_a_barrier_or_the_end_performs_the_stores(void **state)
 {
     (void)state;
     uint8_t shared[SHARED] = { 0 };
-    struct vkmm_store_buffers *s = vkmm_store_buffers_create(SUBGROUPS, SHARED);
-    assert_non_null(s);
-    vkmm_store_buffers_begin(s, shared, 0);
+    struct vkmm_store_buffers *s = start(shared, 0);
     store_word(s, shared, 0, 0, 1, ATOMIC_STORE);
     store_word(s, shared, 1, 4, 2, ATOMIC_STORE);
     assert_int_equal(load_word(s, shared, 1, 0), 0);
@@ -73,19 +78,20 @@ static void test_a_barrier_or_the_end_performs_the_stores(void **state)
     vkmm_store_buffers_destroy(s);
 }
 
-/* Data stored before a release store of the flag: on every seed and at
- * every scheduling point, whoever sees the flag sees the data. */
-static void test_a_release_orders_the_stores_before_it(void **state)
+/* Data stored before a flag, with a release between (Release semantics on
+ * the flag's store, or a fence): on every seed and at every scheduling
+ * point, whoever sees the flag sees the data, and scheduling points alone
+ * empty the buffer (progress). */
+static void check_release_orders_the_data(bool fence)
 {
-    (void)state;
     for (uint64_t seed = 0; seed < 10; seed++) {
         uint8_t shared[SHARED] = { 0 };
-        struct vkmm_store_buffers *s = vkmm_store_buffers_create(SUBGROUPS, SHARED);
-        assert_non_null(s);
-        vkmm_store_buffers_begin(s, shared, seed);
+        struct vkmm_store_buffers *s = start(shared, seed);
         store_word(s, shared, 0, 0, 5, ATOMIC_STORE);
         store_word(s, shared, 0, 4, 6, ATOMIC_STORE);
-        store_word(s, shared, 0, 32, 1, ATOMIC_STORE | VKMM_ACCESS_RELEASE);
+        if (fence)
+            vkmm_store_buffers_release(s, 0);
+        store_word(s, shared, 0, 32, 1, ATOMIC_STORE | (fence ? 0 : VKMM_ACCESS_RELEASE));
         for (int step = 0; step < 20 && vkmm_store_buffers_holding(s, 0); step++) {
             if (load_word(s, shared, 1, 32) == 1) {
                 assert_int_equal(load_word(s, shared, 1, 0), 5);
@@ -93,32 +99,22 @@ static void test_a_release_orders_the_stores_before_it(void **state)
             }
             vkmm_store_buffers_yield(s, 0);
         }
-        vkmm_store_buffers_drain(s, 0);
+        assert_false(vkmm_store_buffers_holding(s, 0));
         assert_int_equal(load_word(s, shared, 1, 32), 1);
         vkmm_store_buffers_destroy(s);
     }
 }
 
-/* A fence release between relaxed stores orders them the same way. */
+static void test_a_release_store_orders_the_stores_before_it(void **state)
+{
+    (void)state;
+    check_release_orders_the_data(false);
+}
+
 static void test_a_fence_release_orders_the_stores_before_it(void **state)
 {
     (void)state;
-    for (uint64_t seed = 0; seed < 10; seed++) {
-        uint8_t shared[SHARED] = { 0 };
-        struct vkmm_store_buffers *s = vkmm_store_buffers_create(SUBGROUPS, SHARED);
-        assert_non_null(s);
-        vkmm_store_buffers_begin(s, shared, seed);
-        store_word(s, shared, 0, 0, 5, ATOMIC_STORE);
-        vkmm_store_buffers_release(s, 0);
-        store_word(s, shared, 0, 32, 1, ATOMIC_STORE);
-        for (int step = 0; step < 20 && vkmm_store_buffers_holding(s, 0); step++) {
-            if (load_word(s, shared, 1, 32) == 1)
-                assert_int_equal(load_word(s, shared, 1, 0), 5);
-            vkmm_store_buffers_yield(s, 0);
-        }
-        assert_false(vkmm_store_buffers_holding(s, 0)); /* scheduling points alone empty the buffer */
-        vkmm_store_buffers_destroy(s);
-    }
+    check_release_orders_the_data(true);
 }
 
 /* Without a release, some seed performs the flag's store before the
@@ -129,9 +125,7 @@ static void test_relaxed_stores_may_go_out_of_order(void **state)
     bool flag_first = false;
     for (uint64_t seed = 0; seed < 10; seed++) {
         uint8_t shared[SHARED] = { 0 };
-        struct vkmm_store_buffers *s = vkmm_store_buffers_create(SUBGROUPS, SHARED);
-        assert_non_null(s);
-        vkmm_store_buffers_begin(s, shared, seed);
+        struct vkmm_store_buffers *s = start(shared, seed);
         store_word(s, shared, 0, 0, 5, ATOMIC_STORE);
         store_word(s, shared, 0, 16, 1, ATOMIC_STORE);
         for (int step = 0; step < 20 && vkmm_store_buffers_holding(s, 0); step++) {
@@ -154,9 +148,7 @@ static void test_stores_of_one_location_go_out_in_order(void **state)
     (void)state;
     for (uint64_t seed = 0; seed < 10; seed++) {
         uint8_t shared[SHARED] = { 0 };
-        struct vkmm_store_buffers *s = vkmm_store_buffers_create(SUBGROUPS, SHARED);
-        assert_non_null(s);
-        vkmm_store_buffers_begin(s, shared, seed);
+        struct vkmm_store_buffers *s = start(shared, seed);
         store_word(s, shared, 0, 16, 1, ATOMIC_STORE);
         assert_int_equal(load_word(s, shared, 1, 16), 0);
         store_word(s, shared, 0, 16, 2, ATOMIC_STORE);
@@ -179,7 +171,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_other_subgroups_do_not_see_a_waiting_store),
         cmocka_unit_test(test_a_barrier_or_the_end_performs_the_stores),
-        cmocka_unit_test(test_a_release_orders_the_stores_before_it),
+        cmocka_unit_test(test_a_release_store_orders_the_stores_before_it),
         cmocka_unit_test(test_a_fence_release_orders_the_stores_before_it),
         cmocka_unit_test(test_relaxed_stores_may_go_out_of_order),
         cmocka_unit_test(test_stores_of_one_location_go_out_in_order),
