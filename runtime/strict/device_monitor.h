@@ -40,8 +40,8 @@ struct vkmm_device_race {
      * `later` is the read, `earlier` the write it did not see (held: still
      * in the writer's cache). */
     bool stale, held;
-    bool made_available; /* stale: the write was made available at Device scope, but no release at
-                            Device scope followed it in the writer's workgroup */
+    bool made_available; /* stale: the write was made available at Device scope, but no release after
+                            it carried it to the reader */
     /* A lost update: `earlier` is a workgroup-scope atomic whose workgroup's
      * copy went out over `later`'s change (DESIGN §3.2). */
     bool lost;

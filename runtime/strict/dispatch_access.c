@@ -262,10 +262,10 @@ static void describe_stale_read(const struct vkmm_strict_grid *grid, const struc
          * only when each one's scope holds both invocations. */
         snprintf(hazard->missing, sizeof(hazard->missing),
                  "the read of %s missed the write of %s by another invocation: the write was made available at "
-                 "Device scope, but no release at Device scope follows it in its workgroup, so nothing orders it "
-                 "before the read - a relaxed flag, or a release/acquire (fence, atomic or barrier semantics) at "
-                 "Workgroup scope, orders nothing between workgroups; release at gl_ScopeDevice (or "
-                 "gl_ScopeQueueFamily) after the write and acquire at the same scope before the read",
+                 "Device scope, but no release after it orders it before the read (a relaxed flag, a "
+                 "release/acquire at Workgroup scope across workgroups, or semantics without UniformMemory); "
+                 "release with gl_StorageSemanticsBuffer at a scope holding both invocations after the write, "
+                 "and acquire likewise before the read",
                  r->later.text, r->earlier.text);
     } else {
         snprintf(hazard->missing, sizeof(hazard->missing),

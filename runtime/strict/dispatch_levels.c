@@ -229,6 +229,7 @@ static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *
         return; /* l->failed: the device is lost */
     copy_bytes(outer->bytes, line->bytes, mask);
     mark_dirty(l, &w->domain, outer, mask, 0);
+    outer->available |= line->available & mask; /* still waiting for a Device-scope release */
     outer->writer_tag = line->writer_tag;
     outer->writer_site = line->writer_site;
     for (uint64_t bytes = mask; bytes; bytes &= bytes - 1)
@@ -429,26 +430,30 @@ static uint8_t *access_private(struct vkmm_dispatch_levels *l, struct workgroup 
 }
 
 /* A store with MakePointerAvailable at device scope: delayed
- * availability.  The write lands in the workgroup domain, marked made
- * available, and reaches the device bytes by the workgroup's next
- * device-scope release (or an eviction, or the end).  000: a write made
- * available to the device domain is visible to another workgroup's read
- * only through a happens-before chain from it, and every such chain leaves
- * the workgroup through a release at device scope (or wider) by one of its
- * invocations, after the write: so a race-free program sees the write as
- * before, while a read racing with it (a fence or release at Workgroup
- * scope between the write and the flag: Khronos `fencefencebroken`) may
- * miss it, as on a GPU whose L1 writes back to L2 out of order. */
-static uint8_t *store_available_later(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg,
-                                      uint64_t granule, uint64_t mask)
+ * availability.  The write stays in the subgroup's line, marked made
+ * available; the subgroup's next release naming device memory (at
+ * Workgroup scope or wider: a fence, an atomic's or a control barrier's
+ * semantics) takes it to the workgroup's line, still marked, and a release
+ * at Device scope by any subgroup of the workgroup takes the workgroup's
+ * marked bytes to the device bytes (vkmm_dispatch_levels_fence).  000: a
+ * write made available to the device domain is visible to a read of
+ * another invocation only through a happens-before chain from it, which
+ * leaves the writing invocation through a release of its own after the
+ * write whose semantics name the write's storage class, and leaves the
+ * workgroup through a release at Device scope; so a race-free program sees
+ * the write as before, while a read racing with it misses it: fences at
+ * Workgroup scope between workgroups (Khronos `fencefencebroken`), or a
+ * release whose semantics name only Workgroup memory (`test0`), as on a GPU
+ * whose caches write back out of order. */
+static uint8_t *store_available_later(struct vkmm_dispatch_levels *l, struct cache *sg, uint64_t granule,
+                                      uint64_t mask)
 {
-    settle(l, w, sg, granule, mask, VKMM_SCOPE_WORKGROUP);
-    struct line *outer = get_line(l, &w->domain, granule);
-    if (!outer)
+    struct line *line = get_line(l, sg, granule);
+    if (!line)
         return granule_bytes(l, granule) + __builtin_ctzll(mask);
-    mark_dirty(l, &w->domain, outer, mask, 0);
-    outer->available |= mask;
-    return outer->bytes + __builtin_ctzll(mask);
+    mark_dirty(l, sg, line, mask, 0);
+    line->available |= mask;
+    return line->bytes + __builtin_ctzll(mask);
 }
 
 /* A non-atomic, non-private access: NonPrivatePointer, with the scope of
@@ -497,7 +502,7 @@ static uint8_t *access_shared(struct vkmm_dispatch_levels *l, struct workgroup *
         return outer->bytes + first;
     }
     if (write && (flags & VKMM_ACCESS_MADE_AVAILABLE))
-        return store_available_later(l, w, sg, granule, mask);
+        return store_available_later(l, sg, granule, mask);
     if (write) {
         settle(l, w, sg, granule, mask, VKMM_SCOPE_DEVICE);
         return granule_bytes(l, granule) + first;
@@ -639,6 +644,18 @@ static void push_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w)
     w->domain.dirty_lines = 0;
 }
 
+/* The subgroup's writes made available at device scope reach its
+ * workgroup's domain: its release may start a happens-before chain to
+ * another invocation (store_available_later). */
+static void push_subgroup_made_available(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg)
+{
+    for (uint32_t n = 0; n < sg->count; n++) {
+        struct line *line = line_at(sg, n);
+        if (line->available)
+            push_to_workgroup(l, w, line, line->available);
+    }
+}
+
 /* The workgroup's writes made available at device scope reach the device
  * bytes: a device-scope release by any of its invocations may start a
  * happens-before chain to another workgroup (store_available_later). */
@@ -683,8 +700,10 @@ void vkmm_dispatch_levels_fence(struct vkmm_dispatch_levels *l, uint32_t workgro
     } else if (kind & VKMM_FENCE_RELEASE) {
         /* A release without availability orders the atomic stores before
          * it before those after it (the store buffer drains in epochs). */
-        if (sg)
+        if (sg) {
             sg->epoch++;
+            push_subgroup_made_available(l, w, sg);
+        }
         if (scope == VKMM_SCOPE_DEVICE)
             push_made_available(l, w);
     }

@@ -59,8 +59,8 @@ uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *levels, uint32
 struct vkmm_level_stale {
     bool stale;
     bool held;              /* the newer bytes wait in a cache (else they reached the device bytes) */
-    bool made_available;    /* held in the writer's workgroup domain, made available at device scope:
-                               no device-scope release followed the write there yet */
+    bool made_available;    /* held, made available at device scope: no release after the write carried
+                               it to the reader yet */
     bool for_good;          /* nothing the writer does can change it: the reader used its own stale copy,
                                or the writer finished and its cache keeps the bytes to the end */
     uint32_t writer_tag;    /* held: the writer's workgroup tag */

@@ -20,9 +20,9 @@ struct line {
     uint64_t dirty;   /* bytes written here and not yet pushed outward (dirty ⊆ valid) */
     uint64_t atomic;  /* dirty bytes an atomic store wrote (atomic ⊆ dirty): a release orders them */
     uint64_t device;  /* those of device scope (device ⊆ atomic): performed in the shader domain */
-    uint64_t available; /* workgroup domain: dirty bytes a store made available at device scope
-                           (MakePointerAvailable): they reach the device bytes by the workgroup's
-                           next device-scope release (available ⊆ dirty) */
+    uint64_t available; /* dirty bytes a store made available at device scope (MakePointerAvailable):
+                           they leave a subgroup's line at its next release, a workgroup's line at
+                           its workgroup's next Device-scope release (available ⊆ dirty) */
     uint64_t order;   /* when the line last became dirty: eviction picks the newest */
     uint64_t epoch;   /* the subgroup's release epoch of its atomic bytes */
     uint32_t writer_tag, writer_site; /* the last write into the line (for reports) */

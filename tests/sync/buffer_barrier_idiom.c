@@ -12,7 +12,15 @@
  * either reading. */
 #include "sync_harness.h"
 
-enum { CORRECT_AV_VIS, IDIOM_UNDER_THE_MODEL, CORRECT_LEGACY_COHERENT, LEGACY_NOT_COHERENT, VARIANTS };
+enum {
+    CORRECT_AV_VIS,
+    IDIOM_UNDER_THE_MODEL,
+    CORRECT_LEGACY_COHERENT,
+    LEGACY_NOT_COHERENT,
+    CORRECT_DEVICECOHERENT,
+    DEVICECOHERENT_BARRIER_ONLY,
+    VARIANTS
+};
 
 /* In legacy GLSL (no Vulkan memory model) the same exchange is right with
  * a `coherent` buffer and a race without: accesses to a buffer that is not
@@ -24,6 +32,12 @@ static const struct sync_variant variants[VARIANTS] = {
                                 "VKMM-HAZARD-DISPATCH-STALE-READ" },
     [CORRECT_LEGACY_COHERENT] = { "correct_legacy_coherent_buffer", NULL },
     [LEGACY_NOT_COHERENT] = { "bug_legacy_buffer_not_coherent", "VKMM-HAZARD-DISPATCH-RACE" },
+    /* devicecoherent words: a control barrier naming the buffer is right;
+     * barrier() names only shared memory, and the stores, made available
+     * at Device scope, stay with their writers. */
+    [CORRECT_DEVICECOHERENT] = { "correct_devicecoherent_with_buffer_barrier", NULL },
+    [DEVICECOHERENT_BARRIER_ONLY] = { "bug_devicecoherent_with_barrier_only", "VKMM-HAZARD-DISPATCH-STALE-READ",
+                                      .mentions = "semantics without UniformMemory" },
 };
 
 static void exchange(struct vkmm_test *t, const char *shader_name, uint32_t result[SYNC_WORDS])
@@ -52,6 +66,8 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
         [IDIOM_UNDER_THE_MODEL] = "sync_buffer_exchange_idiom",
         [CORRECT_LEGACY_COHERENT] = "sync_buffer_exchange_coherent",
         [LEGACY_NOT_COHERENT] = "sync_buffer_exchange_plain",
+        [CORRECT_DEVICECOHERENT] = "sync_buffer_exchange_devicecoherent",
+        [DEVICECOHERENT_BARRIER_ONLY] = "sync_buffer_exchange_devicecoherent_barrier",
     };
     exchange(t, shaders[variant], result);
 }
@@ -74,6 +90,8 @@ static void correct_av_vis(void **state) { (void)state; run(CORRECT_AV_VIS); }
 static void bug_idiom_under_the_model(void **state) { (void)state; run(IDIOM_UNDER_THE_MODEL); }
 static void correct_legacy_coherent(void **state) { (void)state; run(CORRECT_LEGACY_COHERENT); }
 static void bug_legacy_not_coherent(void **state) { (void)state; run(LEGACY_NOT_COHERENT); }
+static void correct_devicecoherent(void **state) { (void)state; run(CORRECT_DEVICECOHERENT); }
+static void bug_devicecoherent_barrier_only(void **state) { (void)state; run(DEVICECOHERENT_BARRIER_ONLY); }
 
 /* The knob: the idiom is right and nothing is reported (both modes). */
 static void correct_idiom_with_common_reading(void **state)
@@ -98,6 +116,8 @@ int main(void)
         cmocka_unit_test(bug_idiom_under_the_model),
         cmocka_unit_test(correct_legacy_coherent),
         cmocka_unit_test(bug_legacy_not_coherent),
+        cmocka_unit_test(correct_devicecoherent),
+        cmocka_unit_test(bug_devicecoherent_barrier_only),
         cmocka_unit_test(correct_idiom_with_common_reading),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

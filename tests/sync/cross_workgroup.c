@@ -43,7 +43,7 @@ static const struct sync_variant variants[VARIANTS] = {
                                   "VKMM-HAZARD-DISPATCH-STALE-READ" },
     [WORKGROUP_SCOPE_FENCE_HANDOFF] = { "bug_fences_at_workgroup_scope_across_workgroups",
                                         "VKMM-HAZARD-DISPATCH-STALE-READ",
-                                        .mentions = "no release at Device scope follows it" },
+                                        .mentions = "no release after it orders it before the read" },
     [CORRECT_DEVICE_SCOPE_COUNTER] = { "correct_counter_atomics_at_device_scope", NULL },
     [WORKGROUP_SCOPE_COUNTER] = { "bug_counter_atomics_at_workgroup_scope_across_workgroups",
                                   "VKMM-HAZARD-DISPATCH-LOST-UPDATE", .mentions = "invocation (" },
