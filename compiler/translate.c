@@ -775,7 +775,11 @@ static LLVMValueRef rotate_after_spin(struct tr *t, LLVMValueRef alive, LLVMValu
     LLVMValueRef spinning = LLVMBuildICmp(t->builder, LLVMIntNE,
                                           LLVMBuildAnd(t->builder, tr_splat(t, bits), lane_bits, ""),
                                           tr_splat(t, LLVMConstInt(t->i32, 0, 0)), "");
-    LLVMValueRef free_lanes = LLVMBuildNot(t->builder, LLVMBuildOr(t->builder, spinning, next_needs_every_lane(t, next), ""), "");
+    /* Only while some lanes spin do the others wait short of a block that
+     * needs every lane; otherwise the usual lowest block runs. */
+    LLVMValueRef some_spin = LLVMBuildICmp(t->builder, LLVMIntNE, bits, LLVMConstInt(t->i32, 0, 0), "");
+    LLVMValueRef held = LLVMBuildAnd(t->builder, next_needs_every_lane(t, next), tr_splat(t, some_spin), "");
+    LLVMValueRef free_lanes = LLVMBuildNot(t->builder, LLVMBuildOr(t->builder, spinning, held, ""), "");
     LLVMValueRef others = LLVMBuildAnd(t->builder, alive, free_lanes, "");
     LLVMValueRef candidates = LLVMBuildSelect(t->builder, others, next,
                                               tr_splat(t, LLVMConstInt(t->i32, EXIT_BLOCK, 0)), "");
