@@ -728,10 +728,6 @@ static LLVMValueRef make_slot(struct tr *t, LLVMTypeRef type, bool in_state, uin
     return pointer;
 }
 
-/* The dispatcher normally runs the lowest block number among live lanes,
- * which reconverges lanes at merge blocks.  Right after a spin-wait step it
- * runs the lowest block among the lanes that were not spinning, if any, so
- * they advance one step for every turn of the spin. */
 /* Does the block hold an instruction that waits for, or counts, every lane
  * of the subgroup: a workgroup control barrier or a subgroup operation?
  * Lanes that rotate_after_spin lets run ahead must not enter it: a barrier
@@ -767,6 +763,10 @@ static LLVMValueRef next_needs_every_lane(struct tr *t, LLVMValueRef next)
     return waiting;
 }
 
+/* The dispatcher normally runs the lowest block number among live lanes,
+ * which reconverges lanes at merge blocks.  Right after a spin-wait step it
+ * runs the lowest block among the lanes that were not spinning, if any, so
+ * they advance one step for every turn of the spin. */
 static LLVMValueRef rotate_after_spin(struct tr *t, LLVMValueRef alive, LLVMValueRef next, LLVMValueRef lowest)
 {
     LLVMValueRef spin_ptr = tr_state_field_ptr(t, STATE_SPIN);
