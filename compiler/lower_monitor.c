@@ -241,6 +241,13 @@ static bool store_makes_available(const struct tr *t)
     return (spv_words(t->m, insn)[3] & SpvMemoryAccessMakePointerAvailableMask) != 0;
 }
 
+/* Do the semantics release (Release, AcquireRelease or SequentiallyConsistent)? */
+static bool release_semantics(uint32_t semantics)
+{
+    return (semantics & (SpvMemorySemanticsReleaseMask | SpvMemorySemanticsAcquireReleaseMask |
+                         SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
+}
+
 /* The availability (before) or visibility (after) part of a barrier's or
  * an atomic's semantics on device memory, for strict mode's levels
  * (dispatch_levels.h).  With the Vulkan memory model only MakeAvailable /
@@ -255,8 +262,7 @@ void spv_device_fence(struct tr *t, uint32_t scope, uint32_t semantics, bool ava
                                    SpvMemorySemanticsAtomicCounterMemoryMask | SpvMemorySemanticsImageMemoryMask;
     if (!(semantics & device_memory))
         return;
-    bool release = (semantics & (SpvMemorySemanticsReleaseMask | SpvMemorySemanticsAcquireReleaseMask |
-                                 SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
+    bool release = release_semantics(semantics);
     bool acquire = (semantics & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsAcquireReleaseMask |
                                  SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
     bool vmm = t->m->uses_vulkan_memory_model;
@@ -306,12 +312,6 @@ static LLVMValueRef call_monitor(struct tr *t, unsigned monitor_field, unsigned 
         subgroup,
     };
     return LLVMBuildCall2(t->builder, type, tr_invocation_field(t, hook_field, t->ptr), args, count, "");
-}
-
-static bool release_semantics(uint32_t semantics)
-{
-    return (semantics & (SpvMemorySemanticsReleaseMask | SpvMemorySemanticsAcquireReleaseMask |
-                         SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
 }
 
 /* Is the current instruction an atomic store with Release semantics? */
