@@ -423,26 +423,46 @@ static enum vkmm_mm_missing classify_device_read(const struct vkmm_mm_engine *e,
  * caches).  Under every seed: a cache miss that returned the newer version
  * would be the program's expected answer, which DESIGN §3 "Manifest"
  * forbids a seed to pick. */
+struct device_read {
+    struct vkmm_mm_run stale, uninitialized;
+    bool report;
+    uint64_t *suspect;       /* unreported reads: the granules a report could come from */
+    uint64_t suspect_origin; /* the granule of bit 0 */
+};
+
 static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
                         VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
-                        void *out, bool report);
+                        void *out, struct device_read *r);
 
 void vkmm_mm_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
                   VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent, void *out)
 {
-    device_read(e, m, offset, size, stage, access, agent, out, true);
+    struct device_read r = { .report = true };
+    device_read(e, m, offset, size, stage, access, agent, out, &r);
 }
 
 void vkmm_mm_peek(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
                   VkPipelineStageFlags2 stage, VkAccessFlags2 access, void *out)
 {
-    device_read(e, m, offset, size, stage, access, NULL, out, false);
+    struct device_read r = { .report = false };
+    device_read(e, m, offset, size, stage, access, NULL, out, &r);
 }
 
-struct device_read {
-    struct vkmm_mm_run stale, uninitialized;
-    bool report;
-};
+void vkmm_mm_peek_marking(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
+                          VkPipelineStageFlags2 stage, VkAccessFlags2 access, void *out, uint64_t *suspect,
+                          uint64_t suspect_offset)
+{
+    struct device_read r = { .report = false, .suspect = suspect, .suspect_origin = suspect_offset / VKMM_MM_GRANULE };
+    device_read(e, m, offset, size, stage, access, NULL, out, &r);
+}
+
+static void mark_suspect(struct device_read *r, uint64_t g)
+{
+    if (!r->suspect)
+        return;
+    uint64_t bit = g - r->suspect_origin;
+    r->suspect[bit / 64] |= 1ull << (bit % 64);
+}
 
 /* A stale granule read with one visible seq V for all its bytes, from a
  * history of whole-granule versions: the newest version older than V, at
@@ -480,13 +500,20 @@ static void read_granule(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
      * last discard (events grow: every write newer than it). */
     if (vkmm_mm_meta_granule_max(&m->dev_seq, g) <= least) {
         memcpy(out, m->dev + b, n);
-        uint64_t oldest = vkmm_mm_meta_granule_min(&m->coh_wts, g);
-        if (!r->report ||
-            (!memcmp(out, m->coh + b, n) && (m->host_visible || oldest != 0) && oldest > e->last_discard_event))
+        if (!r->report && !r->suspect)
             return;
+        uint64_t oldest = vkmm_mm_meta_granule_min(&m->coh_wts, g);
+        if (!memcmp(out, m->coh + b, n) && (m->host_visible || oldest != 0) && oldest > e->last_discard_event)
+            return;
+        if (!r->report) {
+            mark_suspect(r, g);
+            return;
+        }
     } else if (!r->report && read_older_version(m, g, b, n, vis, least, out)) {
+        mark_suspect(r, g);
         return;
     }
+    mark_suspect(r, g);
     for (uint64_t i = 0; i < n; i++, b++) {
         out[i] = vkmm_mm_device_value_at(m, b, vis ? vis[i] : uniform);
         if (!r->report)
@@ -512,7 +539,7 @@ static void read_granule(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
 
 static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
                         VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
-                        void *out, bool report)
+                        void *out, struct device_read *r)
 {
     uint64_t begin, end;
     if (!vkmm_mm_clamp(m, offset, size, &begin, &end))
@@ -529,13 +556,14 @@ static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
          * than strict as the engine promises, rather than whatever `out`
          * held — a dispatch would run on garbage. */
         memcpy(out, m->coh + begin, end - begin);
+        for (uint64_t g = begin / VKMM_MM_GRANULE; g <= (end - 1) / VKMM_MM_GRANULE; g++)
+            mark_suspect(r, g);
         return;
     }
     uint8_t *o = out;
     struct vkmm_mm_agent reader = agent ? *agent : (struct vkmm_mm_agent){ .kind = NULL };
-    struct device_read r = { .report = report };
-    vkmm_mm_run_init(e, &r.stale, VKMM_MM_HAZARD_STALE_READ, m, &reader, stage, access);
-    vkmm_mm_run_init(e, &r.uninitialized, VKMM_MM_HAZARD_UNINITIALIZED_READ, m, &reader, stage, access);
+    vkmm_mm_run_init(e, &r->stale, VKMM_MM_HAZARD_STALE_READ, m, &reader, stage, access);
+    vkmm_mm_run_init(e, &r->uninitialized, VKMM_MM_HAZARD_UNINITIALIZED_READ, m, &reader, stage, access);
     for (uint64_t at = begin; at < end; at += chunk) {
         uint64_t chunk_end = end - at < chunk ? end : at + chunk;
         uint64_t uniform;
@@ -545,12 +573,12 @@ static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
         for (uint64_t b = at; b < chunk_end;) {
             uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
             uint64_t stop = g_end < chunk_end ? g_end : chunk_end;
-            read_granule(e, m, b, stop, one_seq ? NULL : vis + (b - at), uniform, o + (b - begin), &r);
+            read_granule(e, m, b, stop, one_seq ? NULL : vis + (b - at), uniform, o + (b - begin), r);
             b = stop;
         }
     }
-    vkmm_mm_run_end(e, &r.stale);
-    vkmm_mm_run_end(e, &r.uninitialized);
+    vkmm_mm_run_end(e, &r->stale);
+    vkmm_mm_run_end(e, &r->uninitialized);
     vkmm_mm_free(e, vis);
 }
 

@@ -66,10 +66,20 @@ static void absorb_span(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
 
 void vkmm_mm_host_absorb(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
 {
-    if (!m->host_visible)
+    if (!m->host_visible || m->view_quiet)
         return;
     uint32_t wts = 0;
     absorb_span(e, m, begin, end, &wts);
+}
+
+void vkmm_mm_host_view_quiet(struct vkmm_mm_memory *m)
+{
+    m->view_quiet = m->view_all_seen;
+}
+
+void vkmm_mm_host_view_open(struct vkmm_mm_memory *m)
+{
+    m->view_quiet = m->view_all_seen = false;
 }
 
 void vkmm_mm_host_changed_runs(const struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
@@ -93,6 +103,7 @@ void vkmm_mm_host_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
 {
     if (!m->host_visible)
         return;
+    vkmm_mm_host_view_open(m);
     vkmm_mm_host_absorb(e, m, begin, end);
     uint32_t wts = vkmm_mm_event_add(e, agent, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_WRITE_BIT);
     if (!wts)
@@ -116,6 +127,7 @@ static void flush_span(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint6
         memcpy(m->host + b, m->view + b, stop - b);
         memcpy(m->view_base + b, m->view + b, stop - b);
         vkmm_mm_meta_fill(e, &m->host_seq, b, stop, e->seq);
+        m->host_ahead = true;
         while (b < stop) {
             uint64_t run_end = vkmm_mm_meta_run_end(&m->view_wts, b, stop);
             vkmm_mm_meta_fill(e, &m->host_wts, b, run_end, vkmm_mm_meta_get(&m->view_wts, b));
@@ -145,8 +157,10 @@ static void flush_range(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
         }
     }
     /* After a whole-memory flush view_base, view_seen and the view agree. */
-    if (begin == 0 && end == m->size)
+    if (begin == 0 && end == m->size) {
         m->seen_ahead_of_base = false;
+        m->view_all_seen = true;
+    }
 }
 
 /* The view shows the host domain over [begin, end): granules where every
@@ -171,6 +185,7 @@ void vkmm_mm_flush(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t 
     uint64_t begin, end;
     if (!m->host_visible || !vkmm_mm_clamp(m, offset, size, &begin, &end))
         return;
+    vkmm_mm_host_view_open(m);
     e->seq++;
     flush_range(e, m, begin, end);
 }
@@ -186,6 +201,7 @@ void vkmm_mm_invalidate(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
     uint64_t begin, end;
     if (!m->host_visible || !vkmm_mm_clamp(m, offset, size, &begin, &end))
         return;
+    vkmm_mm_host_view_open(m);
     if (m->host_coherent) {
         e->seq++;
         flush_range(e, m, begin, end);
@@ -214,6 +230,8 @@ void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
         return;
     if (m->host_coherent)
         flush_range(e, m, begin, end);
+    if (!m->host_ahead)
+        return;
     struct vkmm_mm_run waw;
     vkmm_mm_run_init(e, &waw, VKMM_MM_HAZARD_WRITE_AFTER_WRITE, m, NULL, 0, 0);
     for (uint64_t b = begin; b < end;) {
@@ -236,6 +254,8 @@ void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
         }
     }
     vkmm_mm_run_end(e, &waw);
+    if (begin == 0 && end == m->size)
+        m->host_ahead = false;
 }
 
 /* 000: a memory domain operation from device to host: what is available in
@@ -243,7 +263,7 @@ void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
  * domain holds a newer version (a flushed host write not yet moved). */
 void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
 {
-    if (!m->host_visible)
+    if (!m->host_visible || !m->dev_ahead)
         return;
     for (uint64_t b = begin; b < end;) {
         uint64_t g = b / VKMM_MM_GRANULE;
@@ -268,6 +288,8 @@ void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
             b = stop;
         }
     }
+    if (begin == 0 && end == m->size)
+        m->dev_ahead = false;
 }
 
 /* 000: "vkQueueSubmit performs a memory domain operation from host to
@@ -283,8 +305,10 @@ void vkmm_mm_submit(struct vkmm_mm_engine *e)
 void vkmm_mm_submit_memories(struct vkmm_mm_engine *e, struct vkmm_mm_memory *const *memories, uint32_t count)
 {
     e->seq++;
-    for (uint32_t i = 0; i < count; i++)
+    for (uint32_t i = 0; i < count; i++) {
+        vkmm_mm_host_view_open(memories[i]);
         vkmm_mm_host_to_device(e, memories[i], 0, memories[i]->size);
+    }
     e->submit_vis = e->seq;
     vkmm_mm_visibility_clear(e, NULL);
     for (uint32_t i = 0; i < e->memory_count; i++) {
@@ -300,8 +324,10 @@ void vkmm_mm_submit_memories(struct vkmm_mm_engine *e, struct vkmm_mm_memory *co
 void vkmm_mm_host_signal(struct vkmm_mm_engine *e)
 {
     e->seq++;
-    for (uint32_t i = 0; i < e->memory_count; i++)
+    for (uint32_t i = 0; i < e->memory_count; i++) {
+        vkmm_mm_host_view_open(e->memories[i]);
         vkmm_mm_host_to_device(e, e->memories[i], 0, e->memories[i]->size);
+    }
 }
 
 void vkmm_mm_set_host_wait_reads(struct vkmm_mm_engine *e, bool enabled)
@@ -331,6 +357,7 @@ void vkmm_mm_host_wait(struct vkmm_mm_engine *e)
     e->seq++;
     for (uint32_t i = 0; i < e->memory_count; i++) {
         struct vkmm_mm_memory *m = e->memories[i];
+        vkmm_mm_host_view_open(m);
         if (e->host_wait_reads)
             vkmm_mm_device_to_host(e, m, 0, m->size);
         /* No device bytes to show: the view is left alone, unread (another
@@ -388,6 +415,7 @@ bool vkmm_mm_check_host_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m,
     uint64_t begin, end;
     if (!m->host_visible || !vkmm_mm_clamp(m, offset, size, &begin, &end))
         return true;
+    vkmm_mm_host_view_open(m);
     struct vkmm_mm_agent host = vkmm_mm_host_agent(e, "host");
     return check_view(e, m, begin, end, &host);
 }
@@ -399,6 +427,7 @@ void vkmm_mm_host_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint6
 {
     if (!m->host_visible)
         return;
+    vkmm_mm_host_view_open(m);
     vkmm_mm_host_absorb(e, m, begin, end);
     memcpy(out, m->view + begin, end - begin);
     struct vkmm_mm_agent reader = agent ? *agent : vkmm_mm_host_agent(e, "host");

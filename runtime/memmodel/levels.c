@@ -384,6 +384,11 @@ size_t vkmm_mm_host_view_span(const struct vkmm_mm_memory *m)
     return m->host_visible ? m->view_span : 0;
 }
 
+uint64_t vkmm_mm_memory_changes(const struct vkmm_mm_memory *m)
+{
+    return m->changes;
+}
+
 uint64_t vkmm_mm_memory_history(const struct vkmm_mm_memory *m)
 {
     return m->version_live;
@@ -634,6 +639,7 @@ void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
 {
     if (waw)
         check_lost_update(e, m, begin, end, wts, waw);
+    m->changes++;
     for (uint64_t b = begin; b < end;) {
         uint64_t g = b / VKMM_MM_GRANULE;
         uint64_t stop = (g + 1) * VKMM_MM_GRANULE < end ? (g + 1) * VKMM_MM_GRANULE : end;
@@ -641,6 +647,7 @@ void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
             granule_snapshot(e, m, g);
         memcpy(m->dev + b, values + (b - begin), stop - b);
         vkmm_mm_meta_fill(e, &m->dev_seq, b, stop, seq);
+        m->dev_ahead = true;
         vkmm_mm_meta_fill(e, &m->dev_wts, b, stop, wts);
         history_prune(e, m, g);
         b = stop;
@@ -704,6 +711,7 @@ bool vkmm_mm_pending_in_path(const struct vkmm_mm_memory *m, uint64_t b, uint32_
 void vkmm_mm_coherent_write(struct vkmm_mm_memory *m, uint64_t begin, uint64_t end, const uint8_t *values,
                             uint32_t wts)
 {
+    m->changes++;
     memcpy(m->coh + begin, values, end - begin);
     vkmm_mm_meta_fill(m->engine, &m->coh_wts, begin, end, wts);
 }

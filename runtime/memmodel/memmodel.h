@@ -153,6 +153,15 @@ uint8_t *vkmm_mm_host_view(struct vkmm_mm_memory *);
 /* Bytes of whole pages the host view owns from its start (0 when it shares
  * pages: with application allocation callbacks): what may be protected. */
 size_t vkmm_mm_host_view_span(const struct vkmm_mm_memory *);
+/* The caller vouches that no host write reaches the view until it calls
+ * vkmm_mm_host_view_open or a host-side engine call (flush, invalidate,
+ * submit, host signal or wait, host read or write) comes: the view is
+ * protected against writes, or not mapped.  When the engine took in all of
+ * the view since the last host-side call (a submission's implicit flush of
+ * host-coherent memory), device accesses then skip looking for host writes
+ * in it — a comparison of every byte they touch with the engine's copy. */
+void vkmm_mm_host_view_quiet(struct vkmm_mm_memory *);
+void vkmm_mm_host_view_open(struct vkmm_mm_memory *);
 /* Versions of granules kept in the history of device memory (a test and
  * debug aid). */
 uint64_t vkmm_mm_memory_history(const struct vkmm_mm_memory *);
@@ -194,6 +203,19 @@ void vkmm_mm_host_changed_runs(const struct vkmm_mm_memory *, uint64_t offset, u
  * vkmm_mm_read afterwards). */
 void vkmm_mm_peek(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t offset, uint64_t size,
                   VkPipelineStageFlags2 stage, VkAccessFlags2 access, void *out);
+/* Shadow state is kept per granule: the unit of vkmm_mm_peek_marking. */
+#define VKMM_MM_GRANULE_BYTES 64u
+/* vkmm_mm_peek that also sets, in `suspect` (one bit per granule, bit 0
+ * for the granule holding `suspect_offset`, at most `offset`), each
+ * granule where vkmm_mm_read of the same path could report something.  The bits hold while
+ * vkmm_mm_memory_changes stays the same: the checks after a dispatch then
+ * skip the granules without a bit (most of them). */
+void vkmm_mm_peek_marking(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t offset, uint64_t size,
+                          VkPipelineStageFlags2 stage, VkAccessFlags2 access, void *out, uint64_t *suspect,
+                          uint64_t suspect_offset);
+/* Grows whenever the device level or the coherent view of the memory
+ * changes (a landing write, a write entering the coherent view). */
+uint64_t vkmm_mm_memory_changes(const struct vkmm_mm_memory *);
 
 /* What a read racing with an already-run write returns: the coherent view
  * (every write in execution order).  The memory model leaves a racing

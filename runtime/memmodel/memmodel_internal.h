@@ -23,7 +23,7 @@ struct vkmm_mm_event {
 };
 
 /* Shadow state is kept per granule of device memory (shadow.c). */
-#define VKMM_MM_GRANULE 64u
+#define VKMM_MM_GRANULE VKMM_MM_GRANULE_BYTES
 
 /* Per-byte metadata of one level (a seq, a write event) by granule: one
  * value for the granule unless its bytes differ, then a block of 64. */
@@ -115,6 +115,19 @@ struct vkmm_mm_memory {
     /* The device->host domain operation moved device bytes into the host
      * domain since vkmm_mm_host_wait last placed the view. */
     bool host_from_device;
+    /* view_all_seen: the last whole-memory flush took every host write of
+     * the view in, and no host-side call came since.  view_quiet: the
+     * caller vouches that the host writes none from then on (it cannot
+     * reach the view, vkmm_mm_host_view_quiet): absorbing has nothing to
+     * find, so device accesses skip the comparison. */
+    bool view_all_seen, view_quiet;
+    /* host_ahead: some byte's host seq may exceed its device seq (a flush
+     * moved host bytes the host->device domain operation has not landed);
+     * dev_ahead: some device seq may exceed the host seq (a device write
+     * the device->host domain operation has not moved).  False: a whole-
+     * memory domain operation in that direction has nothing to do. */
+    bool host_ahead, dev_ahead;
+    uint64_t changes; /* vkmm_mm_memory_changes */
     struct vkmm_mm_meta view_wts;
 };
 

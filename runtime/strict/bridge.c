@@ -79,7 +79,24 @@ struct vkmm_device_monitor *vkmm_strict_device_monitor(struct vkmm_strict *stric
     return strict->device_monitor;
 }
 
+void vkmm_strict_open_views(struct vkmm_strict *strict)
+{
+    if (!strict->views_quiet)
+        return;
+    for (struct vkmm_strict_memory *m = strict->memories; m; m = m->next)
+        vkmm_mm_host_view_open(m->mm);
+    strict->views_quiet = false;
+}
+
 void vkmm_strict_lock(struct vkmm_strict *strict)
+{
+    pthread_mutex_lock(&strict->lock);
+    if (strict->host_trap_armed)
+        vkmm_strict_disarm_host_trap(strict);
+    vkmm_strict_open_views(strict);
+}
+
+void vkmm_strict_lock_device(struct vkmm_strict *strict)
 {
     pthread_mutex_lock(&strict->lock);
     if (strict->host_trap_armed)

@@ -54,6 +54,7 @@ struct vkmm_strict {
     struct vkmm_strict_memory *memories;    /* every emulated memory */
     struct vkmm_strict_memory *addressable; /* those a buffer reference may reach */
     bool host_trap_armed;                   /* mapped views are protected (host_trap.h) */
+    bool views_quiet;                       /* some memory's view is vkmm_mm_host_view_quiet */
     bool host_signal_writes;                /* VKMM_HOST_WRITE=before-signal */
     uint64_t submit_calls;                  /* vkQueueSubmit calls, to mark memories */
     /* Command accesses since the device was last idle (command_access.c). */
@@ -67,8 +68,17 @@ struct vkmm_strict {
 };
 
 /* Taking the lock is where vkmm's own work on memory begins: the host
- * views protected since the last vkQueueSubmit open first (host_access.c). */
+ * views protected since the last vkQueueSubmit open first (host_access.c).
+ * From a host-side call, the host may write the views from then on: the
+ * engine looks for host writes again.  From device work (the _device
+ * variant), the views the host did not touch while protected stay quiet
+ * (vkmm_mm_host_view_quiet): a host write after the trap opened and
+ * before the next host-side call orders with no device work, so it may
+ * take effect at that call. */
 void vkmm_strict_lock(struct vkmm_strict *strict);
+void vkmm_strict_lock_device(struct vkmm_strict *strict);
+/* Lock held: every memory's view may change from now on. */
+void vkmm_strict_open_views(struct vkmm_strict *strict);
 /* Loses the device if the engine ran out of memory, writes the reports
  * found meanwhile, and releases the lock. */
 void vkmm_strict_unlock(struct vkmm_strict *strict);
@@ -117,6 +127,13 @@ uint32_t vkmm_strict_check_access(struct vkmm_strict *strict, const struct vkmm_
 void vkmm_strict_command_read(struct vkmm_strict *strict, const struct vkmm_strict_command *command,
                               struct vkmm_strict_memory *memory, uint64_t offset, uint64_t size,
                               VkPipelineStageFlags2 stage, VkAccessFlags2 access, uint8_t *out, bool checked);
+/* The peek, marking in `suspect` (bit 0: the granule holding `offset`)
+ * where a checked read could report (vkmm_mm_peek_marking); racing bytes
+ * are not checked afterwards, and get no mark. */
+void vkmm_strict_command_peek_marking(struct vkmm_strict *strict, const struct vkmm_strict_command *command,
+                                      struct vkmm_strict_memory *memory, uint64_t offset, uint64_t size,
+                                      VkPipelineStageFlags2 stage, VkAccessFlags2 access, uint8_t *out,
+                                      uint64_t *suspect);
 /* Whether a write of a command earlier in submission order than the
  * hazard's reader touched its bytes: the reader overtook it. */
 bool vkmm_strict_overtaken_writer(const struct vkmm_strict *strict, const struct vkmm_mm_hazard *hazard);

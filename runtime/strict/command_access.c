@@ -222,9 +222,10 @@ uint32_t vkmm_strict_check_access(struct vkmm_strict *strict, const struct vkmm_
  * Unchecked (a peek: what a command about to run may read), it is neither
  * recorded nor reported: the accesses it really makes are known only after
  * it ran. */
-void vkmm_strict_command_read(struct vkmm_strict *strict, const struct vkmm_strict_command *command,
-                              struct vkmm_strict_memory *memory, uint64_t offset, uint64_t size,
-                              VkPipelineStageFlags2 stage, VkAccessFlags2 access, uint8_t *out, bool checked)
+static void command_read(struct vkmm_strict *strict, const struct vkmm_strict_command *command,
+                         struct vkmm_strict_memory *memory, uint64_t offset, uint64_t size,
+                         VkPipelineStageFlags2 stage, VkAccessFlags2 access, uint8_t *out, bool checked,
+                         uint64_t *suspect)
 {
     struct vkmm_strict_race races[VKMM_STRICT_MAX_RACES];
     struct vkmm_strict_access read = { memory->id, offset, size, false, stage, access, command->agent, false };
@@ -236,7 +237,8 @@ void vkmm_strict_command_read(struct vkmm_strict *strict, const struct vkmm_stri
             vkmm_mm_read(strict->engine, memory->mm, at, gap_end - at, stage, access, &command->agent,
                          out + (at - offset));
         else if (gap_end > at)
-            vkmm_mm_peek(strict->engine, memory->mm, at, gap_end - at, stage, access, out + (at - offset));
+            vkmm_mm_peek_marking(strict->engine, memory->mm, at, gap_end - at, stage, access, out + (at - offset),
+                                 suspect, offset);
         if (i == count)
             break;
         uint64_t race_begin = races[i].begin > at ? races[i].begin : at;
@@ -245,6 +247,21 @@ void vkmm_strict_command_read(struct vkmm_strict *strict, const struct vkmm_stri
                                 out + (race_begin - offset));
         at = races[i].end > at ? races[i].end : at;
     }
+}
+
+void vkmm_strict_command_read(struct vkmm_strict *strict, const struct vkmm_strict_command *command,
+                              struct vkmm_strict_memory *memory, uint64_t offset, uint64_t size,
+                              VkPipelineStageFlags2 stage, VkAccessFlags2 access, uint8_t *out, bool checked)
+{
+    command_read(strict, command, memory, offset, size, stage, access, out, checked, NULL);
+}
+
+void vkmm_strict_command_peek_marking(struct vkmm_strict *strict, const struct vkmm_strict_command *command,
+                                      struct vkmm_strict_memory *memory, uint64_t offset, uint64_t size,
+                                      VkPipelineStageFlags2 stage, VkAccessFlags2 access, uint8_t *out,
+                                      uint64_t *suspect)
+{
+    command_read(strict, command, memory, offset, size, stage, access, out, false, suspect);
 }
 
 bool vkmm_strict_overtaken_writer(const struct vkmm_strict *strict, const struct vkmm_mm_hazard *hazard)
@@ -265,7 +282,7 @@ void vkmm_strict_read(struct vkmm_strict *strict, const struct vkmm_strict_comma
                       struct vkmm_strict_memory *memory, uint64_t offset, uint64_t size, VkPipelineStageFlags2 stage,
                       VkAccessFlags2 access, void *out)
 {
-    vkmm_strict_lock(strict);
+    vkmm_strict_lock_device(strict);
     vkmm_strict_command_read(strict, command, memory, offset, size, stage, access, out, true);
     vkmm_strict_unlock(strict);
 }
@@ -274,7 +291,7 @@ void vkmm_strict_write(struct vkmm_strict *strict, const struct vkmm_strict_comm
                        struct vkmm_strict_memory *memory, uint64_t offset, uint64_t size, VkPipelineStageFlags2 stage,
                        VkAccessFlags2 access, const void *data)
 {
-    vkmm_strict_lock(strict);
+    vkmm_strict_lock_device(strict);
     struct vkmm_strict_access write = { memory->id, offset, size, true, stage, access, command->agent, false };
     vkmm_strict_check_access(strict, &write, NULL, true, command->graph);
     vkmm_mm_write(strict->engine, memory->mm, offset, size, stage, access, &command->agent, data);
@@ -285,7 +302,7 @@ void vkmm_strict_discard(struct vkmm_strict *strict, const struct vkmm_strict_co
                          struct vkmm_strict_memory *memory, uint64_t offset, uint64_t size,
                          VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access)
 {
-    vkmm_strict_lock(strict);
+    vkmm_strict_lock_device(strict);
     vkmm_mm_discard(strict->engine, memory->mm, offset, size, &command->agent, dst_stages, dst_access);
     vkmm_strict_unlock(strict);
 }
@@ -329,7 +346,7 @@ void vkmm_strict_evict(struct vkmm_strict *strict, const struct vkmm_strict_scop
                                     .src_access = VK_ACCESS_2_MEMORY_WRITE_BIT,
                                     .writers = writer_is_command,
                                     .writers_user = (void *)scope };
-    vkmm_strict_lock(strict);
+    vkmm_strict_lock_device(strict);
     vkmm_mm_dependency(strict->engine, &d);
     vkmm_strict_unlock(strict);
 }
@@ -339,7 +356,7 @@ void vkmm_strict_barrier(struct vkmm_strict *strict, const struct vkmm_strict_sc
 {
     struct vkmm_mm_dependency d = { b->src_stages, b->dst_stages, b->src_access, b->dst_access,
                                     b->memory ? b->memory->mm : NULL, b->offset, b->size, NULL, NULL };
-    vkmm_strict_lock(strict);
+    vkmm_strict_lock_device(strict);
     scoped_dependency(strict, scope, &d);
     vkmm_strict_unlock(strict);
 }
@@ -363,7 +380,7 @@ void vkmm_strict_signal(struct vkmm_strict *strict, const struct vkmm_strict_sco
 {
     struct vkmm_mm_dependency d = { semaphore_access_stages(stages, false), 0, VK_ACCESS_2_MEMORY_WRITE_BIT, 0, NULL,
                                     0, 0, NULL, NULL };
-    vkmm_strict_lock(strict);
+    vkmm_strict_lock_device(strict);
     scoped_dependency(strict, scope, &d);
     vkmm_strict_unlock(strict);
 }
@@ -372,7 +389,7 @@ void vkmm_strict_wait(struct vkmm_strict *strict, VkPipelineStageFlags2 stages)
 {
     struct vkmm_mm_dependency d = { 0, semaphore_access_stages(stages, true), 0,
                                     VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT, NULL, 0, 0, NULL, NULL };
-    vkmm_strict_lock(strict);
+    vkmm_strict_lock_device(strict);
     vkmm_mm_dependency(strict->engine, &d);
     vkmm_strict_unlock(strict);
 }

@@ -22,6 +22,11 @@ struct mirrored_range {
     uint64_t offset, size;
     VkAccessFlags2 read_access; /* the access its shader reads go through */
     bool storage;               /* may be written (read as SHADER_STORAGE_READ) */
+    /* The granules where checking a read could report, as the peek found
+     * them (vkmm_mm_peek_marking); they stand while the memory's changes
+     * count does.  NULL: check every read byte. */
+    uint64_t *suspect;
+    uint64_t changes;
 };
 
 struct vkmm_dispatch_mirror {
@@ -48,7 +53,7 @@ static void peek_before_dispatch(void *user, uint64_t offset, uint64_t size, uin
         const uint8_t *begin = r->memory->bytes + r->offset;
         if (at < begin || at + size > begin + r->size)
             continue;
-        vkmm_strict_lock(strict);
+        vkmm_strict_lock_device(strict);
         vkmm_strict_command_read(strict, &mirror->command, r->memory, r->offset + (uint64_t)(at - begin), size,
                                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, r->read_access, out, false);
         vkmm_strict_unlock(strict);
@@ -59,7 +64,7 @@ static void peek_before_dispatch(void *user, uint64_t offset, uint64_t size, uin
 static uint32_t count_addressable(struct vkmm_strict *strict)
 {
     uint32_t count = 0;
-    vkmm_strict_lock(strict);
+    vkmm_strict_lock_device(strict);
     for (const struct vkmm_strict_memory *m = strict->addressable; m; m = m->addressable_next)
         count++;
     vkmm_strict_unlock(strict);
@@ -75,10 +80,15 @@ static void mirror_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict
     if (mirror->count == mirror->capacity)
         return;
     struct mirrored_range *r = &mirror->ranges[mirror->count++];
-    *r = (struct mirrored_range){ memory, offset, size, read_access,
-                                  read_access == VK_ACCESS_2_SHADER_STORAGE_READ_BIT };
-    vkmm_strict_command_read(mirror->strict, &mirror->command, memory, offset, size,
-                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access, memory->bytes + offset, false);
+    *r = (struct mirrored_range){ .memory = memory, .offset = offset, .size = size, .read_access = read_access,
+                                  .storage = read_access == VK_ACCESS_2_SHADER_STORAGE_READ_BIT };
+    uint64_t granules = (offset + size - 1) / VKMM_MM_GRANULE_BYTES - offset / VKMM_MM_GRANULE_BYTES + 1;
+    r->suspect = vkmm_zalloc(mirror->strict->allocator, NULL, (granules + 63) / 64 * sizeof(uint64_t),
+                             VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    vkmm_strict_command_peek_marking(mirror->strict, &mirror->command, memory, offset, size,
+                                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access, memory->bytes + offset,
+                                     r->suspect);
+    r->changes = vkmm_mm_memory_changes(memory->mm);
 }
 
 struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *strict,
@@ -114,7 +124,7 @@ void vkmm_strict_dispatch_range(struct vkmm_dispatch_mirror *mirror, struct vkmm
     if (offset >= memory->size)
         return;
     size = size < memory->size - offset ? size : memory->size - offset;
-    vkmm_strict_lock(mirror->strict);
+    vkmm_strict_lock_device(mirror->strict);
     mirror_range(mirror, memory, offset, size, read_access);
     vkmm_strict_unlock(mirror->strict);
 }
@@ -123,7 +133,7 @@ void vkmm_strict_dispatch_range(struct vkmm_dispatch_mirror *mirror, struct vkmm
  * all of it is materialised, as storage. */
 void vkmm_strict_dispatch_addressable(struct vkmm_dispatch_mirror *mirror)
 {
-    vkmm_strict_lock(mirror->strict);
+    vkmm_strict_lock_device(mirror->strict);
     for (struct vkmm_strict_memory *m = mirror->strict->addressable; m; m = m->addressable_next)
         mirror_range(mirror, m, 0, m->size, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
     vkmm_strict_unlock(mirror->strict);
@@ -152,7 +162,7 @@ struct marked_runs {
 };
 
 /* Checks the read of [at, end) through the read path, in pieces. */
-static void check_read(struct marked_runs *w, uint64_t at, uint64_t end)
+static void check_read_all(struct marked_runs *w, uint64_t at, uint64_t end)
 {
     const struct mirrored_range *r = w->range;
     VkAccessFlags2 access = r->read_access;
@@ -161,6 +171,35 @@ static void check_read(struct marked_runs *w, uint64_t at, uint64_t end)
         vkmm_mm_read(w->strict->engine, r->memory->mm, at, n, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access,
                      &w->command->agent, w->scratch);
         at += n;
+    }
+}
+
+static bool suspect_granule(const struct mirrored_range *r, uint64_t g)
+{
+    uint64_t bit = g - r->offset / VKMM_MM_GRANULE_BYTES;
+    return r->suspect[bit / 64] >> (bit % 64) & 1;
+}
+
+/* Checks the read of [at, end): only the granules the peek marked, when
+ * nothing changed the memory since (the others would report nothing). */
+static void check_read(struct marked_runs *w, uint64_t at, uint64_t end)
+{
+    const struct mirrored_range *r = w->range;
+    if (!r->suspect || vkmm_mm_memory_changes(r->memory->mm) != r->changes) {
+        check_read_all(w, at, end);
+        return;
+    }
+    const uint64_t G = VKMM_MM_GRANULE_BYTES;
+    for (uint64_t g = at / G; g * G < end;) {
+        if (!suspect_granule(r, g)) {
+            g++;
+            continue;
+        }
+        uint64_t first = g;
+        while (g * G < end && suspect_granule(r, g))
+            g++;
+        uint64_t begin = first * G > at ? first * G : at, stop = g * G < end ? g * G : end;
+        check_read_all(w, begin, stop);
     }
 }
 
@@ -389,7 +428,7 @@ void vkmm_strict_dispatch_finish(struct vkmm_dispatch_mirror *mirror)
          * while waits report success.  The device is lost instead. */
         vkmm_strict_lose(strict, "no host memory to record a dispatch's accesses: the device is lost");
     }
-    vkmm_strict_lock(strict);
+    vkmm_strict_lock_device(strict);
     for (int write = 0; walk && write < 2; write++) {
         for (uint32_t i = 0; i < mirror->count; i++) {
             if (write && !mirror->ranges[i].storage)
@@ -404,6 +443,8 @@ void vkmm_strict_dispatch_finish(struct vkmm_dispatch_mirror *mirror)
     }
     report_device_races(mirror);
     vkmm_strict_unlock(strict);
+    for (uint32_t i = 0; i < mirror->count; i++)
+        vkmm_free(strict->allocator, NULL, mirror->ranges[i].suspect);
     vkmm_free(strict->allocator, NULL, walk);
     vkmm_free(strict->allocator, NULL, mirror);
 }
@@ -436,7 +477,7 @@ static void workgroup_race_missing(const struct vkmm_workgroup_race *r, char *ou
 void vkmm_strict_report_workgroup_races(struct vkmm_strict *strict, const struct vkmm_strict_command *command,
                                         const struct vkmm_workgroup_races *races)
 {
-    vkmm_strict_lock(strict);
+    vkmm_strict_lock_device(strict);
     for (uint32_t i = 0; i < races->count; i++) {
         const struct vkmm_workgroup_race *r = &races->race[i];
         struct vkmm_mm_hazard hazard = {
@@ -470,7 +511,7 @@ void vkmm_strict_report_lost_dispatch(struct vkmm_strict *strict, const struct v
     };
     snprintf(hazard.missing, sizeof(hazard.missing), "%s", text);
     snprintf(hazard.example, sizeof(hazard.example), "the device is lost");
-    vkmm_strict_lock(strict);
+    vkmm_strict_lock_device(strict);
     vkmm_hazard_report_add(strict, &hazard, NULL);
     vkmm_strict_unlock(strict);
 }

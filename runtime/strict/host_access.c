@@ -133,6 +133,10 @@ void vkmm_strict_disarm_host_trap(struct vkmm_strict *strict)
     struct vkmm_host_access accesses[64];
     uint32_t count = vkmm_host_trap_release(strict, accesses, 64);
     strict->host_trap_armed = false;
+    /* The host touched a view while it was protected: the engine looks
+     * for its writes again (any access: a page the host read is open). */
+    if (count)
+        vkmm_strict_open_views(strict);
     uint64_t syncs = vkmm_host_trap_syncs();
     for (uint32_t i = 0; i < count; i++) {
         /* A host write after vkQueueSubmit is legal when an event or a
@@ -202,10 +206,17 @@ void vkmm_strict_submitted(struct vkmm_strict *strict, uint64_t stamp, uint64_t 
     vkmm_strict_lock(strict);
     for (struct vkmm_strict_memory *m = strict->memories; m; m = m->next) {
         bool written = m->written_by_submit == stamp, read = m->read_by_submit == stamp;
-        if (m->mapped && (written || read) &&
-            vkmm_host_trap_protect(strict, m->id, vkmm_mm_host_view(m->mm), vkmm_mm_host_view_span(m->mm), sequence,
-                                   !written))
-            strict->host_trap_armed = true;
+        if (!written && !read)
+            continue;
+        bool protected = m->mapped && vkmm_host_trap_protect(strict, m->id, vkmm_mm_host_view(m->mm),
+                                                             vkmm_mm_host_view_span(m->mm), sequence, !written);
+        strict->host_trap_armed |= protected;
+        /* The submission just took in all of the view (host-coherent
+         * memory): until the host touches it, it stays as it is. */
+        if (protected || !m->mapped) {
+            vkmm_mm_host_view_quiet(m->mm);
+            strict->views_quiet = true;
+        }
     }
     /* Not vkmm_strict_unlock: nothing was reported, and the views stay
      * protected until the next call takes the lock. */

@@ -260,6 +260,43 @@ static void test_memmodel_uninitialized_read_is_reported(void **state)
     vkmm_mm_memory_destroy(m);
 }
 
+/* vkmm_mm_peek_marking: the granules where a checked read could report get
+ * a bit; the others are exactly those where vkmm_mm_read reports nothing,
+ * as long as vkmm_mm_memory_changes stays put. */
+static void test_memmodel_peek_marks_where_a_checked_read_could_report(void **state)
+{
+    struct fixture *f = *state;
+    struct vkmm_mm_memory *m = vkmm_mm_memory_create(f->e, 4, 4 * VKMM_MM_GRANULE_BYTES, false, false);
+    uint8_t data[128], got[256];
+    memset(data, 7, sizeof data);
+    vkmm_mm_write(f->e, m, 0, 128, COPY, TRANSFER_WRITE, &copy_cmd, data); /* granules 0, 1: made visible */
+    barrier(f->e, COPY, TRANSFER_WRITE, COMPUTE, STORAGE_READ);
+    vkmm_mm_write(f->e, m, 128, 64, COPY, TRANSFER_WRITE, &copy_cmd, data); /* granule 2: no barrier */
+    uint64_t changes = vkmm_mm_memory_changes(m);
+    uint64_t suspect[1] = { 0 };
+    vkmm_mm_peek_marking(f->e, m, 0, 256, COMPUTE, STORAGE_READ, got, suspect, 0);
+    assert_int_equal(suspect[0], 0xc); /* granule 2 stale, granule 3 never written */
+    assert_memory_equal(got, data, 128);
+    assert_int_equal(f->log.count + f->log.uninitialized, 0); /* a peek reports nothing */
+    uint64_t part[1] = { 0 };
+    vkmm_mm_peek_marking(f->e, m, 70, 100, COMPUTE, STORAGE_READ, got, part, 70); /* bit 0: granule 1 */
+    assert_int_equal(part[0], 0x2);
+    assert_int_equal(vkmm_mm_memory_changes(m), changes);
+    /* What the bits promise. */
+    vkmm_mm_read(f->e, m, 0, 128, COMPUTE, STORAGE_READ, &dispatch_cmd, got);
+    assert_int_equal(f->log.count + f->log.uninitialized, 0);
+    vkmm_mm_read(f->e, m, 128, 64, COMPUTE, STORAGE_READ, &dispatch_cmd, got);
+    assert_int_equal(f->log.count, 1);
+    assert_string_equal(f->log.h[0].id, VKMM_MM_HAZARD_STALE_READ);
+    vkmm_mm_read(f->e, m, 192, 64, COMPUTE, STORAGE_READ, &dispatch_cmd, got);
+    assert_int_equal(f->log.uninitialized, 1);
+    /* A write that enters the coherent view changes the memory: the bits
+     * no longer stand. */
+    vkmm_mm_write(f->e, m, 0, 4, COPY, TRANSFER_WRITE, &copy_cmd, data);
+    assert_true(vkmm_mm_memory_changes(m) > changes);
+    vkmm_mm_memory_destroy(m);
+}
+
 /* ---- producer/consumer through stage/access paths -------------------------- */
 
 static void test_memmodel_barrier_makes_copy_visible_to_dispatch(void **state)
@@ -1349,6 +1386,7 @@ int main(void)
         T(test_memmodel_seeds_never_break_a_correct_program),
         T(test_memmodel_every_seed_gives_the_stale_racy_result),
         T(test_memmodel_uninitialized_read_is_reported),
+        T(test_memmodel_peek_marks_where_a_checked_read_could_report),
         T(test_memmodel_matches_the_reference_model),
         T(test_memmodel_allocation_failures_are_survived),
 #undef T
