@@ -502,8 +502,12 @@ static void read_granule(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
         memcpy(out, m->dev + b, n);
         if (!r->report && !r->suspect)
             return;
+        /* Event 0, the allocation, is never a discard; on host-visible
+         * memory it is no uninitialised read either (below). */
         uint64_t oldest = vkmm_mm_meta_granule_min(&m->coh_wts, g);
-        if (!memcmp(out, m->coh + b, n) && (m->host_visible || oldest != 0) && oldest > e->last_discard_event)
+        bool written = oldest != 0 || m->host_visible, after_discards = oldest > e->last_discard_event ||
+                                                                         e->last_discard_event == 0;
+        if (!memcmp(out, m->coh + b, n) && written && after_discards)
             return;
         if (!r->report) {
             mark_suspect(r, g);
