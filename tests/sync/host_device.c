@@ -19,6 +19,8 @@ enum {
     WRITE_BEFORE_WAIT,
     CORRECT_WRITE_THEN_HOST_SIGNAL,
     CORRECT_BATCH_OF_READBACKS,
+    LARGE_CORRECT_WRITE_AFTER_WAIT,
+    LARGE_WRITE_BEFORE_WAIT,
     VARIANTS
 };
 
@@ -39,6 +41,10 @@ static const struct sync_variant variants[VARIANTS] = {
      * making it host-visible with a buffer barrier (the CTS's implicit
      * tests): every barrier's first scope holds its own fill. */
     [CORRECT_BATCH_OF_READBACKS] = { "correct_batch_of_readback_command_buffers", NULL },
+    /* The same two with a 4 MiB staging memory: its mapped view lies on
+     * huge pages, which the host trap protects and opens as well. */
+    [LARGE_CORRECT_WRITE_AFTER_WAIT] = { "correct_host_overwrites_large_input_after_the_wait", NULL },
+    [LARGE_WRITE_BEFORE_WAIT] = { "bug_host_overwrites_large_input_before_the_wait", "VKMM-HAZARD-WRITE-AFTER-READ" },
 };
 
 static const VkMemoryPropertyFlags cached = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
@@ -130,7 +136,11 @@ static void download(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORD
  * (correct: the program expects the new bytes). */
 static void overwrite_input(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
 {
-    struct vkmm_test_buffer staging = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
+    bool large = variant == LARGE_CORRECT_WRITE_AFTER_WAIT || variant == LARGE_WRITE_BEFORE_WAIT;
+    if (variant == LARGE_CORRECT_WRITE_AFTER_WAIT)
+        variant = CORRECT_WRITE_AFTER_WAIT;
+    struct vkmm_test_buffer staging = vkmm_test_buffer_create(t, large ? 4u << 20 : SYNC_WORDS * 4,
+                                                              *sync_host_coherent());
     struct vkmm_test_buffer readback = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
     uint32_t *words = staging.mapped;
     for (int i = 0; i < SYNC_WORDS; i++)
@@ -257,6 +267,16 @@ static void correct_host_overwrites_input_after_the_wait(void **state) { (void)s
 static void bug_host_overwrites_input_before_the_wait(void **state) { (void)state; run(WRITE_BEFORE_WAIT); }
 static void correct_host_writes_input_then_signals(void **state) { (void)state; run(CORRECT_WRITE_THEN_HOST_SIGNAL); }
 static void correct_batch_of_readback_command_buffers(void **state) { (void)state; run(CORRECT_BATCH_OF_READBACKS); }
+static void correct_host_overwrites_large_input_after_the_wait(void **state)
+{
+    (void)state;
+    run(LARGE_CORRECT_WRITE_AFTER_WAIT);
+}
+static void bug_host_overwrites_large_input_before_the_wait(void **state)
+{
+    (void)state;
+    run(LARGE_WRITE_BEFORE_WAIT);
+}
 
 int main(void)
 {
@@ -272,6 +292,8 @@ int main(void)
         cmocka_unit_test(bug_host_overwrites_input_before_the_wait),
         cmocka_unit_test(correct_host_writes_input_then_signals),
         cmocka_unit_test(correct_batch_of_readback_command_buffers),
+        cmocka_unit_test(correct_host_overwrites_large_input_after_the_wait),
+        cmocka_unit_test(bug_host_overwrites_large_input_before_the_wait),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
