@@ -44,10 +44,12 @@
 # plain xz -9e), close to the 64 MiB a device call can carry with the tree.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")" && pwd) # strict-bench-table.sh lies beside this script
 cmd=${1:?usage: bench-device.sh pack|run ...}; shift
 
 case "$cmd" in
 pack)
+  . "$top/scripts/device-bundle-libs.sh"
   dir=${1:-$top/.devbench}; root=${2:-/tmp/vkbench}
   bench=$(readlink -f "${3:-$top/build-release/bench/vkmm_bench}")
   vkmm=$(readlink -f "${4:-$top/build-release/lib/libvkmm.so}")
@@ -90,25 +92,7 @@ PY
   objcopy --strip-debug "$vkmm" "$stage/lib/libvkmm.so"
   objcopy --strip-debug "$lvp" "$stage/lib/$(basename "$lvp")"
   cp -L "$loader" "$stage/lib/libvulkan.so.1"
-  for f in "$bench" "$vkmm" "$lvp" "$loader" ${timebin:+"$timebin"}; do
-    ldd "$f" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }'
-  done | sort -u | while read -r lib; do
-    name=$(basename "$lib")
-    [ -e "$stage/lib/$name" ] || objcopy --strip-debug "$(readlink -f "$lib")" "$stage/lib/$name"
-  done
-  cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib/"
-  # libicudata (31 MB of ICU tables) is there only because libLLVM ->
-  # libxml2 -> libicuuc needs it to load; neither driver converts text with
-  # ICU.  A stub defining the one symbol libicuuc binds (as in
-  # scripts/cts-device.sh) keeps the bundle under 64 MiB.
-  for icud in "$stage"/lib/libicudata.so.*; do
-    [ -e "$icud" ] || continue
-    sym=$(nm -D --defined-only "$icud" | awk '$3 ~ /^icudt[0-9]+_dat$/ { print $3 }')
-    echo "const char $sym[64] __attribute__((aligned(16))) = {0};" > "$stage/icustub.c"
-    cc -shared -fPIC -o "$icud" -Wl,-soname,"$(basename "$icud")" "$stage/icustub.c"
-    rm "$stage/icustub.c"
-  done
-  chmod +x "$stage/lib/ld-linux-x86-64.so.2"
+  bundle_libs "$stage" "$bench" "$vkmm" "$lvp" "$loader" ${timebin:+"$timebin"}
   cat > "$stage/icd/vkmm_icd.json" <<EOF
 {
     "file_format_version": "1.0.1",
@@ -122,10 +106,12 @@ EOF
 }
 EOF
   cp "$0" "$stage/run.sh"
+  cp "$top/scripts/strict-bench-table.sh" "$stage/"
   du -sh "$stage"
   # the x86 branch filter and a window that spans both LLVMs save 5 MiB
   tar -C "$stage" -cf - . | xz -T1 --x86 --lzma2=preset=9e,dict=256MiB > "$dir/bundle.tar.xz"
   cp "$0" "$dir/run.sh"
+  cp "$top/scripts/strict-bench-table.sh" "$dir/"
   ls -la "$dir"
   ;;
 run)
@@ -166,19 +152,8 @@ run)
     cat "$out/$mode.txt"
   done
   if [ -e "$out/fast.txt" ] && [ -e "$out/strict.txt" ]; then
-    echo "--- strict mode against fast mode, data scaled by 1/2^$scale (rates: higher is better; 'us'/'ms': lower)"
-    printf "%-36s %12s %12s %10s\n" workload fast strict "slowdown"
-    # Lines: name (may hold spaces), vkmm value, lavapipe value, speed-up, unit.
-    paste -d'|' <(sed -n '/^workload/,$p' "$out/fast.txt" | tail -n +2) \
-                <(sed -n '/^workload/,$p' "$out/strict.txt" | tail -n +2) |
-    awk -F'|' '{
-      n = split($1, f, /  +/); split($2, s, /  +/);
-      if (n < 3) next;
-      fv = f[2] + 0; sv = s[2] + 0; unit = f[n];
-      lower = (unit ~ /us each|ms/);
-      ratio = lower ? (fv > 0 ? sv / fv : 0) : (sv > 0 ? fv / sv : 0);
-      printf "%-36s %12.3f %12.3f %9.1fx  %s\n", f[1], fv, sv, ratio, unit
-    }'
+    echo "---"
+    "$here/strict-bench-table.sh" "$out/fast.txt" "$out/strict.txt" "$scale"
   fi
   if [ ${#timer[@]} -gt 0 ]; then
     echo "peak resident memory:$(for mode in $modes; do printf " %s %s KiB" "$mode" "$(cat "$out/$mode.rss")"; done)"

@@ -30,6 +30,7 @@
 # (PLAN's format and the outputs: the head of scripts/cts-device-run.py.)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/device-bundle-libs.sh"
 cmd=${1:?usage: cts-device.sh pack|caselists ...}; shift
 
 case "$cmd" in
@@ -45,26 +46,7 @@ pack)
   patchelf --set-interpreter "$root/lib/ld-linux-x86-64.so.2" "$stage/bin/deqp-vk"
   objcopy --strip-debug "$vkmm" "$stage/lib/libvkmm.so"
   cp -L "$loader" "$stage/lib/libvulkan.so.1"
-  for f in "$deqp" "$vkmm" "$loader"; do
-    ldd "$f" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }'
-  done | sort -u | while read -r lib; do
-    name=$(basename "$lib")
-    [ -e "$stage/lib/$name" ] || objcopy --strip-debug "$(readlink -f "$lib")" "$stage/lib/$name"
-  done
-  cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib/"
-  # libicudata (31 MB: ICU's locale and conversion tables) is there only
-  # because libLLVM -> libxml2 -> libicuuc needs it to load; nothing that
-  # vkmm or deqp-vk runs converts text with ICU.  A stub that defines the
-  # one symbol libicuuc binds keeps the bundle under the 64 MiB a device
-  # call can carry.
-  for icud in "$stage"/lib/libicudata.so.*; do
-    [ -e "$icud" ] || continue
-    sym=$(nm -D --defined-only "$icud" | awk '$3 ~ /^icudt[0-9]+_dat$/ { print $3 }')
-    echo "const char $sym[64] __attribute__((aligned(16))) = {0};" > "$stage/icustub.c"
-    cc -shared -fPIC -o "$icud" -Wl,-soname,"$(basename "$icud")" "$stage/icustub.c"
-    rm "$stage/icustub.c"
-  done
-  chmod +x "$stage/lib/ld-linux-x86-64.so.2"
+  bundle_libs "$stage" "$deqp" "$vkmm" "$loader"
   # the archive data (amber scripts, SPIR-V and GLSL sources some groups
   # read), less amber/graphicsfuzz (graphics only)
   cp -r "$(dirname "$deqp")/vulkan" "$stage/data/"

@@ -24,18 +24,6 @@ out=$(mktemp -d)
 for mode in fast strict; do
   VKMM_MODE=$mode /usr/bin/env time -f "%M" -o "$out/$mode.rss" "$build/bench/vkmm_bench" 1 >"$out/$mode.txt"
 done
-echo "strict mode against fast mode, data scaled by 1/2^$scale (rates: higher is better; 'us'/'ms': lower)"
-printf "%-36s %12s %12s %10s\n" workload fast strict "slowdown"
-# Lines: name (may hold spaces), vkmm value, lavapipe value, speed-up, unit.
-paste -d'|' <(sed -n '/^workload/,$p' "$out/fast.txt" | tail -n +2) \
-            <(sed -n '/^workload/,$p' "$out/strict.txt" | tail -n +2) |
-awk -F'|' '{
-  n = split($1, f, /  +/); split($2, s, /  +/);
-  if (n < 3) next;
-  fv = f[2] + 0; sv = s[2] + 0; unit = f[n];
-  lower = (unit ~ /us each|ms/);
-  ratio = lower ? (fv > 0 ? sv / fv : 0) : (sv > 0 ? fv / sv : 0);
-  printf "%-36s %12.3f %12.3f %9.1fx  %s\n", f[1], fv, sv, ratio, unit
-}'
+"$top/scripts/strict-bench-table.sh" "$out/fast.txt" "$out/strict.txt" "$scale"
 echo "peak resident memory: fast $(cat "$out/fast.rss") KiB, strict $(cat "$out/strict.rss") KiB"
 rm -rf "$out"
