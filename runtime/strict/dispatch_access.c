@@ -82,7 +82,7 @@ static void mirror_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict
     struct mirrored_range *r = &mirror->ranges[mirror->count++];
     *r = (struct mirrored_range){ .memory = memory, .offset = offset, .size = size, .read_access = read_access,
                                   .storage = read_access == VK_ACCESS_2_SHADER_STORAGE_READ_BIT };
-    uint64_t granules = (offset + size - 1) / VKMM_MM_GRANULE_BYTES - offset / VKMM_MM_GRANULE_BYTES + 1;
+    uint64_t granules = size ? (offset + size - 1) / VKMM_MM_GRANULE_BYTES - offset / VKMM_MM_GRANULE_BYTES + 1 : 0;
     r->suspect = vkmm_zalloc(mirror->strict->allocator, NULL, (granules + 63) / 64 * sizeof(uint64_t),
                              VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
     vkmm_strict_command_peek_marking(mirror->strict, &mirror->command, memory, offset, size,
