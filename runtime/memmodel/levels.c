@@ -658,6 +658,7 @@ void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
     if (waw)
         check_lost_update(e, m, begin, end, wts, waw);
     m->changes++;
+    m->dev_ahead = true;
     for (uint64_t b = begin; b < end;) {
         uint64_t g = b / VKMM_MM_GRANULE;
         uint64_t stop = (g + 1) * VKMM_MM_GRANULE < end ? (g + 1) * VKMM_MM_GRANULE : end;
@@ -665,7 +666,6 @@ void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
             granule_snapshot(e, m, g);
         memcpy(m->dev + b, values + (b - begin), stop - b);
         vkmm_mm_meta_fill(e, &m->dev_seq, b, stop, seq);
-        m->dev_ahead = true;
         vkmm_mm_meta_fill(e, &m->dev_wts, b, stop, wts);
         history_prune(e, m, g);
         b = stop;
