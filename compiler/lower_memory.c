@@ -649,6 +649,15 @@ static void store_through(struct tr *t, uint32_t pointer_id, LLVMValueRef value)
     access_value(t, &at, spv_i64_splat(t, 0), ptype->element, t->layouts[pointer_id], value);
 }
 
+LLVMValueRef spv_lane_addresses(struct tr *t, uint32_t pointer_id, unsigned *size, enum spv_storage_kind *kind)
+{
+    const struct spv_type *ptype = spv_type(t->m, t->m->ids[pointer_id].type);
+    struct place at = place_of(t, pointer_id);
+    *size = spv_type(t->m, ptype->element)->width / 8;
+    *kind = at.kind;
+    return leaf_addresses(t, &at.pointer, spv_i64_splat(t, 0), *size, at.kind);
+}
+
 void spv_store_pointer(struct tr *t, uint32_t pointer_id, LLVMValueRef value)
 {
     store_through(t, pointer_id, value);
@@ -770,7 +779,7 @@ static bool translate_atomic(struct tr *t, const struct spv_insn *insn, const ui
         LLVMAddIncoming(phi, values, blocks, 2);
         result = phi;
     }
-    spv_device_fence(t, scope, semantics, false, true);
+    spv_device_fence_kind(t, scope, semantics, false, true, at.kind == SPV_STORAGE_EXPLICIT ? VKMM_FENCE_ATOMIC : 0);
     if (!is_store)
         tr_set(t, w[2], result);
     return true;

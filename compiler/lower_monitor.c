@@ -256,34 +256,56 @@ static bool release_semantics(uint32_t semantics)
  * without MakeAvailable still orders the atomic stores before it. */
 void spv_device_fence(struct tr *t, uint32_t scope, uint32_t semantics, bool available, bool visible)
 {
+    spv_device_fence_kind(t, scope, semantics, available, visible, 0);
+}
+
+/* The same, `extra` VKMM_FENCE_* bits added (VKMM_FENCE_ATOMIC for the
+ * acquire half of a device-memory atomic).  An acquire that names no
+ * device memory, or has Subgroup scope, still reaches the levels as
+ * VKMM_FENCE_SYNC: it may order atomic loads of device memory after it
+ * (atomic_history.h keeps invocations' views). */
+void spv_device_fence_kind(struct tr *t, uint32_t scope, uint32_t semantics, bool available, bool visible,
+                           unsigned extra)
+{
     if (!t->options->monitor_device_memory)
         return;
     const uint32_t device_memory = SpvMemorySemanticsUniformMemoryMask | SpvMemorySemanticsCrossWorkgroupMemoryMask |
                                    SpvMemorySemanticsAtomicCounterMemoryMask | SpvMemorySemanticsImageMemoryMask;
-    if (!(semantics & device_memory))
-        return;
-    bool release = release_semantics(semantics);
     bool acquire = (semantics & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsAcquireReleaseMask |
                                  SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
-    bool vmm = t->m->uses_vulkan_memory_model;
-    bool av = available && release && (!vmm || (semantics & SpvMemorySemanticsMakeAvailableMask));
-    bool vis = visible && acquire && (!vmm || (semantics & SpvMemorySemanticsMakeVisibleMask));
-    bool orders = available && release && !av;
-    bool acquires = visible && acquire && !vis;
     unsigned level = level_of_scope(scope);
-    if ((!av && !vis && !orders && !acquires) || level < VKMM_SCOPE_WORKGROUP)
-        return;
-    unsigned kind = level | (av ? VKMM_FENCE_AVAILABLE : 0) | (vis ? VKMM_FENCE_VISIBLE : 0) |
-                    (orders ? VKMM_FENCE_RELEASE : 0) | (acquires ? VKMM_FENCE_ACQUIRE : 0);
+    unsigned kind;
+    if (!(semantics & device_memory) || level < VKMM_SCOPE_WORKGROUP) {
+        if (!(visible && acquire))
+            return;
+        kind = level | VKMM_FENCE_SYNC;
+    } else {
+        bool release = release_semantics(semantics);
+        bool vmm = t->m->uses_vulkan_memory_model;
+        bool av = available && release && (!vmm || (semantics & SpvMemorySemanticsMakeAvailableMask));
+        bool vis = visible && acquire && (!vmm || (semantics & SpvMemorySemanticsMakeVisibleMask));
+        bool orders = available && release && !av;
+        bool acquires = visible && acquire && !vis;
+        if (!av && !vis && !orders && !acquires)
+            return;
+        kind = level | (av ? VKMM_FENCE_AVAILABLE : 0) | (vis ? VKMM_FENCE_VISIBLE : 0) |
+               (orders ? VKMM_FENCE_RELEASE : 0) | (acquires ? VKMM_FENCE_ACQUIRE : 0) | (visible ? extra : 0);
+    }
+    spv_call_device_fence(t, kind);
+}
+
+LLVMValueRef spv_call_device_fence(struct tr *t, unsigned kind)
+{
     LLVMTypeRef params[4] = { t->ptr, t->i32, t->i32, t->i32 };
-    LLVMTypeRef type = LLVMFunctionType(t->void_type, params, 4, 0);
+    LLVMTypeRef type = LLVMFunctionType(t->i32, params, 4, 0);
     LLVMValueRef args[4] = {
         tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MONITOR, t->ptr),
         tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_TAG, t->i32),
         tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32),
         LLVMConstInt(t->i32, kind, 0),
     };
-    LLVMBuildCall2(t->builder, type, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_FENCE, t->ptr), args, 4, "");
+    return LLVMBuildCall2(t->builder, type, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_FENCE, t->ptr), args, 4,
+                          "");
 }
 
 /* Calls a monitor hook (shader_abi.h) with the lanes' addresses spilled to

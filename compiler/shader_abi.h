@@ -72,7 +72,8 @@ struct vkmm_shader_invocation {
      * once, the format of each lane from its descriptor. */
     void (*texel_decode)(uint32_t *values, const uint32_t *raw, const uint32_t *formats, uint32_t width);
     void (*texel_encode)(uint32_t *raw, const uint32_t *values, const uint32_t *formats, uint32_t width);
-    void (*device_fence)(void *monitor, uint32_t workgroup_tag, uint32_t subgroup, uint32_t kind);
+    /* Returns 0, or for VKMM_FENCE_EARLY_STORE whether the store goes early. */
+    uint32_t (*device_fence)(void *monitor, uint32_t workgroup_tag, uint32_t subgroup, uint32_t kind);
 };
 
 #define VKMM_POLL_ITERATIONS 4096 /* a power of two */
@@ -123,6 +124,12 @@ enum vkmm_access_scope {
 #define VKMM_FENCE_VISIBLE 8u   /* MakeVisible (or a legacy acquire) on device memory */
 #define VKMM_FENCE_RELEASE 16u  /* a release without MakeAvailable: orders the atomic stores before it */
 #define VKMM_FENCE_ACQUIRE 32u  /* an acquire without MakeVisible (VKMM_SHADER_FENCES=common reads it as one) */
+#define VKMM_FENCE_SYNC 64u     /* an acquire that names no device memory, or at Subgroup scope: it still
+                                   orders the invocation's later atomic loads (atomic_history.h) */
+#define VKMM_FENCE_ATOMIC 128u  /* the acquire half of an atomic on device memory: it synchronizes with the
+                                   write that atomic read, not with everything current */
+#define VKMM_FENCE_EARLY_STORE 256u /* no fence: asks whether a store goes before the load ahead of it
+                                       (compiler/early_stores.c), a seeded coin */
 
 
 enum vkmm_workgroup_barrier_kind {

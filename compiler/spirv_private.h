@@ -265,6 +265,9 @@ struct tr {
     bool yield_at_loops;            /* strict mode, coherent reads: every loop header is a suspension point */
     bool has_atomics;               /* the dispatcher rotates after spin-wait steps; no workgroup monitor (lower_memory.c) */
     LLVMValueRef loop_passes;       /* ptr to i32: loop-header passes, for the watchdog's poll */
+    LLVMValueRef early_slot;        /* ptr to <W x i8> in the state: lanes whose store went early
+                                       (early_stores.c), NULL when stores never go early */
+    bool no_suspension;             /* translating one copy of an early store: no scheduling point */
     bool workgroup_fences;          /* an OpMemoryBarrier acquires or releases Workgroup memory */
     bool shared_store_buffers;      /* strict mode, every atomic on Workgroup storage: its atomic stores wait in
                                        store buffers (runtime/strict/workgroup_store_buffer.h) */
@@ -313,6 +316,10 @@ bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handl
 void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_t semantics);
 void spv_monitor_workgroup_fence(struct tr *t, uint32_t semantics);
 void spv_device_fence(struct tr *t, uint32_t scope, uint32_t semantics, bool available, bool visible);
+void spv_device_fence_kind(struct tr *t, uint32_t scope, uint32_t semantics, bool available, bool visible,
+                           unsigned extra);
+/* The device_fence hook with `kind` (shader_abi.h); its i32 answer. */
+LLVMValueRef spv_call_device_fence(struct tr *t, unsigned kind);
 bool spv_translate_glsl450(struct tr *t, const struct spv_insn *insn, bool *handled);
 bool spv_translate_subgroup(struct tr *t, const struct spv_insn *insn, bool *handled);
 /* spirv_image.c: image, sampler and texel-buffer instructions, and loads
@@ -345,6 +352,23 @@ void spv_store_pointer(struct tr *t, uint32_t pointer_id, LLVMValueRef value);
 /* A buffer-reference pointer value from <W x i64> device addresses. */
 LLVMValueRef spv_memory_address_pointer(struct tr *t, LLVMValueRef address);
 
+/* early_stores.c: a store performed before an earlier load (strict mode). */
+#define SPV_EARLY_STORE_SPAN 32  /* instructions from the load to the store, at most */
+#define SPV_EARLY_STORE_PASSED 4 /* stores of the load's value between them, at most */
+struct spv_early_store {
+    uint32_t load, store; /* instruction indices */
+    uint32_t passed[SPV_EARLY_STORE_PASSED]; /* OpStores between them (of what the load returned) */
+    uint32_t passed_count;
+    uint32_t dependent[SPV_EARLY_STORE_SPAN + 1]; /* result ids that depend on the load's */
+    uint32_t dependent_count;
+};
+/* Whether instruction `load` of block `b` is a load a later store of the
+ * block may pass (the pair in *out). */
+bool spv_early_store_find(const struct spv_module *m, const struct spv_block *b, uint32_t load,
+                          struct spv_early_store *out);
+/* Whether instruction `index`, between the two, only computes something
+ * the load's value does not feed: it is computed before the load too. */
+bool spv_early_store_hoists(const struct spv_module *m, const struct spv_early_store *e, uint32_t index);
 /* lower_memory.c, shared with lower_variables.c */
 /* How storage is addressed (see lower_memory.c). */
 enum spv_storage_kind {
@@ -354,6 +378,9 @@ enum spv_storage_kind {
 };
 /* The storage kind of a storage class. */
 enum spv_storage_kind spv_storage_kind(uint32_t storage_class);
+/* lower_memory.c: per-lane addresses of a scalar pointer's bytes (*size of
+ * them), and how its storage is addressed. */
+LLVMValueRef spv_lane_addresses(struct tr *t, uint32_t pointer_id, unsigned *size, enum spv_storage_kind *kind);
 /* `value` in every lane, as <W x i64>. */
 LLVMValueRef spv_i64_splat(struct tr *t, uint64_t value);
 /* A pointer value packed into one LLVM value ({addr, lo, hi}). */

@@ -178,6 +178,21 @@ static bool reads_coherent_memory(const struct spv_module *m)
 
 /* Segment number of every instruction of the function: blocks and control
  * barriers start segments. */
+/* Whether stores may go early (early_stores.c): strict mode, where a
+ * subgroup can stop between the early store and the load it passed. */
+static bool early_stores(const struct tr *t)
+{
+    return t->options->suspend_at_atomics && t->options->monitor_device_memory && t->m->has_barrier;
+}
+
+/* A load whose block has a store that may pass it: the subgroup may stop
+ * between that store and the load, so the load's operands live across. */
+static bool stops_before(const struct tr *t, uint32_t block, uint32_t index)
+{
+    struct spv_early_store e;
+    return early_stores(t) && spv_early_store_find(t->m, &t->m->blocks[block], index, &e);
+}
+
 static bool mark_slots(struct tr *t)
 {
     struct spv_module *m = t->m;
@@ -190,6 +205,7 @@ static bool mark_slots(struct tr *t)
         segment++;
         for (uint32_t i = m->blocks[b].first; i <= m->blocks[b].last; i++) {
             const struct spv_insn *insn = &m->insns[i];
+            segment += stops_before(t, b, i);
             if (insn->result_id)
                 segment_of[insn->result_id] = segment;
             if (insn->opcode == SpvOpPhi)
@@ -207,6 +223,7 @@ static bool mark_slots(struct tr *t)
         for (uint32_t i = m->blocks[b].first; i <= m->blocks[b].last; i++) {
             const struct spv_insn *insn = &m->insns[i];
             const uint32_t *w = spv_words(m, insn);
+            segment += stops_before(t, b, i);
             if (insn->opcode == SpvOpPhi) {
                 for (uint32_t k = 3; k + 1 < insn->word_count; k += 2) {
                     uint32_t value = w[k], parent = w[k + 1];
@@ -612,7 +629,7 @@ static bool translate_instruction(struct tr *t, const struct spv_insn *insn)
         if (!spv_translate_memory(t, insn, &handled))
             return false;
         note_spin(t, insn, w);
-        if (t->options->suspend_at_atomics)
+        if (t->options->suspend_at_atomics && !t->no_suspension)
             emit_suspension(t, VKMM_SHADER_YIELDED, false);
         return true;
     }
@@ -672,6 +689,86 @@ static void emit_loop_poll(struct tr *t, const struct spv_block *b)
     LLVMPositionBuilderAtEnd(t->builder, go_on);
 }
 
+/* --- Early stores (early_stores.c) ------------------------------------------------- */
+
+/* One copy of the pair's store, for the lanes in `lanes` only, with no
+ * scheduling point after it. */
+static bool translate_store_copy(struct tr *t, const struct spv_early_store *e, LLVMValueRef lanes)
+{
+    LLVMValueRef exec = t->exec;
+    const struct spv_insn *store = &t->m->insns[e->store];
+    const struct spv_insn *at = t->current_insn;
+    t->exec = lanes;
+    t->current_insn = store;
+    t->no_suspension = true;
+    bool ok = translate_instruction(t, store);
+    t->no_suspension = false;
+    t->current_insn = at;
+    t->exec = exec;
+    return ok;
+}
+
+/* Lanes whose `size_a` bytes at `a` and `size_b` bytes at `b` do not
+ * overlap (different storage never does). */
+static LLVMValueRef apart(struct tr *t, uint32_t pointer_a, uint32_t pointer_b)
+{
+    unsigned size_a, size_b;
+    enum spv_storage_kind kind_a, kind_b;
+    LLVMValueRef a = spv_lane_addresses(t, pointer_a, &size_a, &kind_a);
+    LLVMValueRef b = spv_lane_addresses(t, pointer_b, &size_b, &kind_b);
+    if (kind_a != kind_b)
+        return tr_splat(t, LLVMConstInt(t->i1, 1, 0));
+    LLVMValueRef a_end = LLVMBuildAdd(t->builder, a, spv_i64_splat(t, size_a), "");
+    LLVMValueRef b_end = LLVMBuildAdd(t->builder, b, spv_i64_splat(t, size_b), "");
+    return LLVMBuildOr(t->builder, LLVMBuildICmp(t->builder, LLVMIntULE, a_end, b, ""),
+                       LLVMBuildICmp(t->builder, LLVMIntULE, b_end, a, ""), "");
+}
+
+/* Before the load: what the store needs is computed (again later, at its
+ * place: values computed here do not live past the load's scheduling
+ * point), and the lanes whose store touches none of the load's bytes, nor
+ * those of the stores it passes, store now if the runtime's coin says so.
+ * The lanes that stored are kept for the store's place. */
+static bool translate_early_store(struct tr *t, const struct spv_block *b, const struct spv_early_store *e)
+{
+    const struct spv_module *m = t->m;
+    const struct spv_insn *load = t->current_insn;
+    for (uint32_t i = e->load + 1; i < e->store && i < b->last; i++) {
+        if (!spv_early_store_hoists(m, e, i))
+            continue;
+        t->current_insn = &m->insns[i];
+        if (!translate_instruction(t, &m->insns[i]))
+            return false;
+    }
+    t->current_insn = load;
+    const uint32_t *store = spv_words(m, &m->insns[e->store]);
+    LLVMValueRef lanes = LLVMBuildAnd(t->builder, t->exec, apart(t, store[1], spv_words(m, load)[3]), "");
+    for (uint32_t k = 0; k < e->passed_count; k++)
+        lanes = LLVMBuildAnd(t->builder, lanes, apart(t, store[1], spv_words(m, &m->insns[e->passed[k]])[1]), "");
+    LLVMValueRef coin = spv_call_device_fence(t, VKMM_FENCE_EARLY_STORE);
+    LLVMValueRef go = LLVMBuildICmp(t->builder, LLVMIntNE, coin, LLVMConstInt(t->i32, 0, 0), "");
+    lanes = LLVMBuildAnd(t->builder, lanes, tr_splat(t, go), "");
+    store_mask(t, t->early_slot, lanes);
+    if (!translate_store_copy(t, e, lanes))
+        return false;
+    /* Another agent may run between the early store and the load. */
+    emit_suspension(t, VKMM_SHADER_YIELDED, false);
+    return true;
+}
+
+/* The store's place: the lanes that did not store early store now, then
+ * the scheduling point an atomic store has. */
+static bool translate_late_store(struct tr *t, const struct spv_early_store *e)
+{
+    LLVMValueRef early = load_mask(t, t->early_slot);
+    LLVMValueRef late = LLVMBuildAnd(t->builder, t->exec, LLVMBuildNot(t->builder, early, ""), "");
+    if (!translate_store_copy(t, e, late))
+        return false;
+    if (t->m->insns[e->store].opcode == SpvOpAtomicStore && t->options->suspend_at_atomics)
+        emit_suspension(t, VKMM_SHADER_YIELDED, false);
+    return true;
+}
+
 static bool translate_block(struct tr *t, uint32_t index)
 {
     struct spv_module *m = t->m;
@@ -681,9 +778,19 @@ static bool translate_block(struct tr *t, uint32_t index)
     t->exec = load_mask(t, t->exec_slot);
     emit_loop_poll(t, b);
     new_segment(t);
+    struct spv_early_store early = { 0 };
     for (uint32_t i = b->first; i < b->last; i++) {
         t->current_line = m->insns[i].line;
         t->current_insn = &m->insns[i];
+        if (early.store == i) {
+            if (!translate_late_store(t, &early))
+                return false;
+            early.store = 0;
+            continue;
+        }
+        if (t->early_slot && !early.store && spv_early_store_find(m, b, i, &early) &&
+            !translate_early_store(t, b, &early))
+            return false;
         if (!translate_instruction(t, &m->insns[i]))
             return false;
     }
@@ -849,6 +956,8 @@ static bool build_function(struct tr *t)
     t->next_slot = make_slot(t, t->lane_i32, suspends, &state_offset);
     t->alive_slot = make_slot(t, mask_bytes, suspends, &state_offset);
     t->exec_slot = make_slot(t, mask_bytes, suspends, &state_offset);
+    if (early_stores(t))
+        t->early_slot = make_slot(t, mask_bytes, true, &state_offset);
     if (t->options->monitor_workgroup_memory || t->options->monitor_device_memory)
         t->monitor_addresses = LLVMBuildAlloca(t->builder, LLVMArrayType(t->i64, t->width), "");
     /* Loop passes for the watchdog: a register unless the subgroup can
@@ -897,6 +1006,9 @@ static bool build_function(struct tr *t)
     uint32_t barriers = 0;
     for (uint32_t i = 0; i < m->insn_count; i++)
         barriers += spv_is_suspension_point(t, &m->insns[i]);
+    for (uint32_t b = 0; b < m->block_count; b++)
+        for (uint32_t i = m->blocks[b].first; i < m->blocks[b].last; i++)
+            barriers += stops_before(t, b, i);
     t->resume_blocks = calloc(barriers + 1, sizeof(LLVMBasicBlockRef));
     t->resume_count = 0;
     if (!t->resume_blocks)

@@ -149,7 +149,7 @@ void vkmm_device_monitor_begin(struct vkmm_device_monitor *m, struct vkmm_device
     m->read_marks_delta = read_marks_delta;
     m->subgroup_width = subgroup_width;
     m->seed = seed;
-    vkmm_dispatch_levels_begin(m->levels, seed);
+    vkmm_dispatch_levels_begin(m->levels, seed, subgroup_width);
     m->lost = false;
     m->hopeless_reads = 0;
     m->hopeless[0] = 0;
@@ -687,11 +687,15 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
     return moved;
 }
 
-void vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32_t subgroup, uint32_t kind)
+uint32_t vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32_t subgroup, uint32_t kind)
 {
     struct vkmm_device_monitor *m = monitor;
-    if (m && workgroup_tag)
-        vkmm_dispatch_levels_fence(m->levels, workgroup_tag, subgroup, kind);
+    if (!m || !workgroup_tag)
+        return 0;
+    if (kind & VKMM_FENCE_EARLY_STORE)
+        return vkmm_dispatch_levels_early_store(m->levels);
+    vkmm_dispatch_levels_fence(m->levels, workgroup_tag, subgroup, kind);
+    return 0;
 }
 
 struct vkmm_dispatch_levels *vkmm_device_monitor_levels(struct vkmm_device_monitor *m)

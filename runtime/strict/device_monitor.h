@@ -79,7 +79,7 @@ void vkmm_device_monitor_clear(struct vkmm_device_monitor *monitor, const uint8_
 int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
                                    uint32_t workgroup_tag, uint64_t site, const char *text, uint32_t subgroup);
 /* The hook for fences (shader_abi.h, device_fence): the dispatch's levels. */
-void vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32_t subgroup, uint32_t kind);
+uint32_t vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32_t subgroup, uint32_t kind);
 /* The subgroup and workgroup domains of the running dispatch (dispatch.c
  * tells them about scheduling). */
 struct vkmm_dispatch_levels *vkmm_device_monitor_levels(struct vkmm_device_monitor *m);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic_history.h"
 #include "level_lines.h"
 #include "shader_abi.h"
 
@@ -23,6 +24,7 @@ struct vkmm_dispatch_levels {
     uint64_t seed, random, clock;
     uint64_t round; /* scheduling rounds of the dispatch (every resident workgroup stepped once) */
     uint32_t used;  /* workgroups in the table */
+    uint32_t subgroup_width; /* lanes per subgroup: invocation = subgroup * width + lane */
     uint32_t site, tag, invocation; /* the access being made */
     struct vkmm_level_stale stale;
     struct vkmm_level_lost lost[VKMM_LEVEL_MAX_LOST];
@@ -32,6 +34,7 @@ struct vkmm_dispatch_levels {
     struct workgroup workgroups[MAX_WORKGROUPS];
     struct workgroup *last_found; /* find_workgroup's last answer (checked by its tag) */
     struct vkmm_level_lines lines; /* the dirty-holder lists and spare line blocks */
+    struct vkmm_atomic_history *history; /* coherence order of atomic words, agents' views */
 };
 
 /* --- Lines ------------------------------------------------------------------------ */
@@ -184,6 +187,29 @@ static void note_lost_update(struct vkmm_dispatch_levels *l, const struct line *
     }
 }
 
+/* Atomic stores of whole 32-bit words of `line` in `mask` reach `level`,
+ * whose bytes were `before` (the line's 64): the words' coherence order
+ * takes them (atomic_history.h).  Returns the bytes of those that take a
+ * place before the level's newest value: the level keeps its bytes there.
+ * Other changes of followed words are noticed at their next atomic access. */
+static uint64_t note_landed(struct vkmm_dispatch_levels *l, const struct line *line, uint64_t mask, uint32_t level,
+                            const uint8_t *before)
+{
+    uint64_t hidden = 0;
+    uint32_t tag = l->workgroups[line->workgroup].tag;
+    for (unsigned b = 0; mask && b < LINE_BYTES; b += 4) {
+        if ((mask >> b & 0xf) != 0xf)
+            continue;
+        uint32_t old, new;
+        memcpy(&old, before + b, 4);
+        memcpy(&new, line->bytes + b, 4);
+        if (vkmm_atomic_history_landed(l->history, level, line->granule * LINE_BYTES + b, old, new,
+                                       vkmm_atomic_agent(tag, line->writer_invocation[b])))
+            hidden |= 0xfull << b;
+    }
+    return hidden;
+}
+
 static void push_to_device(struct vkmm_dispatch_levels *l, struct line *line, uint64_t mask)
 {
     mask &= line->dirty;
@@ -209,14 +235,16 @@ static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *
      * takes the new value (an older write held there is overwritten: it
      * came first). */
     uint64_t atomic = line->device & mask;
+    uint64_t scoped_atomic = line->atomic & ~line->device & mask; /* workgroup-scope atomic stores */
     struct line *outer = atomic ? vkmm_level_find(&w->domain, line->granule) : NULL;
-    copy_bytes(granule_bytes(l, line->granule), line->bytes, atomic);
+    uint64_t written = atomic & ~note_landed(l, line, atomic, 0, granule_bytes(l, line->granule));
+    copy_bytes(granule_bytes(l, line->granule), line->bytes, written);
     if (outer) {
-        copy_bytes(outer->bytes, line->bytes, atomic);
-        copy_bytes(outer->base, line->bytes, atomic);
-        outer->valid |= atomic;
-        vkmm_level_clean(outer, atomic);
-        outer->atomic &= ~atomic;
+        copy_bytes(outer->bytes, line->bytes, written);
+        copy_bytes(outer->base, line->bytes, written);
+        outer->valid |= written;
+        vkmm_level_clean(outer, written);
+        outer->atomic &= ~written;
     }
     vkmm_level_clean(line, atomic);
     line->atomic &= ~atomic;
@@ -227,15 +255,25 @@ static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *
     outer = get_line(l, &w->domain, line->granule);
     if (!outer)
         return; /* l->failed: the device is lost */
-    copy_bytes(outer->bytes, line->bytes, mask);
-    mark_dirty(l, &w->domain, outer, mask, 0);
-    outer->available |= line->available & mask; /* still waiting for a Device-scope release */
-    outer->writer_tag = line->writer_tag;
-    outer->writer_site = line->writer_site;
-    for (uint64_t bytes = mask; bytes; bytes &= bytes - 1)
-        outer->writer_invocation[__builtin_ctzll(bytes)] = line->writer_invocation[__builtin_ctzll(bytes)];
-    outer->order = line->order;
-    w->domain.idle_yields = 0;
+    uint64_t hidden = 0;
+    if (scoped_atomic) {
+        uint8_t before[LINE_BYTES];
+        memcpy(before, granule_bytes(l, line->granule), LINE_BYTES);
+        copy_bytes(before, outer->bytes, outer->valid);
+        hidden = note_landed(l, line, scoped_atomic, w->tag, before);
+    }
+    uint64_t moved = mask & ~hidden;
+    if (moved) {
+        copy_bytes(outer->bytes, line->bytes, moved);
+        mark_dirty(l, &w->domain, outer, moved, 0);
+        outer->available |= line->available & moved; /* still waiting for a Device-scope release */
+        outer->writer_tag = line->writer_tag;
+        outer->writer_site = line->writer_site;
+        for (uint64_t bytes = moved; bytes; bytes &= bytes - 1)
+            outer->writer_invocation[__builtin_ctzll(bytes)] = line->writer_invocation[__builtin_ctzll(bytes)];
+        outer->order = line->order;
+        w->domain.idle_yields = 0;
+    }
     vkmm_level_clean(line, mask);
     line->atomic &= ~mask;
 }
@@ -575,6 +613,42 @@ static uint8_t *access_atomic(struct vkmm_dispatch_levels *l, struct workgroup *
     return outer->bytes + first;
 }
 
+/* The level whose coherence order an atomic of `scope` follows (its
+ * scope's domain: the device bytes, or the workgroup's copy), UINT32_MAX
+ * for none (subgroup scope: the subgroup's own cache). */
+static uint32_t history_level(enum vkmm_access_scope scope, uint32_t workgroup_tag)
+{
+    if (scope == VKMM_SCOPE_DEVICE)
+        return 0;
+    return scope == VKMM_SCOPE_WORKGROUP ? workgroup_tag : UINT32_MAX;
+}
+
+/* An atomic read of `bytes` (what the level holds now) by the access's
+ * invocation: a read-modify-write reads them (atomicity); a load may read
+ * an older value of the word's coherence order, written into `view`
+ * (atomic_history.h: IRIW's readers disagree on the order of two stores). */
+static uint8_t *atomic_read(struct vkmm_dispatch_levels *l, uint8_t *bytes, uint64_t offset, uint32_t size,
+                            uint32_t flags, enum vkmm_access_scope scope, uint8_t *view)
+{
+    uint64_t agent = vkmm_atomic_agent(l->tag, l->invocation);
+    uint32_t level = history_level(scope, l->tag);
+    if (size != 4 || offset % 4 || level == UINT32_MAX) {
+        vkmm_atomic_history_untracked_read(l->history, agent);
+        return bytes;
+    }
+    uint32_t current;
+    memcpy(&current, bytes, 4);
+    if (flags & VKMM_WORKGROUP_WRITE) {
+        vkmm_atomic_history_rmw(l->history, level, offset, current, agent);
+        return bytes;
+    }
+    uint32_t value = vkmm_atomic_history_load(l->history, level, offset, current, agent);
+    if (value == current)
+        return bytes;
+    memcpy(view, &value, 4);
+    return view;
+}
+
 bool vkmm_dispatch_levels_busy(const struct vkmm_dispatch_levels *l, uint32_t workgroup_tag)
 {
     if (!l->used)
@@ -605,6 +679,8 @@ uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *l, uint32_t wo
         if (!private_ && !(flags & (VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_WRITE)) && l->used &&
             offset % LINE_BYTES + size <= LINE_BYTES && size)
             check_stale(l, offset / LINE_BYTES, byte_mask((uint32_t)(offset % LINE_BYTES), size), address);
+        if ((flags & VKMM_WORKGROUP_ATOMIC) && (flags & VKMM_WORKGROUP_READ))
+            return atomic_read(l, address, offset, size, flags, scope, view);
         return address;
     }
     struct workgroup *w = get_workgroup(l, workgroup_tag);
@@ -625,6 +701,8 @@ uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *l, uint32_t wo
         result = access_shared(l, w, sg, granule, mask, flags, scope, view);
     if (result && !private_ && !(flags & (VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_WRITE)))
         check_stale(l, granule, mask, result);
+    if (result && (flags & VKMM_WORKGROUP_ATOMIC) && (flags & VKMM_WORKGROUP_READ))
+        result = atomic_read(l, result, offset, size, flags, scope, view);
     return l->failed ? NULL : result;
 }
 
@@ -674,9 +752,24 @@ static void drop_snapshots(struct cache *c)
         line_at(c, n)->valid = line_at(c, n)->dirty;
 }
 
+/* An acquire by the subgroup's invocations (all of its lanes: one that
+ * did not take part only gains synchronization): atomic_history.h. */
+static void history_acquire(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag, uint32_t subgroup, uint32_t kind)
+{
+    if (!vkmm_atomic_history_tracking(l->history) ||
+        !(kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_ACQUIRE | VKMM_FENCE_SYNC)))
+        return;
+    for (uint32_t lane = 0; lane < l->subgroup_width; lane++)
+        vkmm_atomic_history_acquire(l->history, vkmm_atomic_agent(workgroup_tag, subgroup * l->subgroup_width + lane),
+                                    (kind & VKMM_FENCE_ATOMIC) != 0);
+}
+
 void vkmm_dispatch_levels_fence(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag, uint32_t subgroup,
                                 uint32_t kind)
 {
+    history_acquire(l, workgroup_tag, subgroup, kind);
+    if (!(kind & (VKMM_FENCE_AVAILABLE | VKMM_FENCE_VISIBLE | VKMM_FENCE_RELEASE | VKMM_FENCE_ACQUIRE)))
+        return; /* VKMM_FENCE_SYNC alone: nothing moves between levels */
     enum vkmm_access_scope scope = (enum vkmm_access_scope)(kind & 3u);
     if (scope < VKMM_SCOPE_WORKGROUP)
         return; /* the subgroup's cache is its subgroup domain */
@@ -723,6 +816,11 @@ static uint64_t next_random(struct vkmm_dispatch_levels *l)
     l->random ^= l->random >> 7;
     l->random ^= l->random << 17;
     return l->random;
+}
+
+bool vkmm_dispatch_levels_early_store(struct vkmm_dispatch_levels *l)
+{
+    return l->seed != 0 && (next_random(l) & 1);
 }
 
 /* The oldest release epoch among the cache's atomic stores: only lines
@@ -788,10 +886,15 @@ static void evict(struct vkmm_dispatch_levels *l, struct workgroup *w, struct ca
         return;
     }
     uint64_t oldest = oldest_epoch(c);
-    const struct line *first = NULL; /* the oldest dirty line stays, on every seed */
+    /* The oldest dirty line stays, on every seed, unless it holds only
+     * atomic stores: a store buffer may drain early, so that readers see
+     * a store while it is still new (IRIW inside a workgroup). */
+    const struct line *first = NULL;
     for (uint32_t n = 0; n < c->count; n++)
         if (line_at(c, n)->dirty && (!first || line_at(c, n)->order < first->order))
             first = line_at(c, n);
+    if (first && first->dirty == first->atomic)
+        first = NULL;
     for (uint32_t n = 0; n < c->count; n++) {
         struct line *line = line_at(c, n);
         if (line == first || !may_leave(line, oldest) || (next_random(l) & 1))
@@ -916,6 +1019,11 @@ struct vkmm_dispatch_levels *vkmm_dispatch_levels_create(uint8_t *base, uint64_t
         return NULL;
     l->base = base;
     l->size = size;
+    l->history = vkmm_atomic_history_create();
+    if (!l->history) {
+        free(l);
+        return NULL;
+    }
     return l;
 }
 
@@ -932,12 +1040,15 @@ void vkmm_dispatch_levels_destroy(struct vkmm_dispatch_levels *l)
         return;
     vkmm_dispatch_levels_end(l);
     vkmm_level_lines_free(&l->lines);
+    vkmm_atomic_history_destroy(l->history);
     free(l);
 }
 
-void vkmm_dispatch_levels_begin(struct vkmm_dispatch_levels *l, uint64_t seed)
+void vkmm_dispatch_levels_begin(struct vkmm_dispatch_levels *l, uint64_t seed, uint32_t subgroup_width)
 {
     vkmm_dispatch_levels_end(l);
+    vkmm_atomic_history_begin(l->history, seed);
+    l->subgroup_width = subgroup_width;
     l->seed = seed;
     l->random = seed * 0x9E3779B97F4A7C15ull | 1;
     l->clock = 0;

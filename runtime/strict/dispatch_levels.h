@@ -35,8 +35,14 @@ struct vkmm_dispatch_levels;
 struct vkmm_dispatch_levels *vkmm_dispatch_levels_create(uint8_t *base, uint64_t size);
 void vkmm_dispatch_levels_destroy(struct vkmm_dispatch_levels *levels);
 
-/* A dispatch starts under `seed` (0: the stalest schedule). */
-void vkmm_dispatch_levels_begin(struct vkmm_dispatch_levels *levels, uint64_t seed);
+/* Whether a store the compiler may perform before the load ahead of it
+ * (compiler/early_stores.c) goes early this time: never on seed 0 (program
+ * order), a coin on other seeds. */
+bool vkmm_dispatch_levels_early_store(struct vkmm_dispatch_levels *levels);
+
+/* A dispatch starts under `seed` (0: the stalest schedule); its
+ * subgroups have `subgroup_width` lanes. */
+void vkmm_dispatch_levels_begin(struct vkmm_dispatch_levels *levels, uint64_t seed, uint32_t subgroup_width);
 /* Every line still held goes out to the device bytes (the dispatch ended,
  * or was aborted). */
 void vkmm_dispatch_levels_end(struct vkmm_dispatch_levels *levels);

@@ -636,7 +636,7 @@ static void test_word_states_match_byte_reference(void **state)
         memset(s->races, 0, sizeof(s->races));
         int64_t marks = dispatch % 4 == 3 ? 0 : DEVICE; /* some dispatches have no read marks */
         vkmm_device_monitor_begin(s->m, &s->races[0], peek_before, s->before[0], seed, marks, WIDTH);
-        vkmm_dispatch_levels_begin(s->ref->levels, seed);
+        vkmm_dispatch_levels_begin(s->ref->levels, seed, WIDTH);
         s->ref->seed = seed;
         s->ref->races = &s->races[1];
         memset(s->ref->byte, 0, sizeof(s->ref->byte));
