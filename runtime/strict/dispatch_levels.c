@@ -345,6 +345,44 @@ static bool merge_dirty(const struct vkmm_dispatch_levels *l, const struct workg
     return true;
 }
 
+/* The workgroup line's dirty bytes a read made visible at Device scope
+ * sees (000 "Availability and Visibility"): a visibility operation at
+ * Device scope makes visible what is available in the device domain — the
+ * writes made available at Device scope (marked `available`, on their way)
+ * — and the reading invocation's own writes (program order).  A write made
+ * available only to the workgroup (`workgroupcoherent`, a Workgroup-scope
+ * barrier, a Workgroup-scope atomic store) is not, so the read may miss it
+ * (Khronos `test16`): it races with it. */
+static uint64_t device_visible(const struct vkmm_dispatch_levels *l, const struct line *outer, uint64_t mask)
+{
+    uint64_t seen = outer->dirty & mask & outer->available;
+    for (uint64_t bytes = outer->dirty & mask & ~seen; bytes; bytes &= bytes - 1) {
+        unsigned b = (unsigned)__builtin_ctzll(bytes);
+        if (outer->writer_invocation[b] == l->invocation)
+            seen |= 1ull << b;
+    }
+    return seen;
+}
+
+/* A read made visible at Device scope: the subgroup's dirty bytes, else
+ * those of the workgroup's it sees (device_visible), else the device bytes. */
+static bool merge_device_visible(const struct vkmm_dispatch_levels *l, const struct workgroup *w,
+                                 const struct cache *sg, uint64_t granule, uint64_t mask, uint8_t *out)
+{
+    const struct line *inner = sg ? vkmm_level_find(sg, granule) : NULL;
+    const struct line *outer = vkmm_level_find(&w->domain, granule);
+    uint64_t from_inner = inner ? inner->dirty & mask : 0;
+    uint64_t from_outer = outer ? device_visible(l, outer, mask & ~from_inner) : 0;
+    if (!from_inner && !from_outer && !(outer && (outer->dirty & mask)))
+        return false;
+    copy_bytes(out, granule_bytes(l, granule), mask & ~from_inner & ~from_outer);
+    if (from_outer)
+        copy_bytes(out, outer->bytes, from_outer);
+    if (from_inner)
+        copy_bytes(out, inner->bytes, from_inner);
+    return true;
+}
+
 /* --- The coherent view ------------------------------------------------------------ */
 
 /* Compares what a read returned with the newest write of each byte: the
@@ -546,7 +584,7 @@ static uint8_t *access_shared(struct vkmm_dispatch_levels *l, struct workgroup *
         return granule_bytes(l, granule) + first;
     }
     uint8_t merged[LINE_BYTES];
-    bool moved = merge_dirty(l, w, sg, granule, mask, merged);
+    bool moved = merge_device_visible(l, w, sg, granule, mask, merged);
     struct line *inner = vkmm_level_find(sg, granule), *outer = vkmm_level_find(&w->domain, granule);
     if (inner)
         inner->valid &= ~(mask & ~inner->dirty);
