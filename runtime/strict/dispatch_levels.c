@@ -328,6 +328,17 @@ static void settle(struct vkmm_dispatch_levels *l, struct workgroup *w, struct c
  * the subgroup's dirty bytes, else the workgroup's dirty bytes, else the
  * device bytes.  Returns false (nothing to merge) when no level holds a
  * dirty byte of it. */
+static void merge_bytes(const struct vkmm_dispatch_levels *l, uint64_t granule, uint64_t mask,
+                        const struct line *inner, uint64_t from_inner, const struct line *outer, uint64_t from_outer,
+                        uint8_t *out)
+{
+    copy_bytes(out, granule_bytes(l, granule), mask & ~from_inner & ~from_outer);
+    if (from_outer)
+        copy_bytes(out, outer->bytes, from_outer);
+    if (from_inner)
+        copy_bytes(out, inner->bytes, from_inner);
+}
+
 static bool merge_dirty(const struct vkmm_dispatch_levels *l, const struct workgroup *w, const struct cache *sg,
                         uint64_t granule, uint64_t mask, uint8_t *out)
 {
@@ -337,11 +348,7 @@ static bool merge_dirty(const struct vkmm_dispatch_levels *l, const struct workg
     uint64_t from_outer = outer ? outer->dirty & mask & ~from_inner : 0;
     if (!from_inner && !from_outer)
         return false;
-    copy_bytes(out, granule_bytes(l, granule), mask & ~from_inner & ~from_outer);
-    if (from_outer)
-        copy_bytes(out, outer->bytes, from_outer);
-    if (from_inner)
-        copy_bytes(out, inner->bytes, from_inner);
+    merge_bytes(l, granule, mask, inner, from_inner, outer, from_outer, out);
     return true;
 }
 
@@ -373,13 +380,9 @@ static bool merge_device_visible(const struct vkmm_dispatch_levels *l, const str
     const struct line *outer = vkmm_level_find(&w->domain, granule);
     uint64_t from_inner = inner ? inner->dirty & mask : 0;
     uint64_t from_outer = outer ? device_visible(l, outer, mask & ~from_inner) : 0;
-    if (!from_inner && !from_outer && !(outer && (outer->dirty & mask)))
+    if (!from_inner && !from_outer)
         return false;
-    copy_bytes(out, granule_bytes(l, granule), mask & ~from_inner & ~from_outer);
-    if (from_outer)
-        copy_bytes(out, outer->bytes, from_outer);
-    if (from_inner)
-        copy_bytes(out, inner->bytes, from_inner);
+    merge_bytes(l, granule, mask, inner, from_inner, outer, from_outer, out);
     return true;
 }
 
