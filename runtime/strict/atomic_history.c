@@ -322,33 +322,59 @@ static bool start_tracking(struct vkmm_atomic_history *h)
     return h->tracking;
 }
 
+bool vkmm_atomic_history_landed_words(struct vkmm_atomic_history *h, uint32_t level, const uint64_t *offsets,
+                                      const uint32_t *before, const uint32_t *after, uint32_t count, uint64_t agent)
+{
+    if (!count || count > VKMM_ATOMIC_LANDING_WORDS || !start_tracking(h))
+        return false;
+    /* First every word's order is brought up to date (the table may grow:
+     * no entry is held across it), then the entries are taken. */
+    for (uint32_t i = 0; i < count; i++)
+        if (!followed_word(h, level, offsets[i], before[i]))
+            return false;
+    struct word *w[VKMM_ATOMIC_LANDING_WORDS];
+    for (uint32_t i = 0; i < count; i++) {
+        w[i] = word_at(h, (struct word_key){ .offset = offsets[i], .level = level }, false);
+        if (!w[i])
+            return false;
+    }
+    struct agent *a = agent_at(h, agent, true);
+    if (!a)
+        return false;
+    uint32_t carried = carry_view(h, &a->view);
+    /* The words of one landing are one write (a 64-bit store's halves):
+     * all of them take a place before the newest value, or none, so that
+     * nobody reads half of it.  Seed 0 hides the write whenever the order
+     * allows (the stalest: a racing store is lost); other seeds toss a
+     * coin. */
+    uint64_t hidden_at[VKMM_ATOMIC_LANDING_WORDS];
+    bool hide = true;
+    for (uint32_t i = 0; i < count; i++) {
+        hidden_at[i] = place_before_newest(w[i], a);
+        hide = hide && hidden_at[i];
+    }
+    hide = hide && (h->seed == 0 || (next_random(h) & 1));
+    uint64_t start = hide ? 0 : tick(h);
+    for (uint32_t i = 0; i < count; i++) {
+        if (hide) {
+            struct version newest = w[i]->version[w[i]->count - 1];
+            w[i]->count--;
+            append(w[i], after[i], hidden_at[i], carried);
+            append(w[i], newest.value, newest.start, newest.carried);
+            w[i]->version[w[i]->count - 1].fixed = newest.fixed;
+        } else {
+            append(w[i], after[i], start, carried);
+        }
+        /* The writer reads its own write or a later one (000 coherence: CoWR). */
+        view_raise(h, &a->view, w[i]->key, hide ? hidden_at[i] : start);
+    }
+    return hide;
+}
+
 bool vkmm_atomic_history_landed(struct vkmm_atomic_history *h, uint32_t level, uint64_t offset, uint32_t before,
                                 uint32_t after, uint64_t agent)
 {
-    if (!start_tracking(h))
-        return false;
-    struct word *w = followed_word(h, level, offset, before);
-    struct agent *a = agent_at(h, agent, true);
-    if (!w || !a)
-        return false;
-    uint32_t carried = carry_view(h, &a->view);
-    uint64_t hidden_at = place_before_newest(w, a);
-    /* Seed 0 hides the write whenever the order allows (the stalest: a
-     * racing store is lost); other seeds toss a coin. */
-    if (hidden_at && (h->seed == 0 || (next_random(h) & 1))) {
-        struct version newest = w->version[w->count - 1];
-        w->count--;
-        append(w, after, hidden_at, carried);
-        append(w, newest.value, newest.start, newest.carried);
-        w->version[w->count - 1].fixed = newest.fixed;
-        view_raise(h, &a->view, w->key, hidden_at);
-        return true;
-    }
-    uint64_t start = tick(h);
-    append(w, after, start, carried);
-    /* The writer reads its own write or a later one (000 coherence: CoWR). */
-    view_raise(h, &a->view, w->key, start);
-    return false;
+    return vkmm_atomic_history_landed_words(h, level, &offset, &before, &after, 1, agent);
 }
 
 void vkmm_atomic_history_rmw(struct vkmm_atomic_history *h, uint32_t level, uint64_t offset, uint32_t current,

@@ -63,6 +63,14 @@ static inline uint64_t vkmm_atomic_agent(uint32_t workgroup_tag, uint32_t invoca
 bool vkmm_atomic_history_landed(struct vkmm_atomic_history *h, uint32_t level, uint64_t offset, uint32_t before,
                                 uint32_t after, uint64_t agent);
 
+/* The same for the `count` words (at most VKMM_ATOMIC_LANDING_WORDS) that
+ * one agent's atomic stores land together (a 64-bit store's two halves):
+ * they take a place before the newest values all together, or none of
+ * them does. */
+#define VKMM_ATOMIC_LANDING_WORDS 16
+bool vkmm_atomic_history_landed_words(struct vkmm_atomic_history *h, uint32_t level, const uint64_t *offsets,
+                                      const uint32_t *before, const uint32_t *after, uint32_t count, uint64_t agent);
+
 /* A read-modify-write of `agent` on the word, which holds `current`; the
  * caller writes the new value right after (it becomes current now). */
 void vkmm_atomic_history_rmw(struct vkmm_atomic_history *h, uint32_t level, uint64_t offset, uint32_t current,

@@ -195,17 +195,30 @@ static void note_lost_update(struct vkmm_dispatch_levels *l, const struct line *
 static uint64_t note_landed(struct vkmm_dispatch_levels *l, const struct line *line, uint64_t mask, uint32_t level,
                             const uint8_t *before)
 {
-    uint64_t hidden = 0;
+    uint64_t hidden = 0, left = 0;
+    for (unsigned b = 0; b < LINE_BYTES; b += 4)
+        if ((mask >> b & 0xf) == 0xf)
+            left |= 0xfull << b;
     uint32_t tag = l->workgroups[line->workgroup].tag;
-    for (unsigned b = 0; mask && b < LINE_BYTES; b += 4) {
-        if ((mask >> b & 0xf) != 0xf)
-            continue;
-        uint32_t old, new;
-        memcpy(&old, before + b, 4);
-        memcpy(&new, line->bytes + b, 4);
-        if (vkmm_atomic_history_landed(l->history, level, line->granule * LINE_BYTES + b, old, new,
-                                       vkmm_atomic_agent(tag, line->writer_invocation[b])))
-            hidden |= 0xfull << b;
+    /* One landing per writing invocation: its words are one write (a
+     * 64-bit store's halves stay together). */
+    while (left) {
+        uint16_t writer = line->writer_invocation[__builtin_ctzll(left)];
+        uint64_t offsets[VKMM_ATOMIC_LANDING_WORDS], words = 0;
+        uint32_t old[VKMM_ATOMIC_LANDING_WORDS], new[VKMM_ATOMIC_LANDING_WORDS], count = 0;
+        for (unsigned b = 0; b < LINE_BYTES; b += 4) {
+            if (!(left >> b & 1) || line->writer_invocation[b] != writer)
+                continue;
+            offsets[count] = line->granule * LINE_BYTES + b;
+            memcpy(&old[count], before + b, 4);
+            memcpy(&new[count], line->bytes + b, 4);
+            count++;
+            words |= 0xfull << b;
+        }
+        left &= ~words;
+        if (vkmm_atomic_history_landed_words(l->history, level, offsets, old, new, count,
+                                             vkmm_atomic_agent(tag, writer)))
+            hidden |= words;
     }
     return hidden;
 }

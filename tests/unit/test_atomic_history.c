@@ -79,6 +79,35 @@ static void test_an_unordered_write_may_come_before_the_newest(void **state)
     vkmm_atomic_history_destroy(h);
 }
 
+/* The words one agent's stores land together (a 64-bit store's halves)
+ * take a place before the newest values all together or not at all: a
+ * reader never sees half of a write. */
+static void test_words_landing_together_are_hidden_together(void **state)
+{
+    (void)state;
+    const uint64_t offsets[2] = { X, X + 4 };
+    for (uint64_t seed = 0; seed < 10; seed++) {
+        for (int rmw = 0; rmw < 2; rmw++) {
+            struct vkmm_atomic_history *h = start(seed);
+            track(h);
+            uint32_t zero[2] = { 0, 0 }, one[2] = { 1, 1 }, five[2] = { 5, 5 };
+            assert_false(vkmm_atomic_history_landed_words(h, LEVEL, offsets, zero, one, 2, WRITER_X));
+            if (rmw) {
+                /* The upper half's newest value is a read-modify-write's:
+                 * nothing may come just before it, so neither half moves. */
+                vkmm_atomic_history_rmw(h, LEVEL, X + 4, 1, WRITER_X);
+                one[1] = 2;
+            }
+            bool hidden = vkmm_atomic_history_landed_words(h, LEVEL, offsets, one, five, 2, WRITER_Y);
+            if (rmw)
+                assert_false(hidden);
+            else if (seed == 0)
+                assert_true(hidden);
+            vkmm_atomic_history_destroy(h);
+        }
+    }
+}
+
 /* Seed 0 reads the stalest value allowed; each stale read moves the
  * reader's bound one value on (a spin-wait sees the newest soon), and a
  * value once read is never followed by an older one (CoRR). */
@@ -254,6 +283,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_modify_writes_alone_start_nothing),
         cmocka_unit_test(test_an_unordered_write_may_come_before_the_newest),
+        cmocka_unit_test(test_words_landing_together_are_hidden_together),
         cmocka_unit_test(test_stalest_first_then_never_older),
         cmocka_unit_test(test_a_writer_sees_its_own_write),
         cmocka_unit_test(test_an_acquire_carries_the_writers_view),
