@@ -268,6 +268,8 @@ struct tr {
     LLVMValueRef early_slot;        /* ptr to <W x i8> in the state: lanes whose store went early
                                        (early_stores.c), NULL when stores never go early */
     bool no_suspension;             /* translating one copy of an early store: no scheduling point */
+    bool *early_load;               /* per instruction: a load a later store of its block may pass
+                                       (early_stores.c); NULL when stores never go early */
     bool workgroup_fences;          /* an OpMemoryBarrier acquires or releases Workgroup memory */
     bool shared_store_buffers;      /* strict mode, every atomic on Workgroup storage: its atomic stores wait in
                                        store buffers (runtime/strict/workgroup_store_buffer.h) */

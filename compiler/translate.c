@@ -176,8 +176,6 @@ static bool reads_coherent_memory(const struct spv_module *m)
     return false;
 }
 
-/* Segment number of every instruction of the function: blocks and control
- * barriers start segments. */
 /* Whether stores may go early (early_stores.c): strict mode, where a
  * subgroup can stop between the early store and the load it passed. */
 static bool early_stores(const struct tr *t)
@@ -185,14 +183,31 @@ static bool early_stores(const struct tr *t)
     return t->options->suspend_at_atomics && t->options->monitor_device_memory && t->m->has_barrier;
 }
 
-/* A load whose block has a store that may pass it: the subgroup may stop
- * between that store and the load, so the load's operands live across. */
-static bool stops_before(const struct tr *t, uint32_t block, uint32_t index)
+/* Marks, once, the loads a later store of their block may pass
+ * (t->early_load): the subgroup may stop between that store and the load,
+ * so the load starts a segment and its operands live across. */
+static bool find_early_loads(struct tr *t)
 {
+    struct spv_module *m = t->m;
+    if (!early_stores(t))
+        return true;
+    t->early_load = calloc(m->insn_count, sizeof(bool));
+    if (!t->early_load)
+        return spv_fail(t->error, "out of memory");
     struct spv_early_store e;
-    return early_stores(t) && spv_early_store_find(t->m, &t->m->blocks[block], index, &e);
+    for (uint32_t b = 0; b < m->block_count; b++)
+        for (uint32_t i = m->blocks[b].first; i < m->blocks[b].last; i++)
+            t->early_load[i] = spv_early_store_find(m, &m->blocks[b], i, &e);
+    return true;
 }
 
+static bool stops_before(const struct tr *t, uint32_t index)
+{
+    return t->early_load && t->early_load[index];
+}
+
+/* Segment number of every instruction of the function: blocks and control
+ * barriers start segments. */
 static bool mark_slots(struct tr *t)
 {
     struct spv_module *m = t->m;
@@ -205,7 +220,7 @@ static bool mark_slots(struct tr *t)
         segment++;
         for (uint32_t i = m->blocks[b].first; i <= m->blocks[b].last; i++) {
             const struct spv_insn *insn = &m->insns[i];
-            segment += stops_before(t, b, i);
+            segment += stops_before(t, i);
             if (insn->result_id)
                 segment_of[insn->result_id] = segment;
             if (insn->opcode == SpvOpPhi)
@@ -223,7 +238,7 @@ static bool mark_slots(struct tr *t)
         for (uint32_t i = m->blocks[b].first; i <= m->blocks[b].last; i++) {
             const struct spv_insn *insn = &m->insns[i];
             const uint32_t *w = spv_words(m, insn);
-            segment += stops_before(t, b, i);
+            segment += stops_before(t, i);
             if (insn->opcode == SpvOpPhi) {
                 for (uint32_t k = 3; k + 1 < insn->word_count; k += 2) {
                     uint32_t value = w[k], parent = w[k + 1];
@@ -788,7 +803,7 @@ static bool translate_block(struct tr *t, uint32_t index)
             early.store = 0;
             continue;
         }
-        if (t->early_slot && !early.store && spv_early_store_find(m, b, i, &early) &&
+        if (stops_before(t, i) && !early.store && spv_early_store_find(m, b, i, &early) &&
             !translate_early_store(t, b, &early))
             return false;
         if (!translate_instruction(t, &m->insns[i]))
@@ -1006,9 +1021,8 @@ static bool build_function(struct tr *t)
     uint32_t barriers = 0;
     for (uint32_t i = 0; i < m->insn_count; i++)
         barriers += spv_is_suspension_point(t, &m->insns[i]);
-    for (uint32_t b = 0; b < m->block_count; b++)
-        for (uint32_t i = m->blocks[b].first; i < m->blocks[b].last; i++)
-            barriers += stops_before(t, b, i);
+    for (uint32_t i = 0; i < m->insn_count; i++)
+        barriers += stops_before(t, i);
     t->resume_blocks = calloc(barriers + 1, sizeof(LLVMBasicBlockRef));
     t->resume_count = 0;
     if (!t->resume_blocks)
@@ -1051,11 +1065,13 @@ bool spv_translate(struct tr *t)
     t->value_generation = calloc(m->bound, sizeof(uint32_t));
     t->generation = 1;
     bool ok = t->values && t->value_generation && spv_types_lower(t) && spv_memory_layout(t) && order_blocks(t) &&
-              mark_slots(t) && spv_mark_suspension_liveness(t) && build_function(t);
+              find_early_loads(t) && mark_slots(t) && spv_mark_suspension_liveness(t) && build_function(t);
     if (!t->values || !t->value_generation)
         spv_fail(t->error, "out of memory");
     free(t->values);
     free(t->value_generation);
+    free(t->early_load);
+    t->early_load = NULL;
     t->values = NULL;
     t->value_generation = NULL;
     return ok;

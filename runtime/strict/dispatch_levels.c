@@ -337,34 +337,6 @@ static void settle(struct vkmm_dispatch_levels *l, struct workgroup *w, struct c
     }
 }
 
-/* What a read of `mask` sees through the levels up to the shader domain:
- * the subgroup's dirty bytes, else the workgroup's dirty bytes, else the
- * device bytes.  Returns false (nothing to merge) when no level holds a
- * dirty byte of it. */
-static void merge_bytes(const struct vkmm_dispatch_levels *l, uint64_t granule, uint64_t mask,
-                        const struct line *inner, uint64_t from_inner, const struct line *outer, uint64_t from_outer,
-                        uint8_t *out)
-{
-    copy_bytes(out, granule_bytes(l, granule), mask & ~from_inner & ~from_outer);
-    if (from_outer)
-        copy_bytes(out, outer->bytes, from_outer);
-    if (from_inner)
-        copy_bytes(out, inner->bytes, from_inner);
-}
-
-static bool merge_dirty(const struct vkmm_dispatch_levels *l, const struct workgroup *w, const struct cache *sg,
-                        uint64_t granule, uint64_t mask, uint8_t *out)
-{
-    const struct line *inner = sg ? vkmm_level_find(sg, granule) : NULL;
-    const struct line *outer = vkmm_level_find(&w->domain, granule);
-    uint64_t from_inner = inner ? inner->dirty & mask : 0;
-    uint64_t from_outer = outer ? outer->dirty & mask & ~from_inner : 0;
-    if (!from_inner && !from_outer)
-        return false;
-    merge_bytes(l, granule, mask, inner, from_inner, outer, from_outer, out);
-    return true;
-}
-
 /* The workgroup line's dirty bytes a read made visible at Device scope
  * sees (000 "Availability and Visibility"): a visibility operation at
  * Device scope makes visible what is available in the device domain — the
@@ -384,18 +356,27 @@ static uint64_t device_visible(const struct vkmm_dispatch_levels *l, const struc
     return seen;
 }
 
-/* A read made visible at Device scope: the subgroup's dirty bytes, else
- * those of the workgroup's it sees (device_visible), else the device bytes. */
-static bool merge_device_visible(const struct vkmm_dispatch_levels *l, const struct workgroup *w,
-                                 const struct cache *sg, uint64_t granule, uint64_t mask, uint8_t *out)
+/* What a read of `mask` sees through the levels up to the shader domain:
+ * the subgroup's dirty bytes, else the workgroup's dirty bytes (for a read
+ * made visible at Device scope, those device_visible gives), else the
+ * device bytes.  Returns false (nothing to merge) when no level holds a
+ * dirty byte it sees. */
+static bool merge_dirty(const struct vkmm_dispatch_levels *l, const struct workgroup *w, const struct cache *sg,
+                        uint64_t granule, uint64_t mask, bool device_visibility, uint8_t *out)
 {
     const struct line *inner = sg ? vkmm_level_find(sg, granule) : NULL;
     const struct line *outer = vkmm_level_find(&w->domain, granule);
     uint64_t from_inner = inner ? inner->dirty & mask : 0;
-    uint64_t from_outer = outer ? device_visible(l, outer, mask & ~from_inner) : 0;
+    uint64_t from_outer = !outer ? 0
+                          : device_visibility ? device_visible(l, outer, mask & ~from_inner)
+                                              : outer->dirty & mask & ~from_inner;
     if (!from_inner && !from_outer)
         return false;
-    merge_bytes(l, granule, mask, inner, from_inner, outer, from_outer, out);
+    copy_bytes(out, granule_bytes(l, granule), mask & ~from_inner & ~from_outer);
+    if (from_outer)
+        copy_bytes(out, outer->bytes, from_outer);
+    if (from_inner)
+        copy_bytes(out, inner->bytes, from_inner);
     return true;
 }
 
@@ -515,7 +496,7 @@ static uint8_t *access_private(struct vkmm_dispatch_levels *l, struct workgroup 
         return line->bytes + first;
     }
     uint8_t merged[LINE_BYTES];
-    if (!merge_dirty(l, w, sg, granule, mask, merged))
+    if (!merge_dirty(l, w, sg, granule, mask, false, merged))
         return granule_bytes(l, granule) + first;
     memcpy(view, merged + first, (size_t)__builtin_popcountll(mask));
     return view;
@@ -600,7 +581,7 @@ static uint8_t *access_shared(struct vkmm_dispatch_levels *l, struct workgroup *
         return granule_bytes(l, granule) + first;
     }
     uint8_t merged[LINE_BYTES];
-    bool moved = merge_device_visible(l, w, sg, granule, mask, merged);
+    bool moved = merge_dirty(l, w, sg, granule, mask, true, merged);
     struct line *inner = vkmm_level_find(sg, granule), *outer = vkmm_level_find(&w->domain, granule);
     if (inner)
         inner->valid &= ~(mask & ~inner->dirty);
