@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "dispatch_levels.h"
+#include "happens_before.h"
 #include "shader_abi.h"
 
 #define VKMM_HOPELESS_READS (1u << 16) /* lane reads */
@@ -80,6 +81,11 @@ struct vkmm_device_monitor {
     uint8_t view[64 * 64];                        /* what moved lanes read: W lanes of up to 64 bytes */
     uint8_t level_view[64 * 64];                  /* what lanes read through the dispatch's levels */
     struct vkmm_dispatch_levels *levels;
+    struct vkmm_happens_before *order; /* between workgroups, for non-private accesses */
+    /* Non-private reads made stale by a race since the last write: past
+     * VKMM_HOPELESS_READS one sees the newer bytes, so that a spin on a
+     * racing (coherent, non-atomic) flag still ends (the race is reported). */
+    uint64_t unordered_stale_reads;
     bool lost;                                    /* the levels ran out of memory */
     /* Reads that returned stale bytes for good, one after the other, with
      * no write and no fresh read between: every invocation that runs spins
@@ -116,7 +122,9 @@ struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t s
     m->invoker_bytes = map_zeroed(m->words * WORD * sizeof(uint16_t));
     m->chunk_generation = map_zeroed(chunk_count(m->words) * sizeof(uint64_t));
     m->levels = vkmm_dispatch_levels_create(base, size);
-    if (!m->owner || !m->bytes || !m->invoker || !m->invoker_bytes || !m->chunk_generation || !m->levels) {
+    m->order = vkmm_happens_before_create(size);
+    if (!m->owner || !m->bytes || !m->invoker || !m->invoker_bytes || !m->chunk_generation || !m->levels ||
+        !m->order) {
         vkmm_device_monitor_destroy(m);
         return NULL;
     }
@@ -138,6 +146,7 @@ void vkmm_device_monitor_destroy(struct vkmm_device_monitor *m)
     if (m->chunk_generation)
         munmap(m->chunk_generation, chunk_count(m->words) * sizeof(uint64_t));
     vkmm_dispatch_levels_destroy(m->levels);
+    vkmm_happens_before_destroy(m->order);
     free(m);
 }
 
@@ -150,6 +159,8 @@ void vkmm_device_monitor_begin(struct vkmm_device_monitor *m, struct vkmm_device
     m->subgroup_width = subgroup_width;
     m->seed = seed;
     vkmm_dispatch_levels_begin(m->levels, seed, subgroup_width);
+    vkmm_happens_before_begin(m->order);
+    m->unordered_stale_reads = 0;
     m->lost = false;
     m->hopeless_reads = 0;
     m->hopeless[0] = 0;
@@ -199,6 +210,13 @@ static inline void refresh(struct vkmm_device_monitor *m, uint64_t first, uint64
         memset(m->owner + chunk * CHUNK_WORDS, 0, words * sizeof(uint32_t));
         m->chunk_generation[chunk] = m->generation;
     }
+}
+
+/* A workgroup's tag as the maps hold it (19 bits, never SEVERAL: more
+ * workgroups than that share tags, which only hides races between them). */
+static inline uint32_t monitor_tag(uint32_t workgroup_tag)
+{
+    return workgroup_tag > TAG_MASK - 1 ? (workgroup_tag - 1) % (TAG_MASK - 1) + 1 : workgroup_tag;
 }
 
 /* The owner state of the byte at `offset`. */
@@ -339,6 +357,42 @@ static void record_stale(struct vkmm_device_monitor *m, const struct vkmm_level_
         .stale = true,
         .held = stale->held,
         .made_available = stale->made_available,
+    };
+}
+
+/* Two non-private accesses of different workgroups that nothing orders
+ * (happens_before.h): one record per pair of instructions. */
+static void record_unordered(struct vkmm_device_monitor *m, const struct vkmm_unordered *u, const struct access *a,
+                             uint64_t offset, uint32_t size)
+{
+    struct vkmm_device_races *races = m->races;
+    const struct site *other = &m->sites[u->site <= m->site_count ? u->site : 0], *this_site = &m->sites[a->site];
+    /* In program (word) order, whichever ran first: one record per pair. */
+    bool in_order = other->word <= this_site->word;
+    struct vkmm_device_race_access first = { .text = other->text, .word = other->word, .workgroup = u->tag - 1,
+                                             .invocation = u->invocation, .write = u->write };
+    struct vkmm_device_race_access second = { .text = this_site->text, .word = this_site->word,
+                                              .workgroup = a->tag - 1, .invocation = invocation_at(a, offset),
+                                              .write = a->write };
+    for (uint32_t i = 0; i < races->count; i++) {
+        struct vkmm_device_race *r = &races->race[i];
+        if (r->unordered && r->earlier.word == (in_order ? other : this_site)->word &&
+            r->later.word == (in_order ? this_site : other)->word) {
+            r->bytes += size;
+            return;
+        }
+    }
+    if (races->count == VKMM_DEVICE_MAX_RACES) {
+        races->more += size;
+        return;
+    }
+    races->race[races->count++] = (struct vkmm_device_race){
+        .earlier = in_order ? first : second,
+        .later = in_order ? second : first,
+        .offset = offset,
+        .bytes = size,
+        .unordered = true,
+        .why = (uint8_t)u->why,
     };
 }
 
@@ -617,6 +671,47 @@ static bool write_races(uint32_t owner_before, uint16_t invoker_before, uint32_t
            (owner_before & (PRIVATE_WRITE | SHARED_WRITE));
 }
 
+/* A non-private, non-atomic access judged by happens-before between
+ * workgroups (happens_before.h).  A read racing with a write of another
+ * workgroup that nothing orders before it reads, like a racing private
+ * read, the bytes from before the dispatch (*stale; DESIGN §3 "Manifest":
+ * the model lets it read either value, and the seed picks the older) —
+ * unless reads made stale this way piled up with no write between (a spin
+ * on a racing flag: one read then sees the newer bytes, so it ends).  A
+ * write racing with another workgroup's write sets *racing_write. */
+static void judge_order(struct vkmm_device_monitor *m, uint64_t at, uint32_t size, uint32_t flags, struct access *a,
+                        bool *stale, bool *racing_write)
+{
+    struct vkmm_unordered earlier;
+    if (flags & VKMM_WORKGROUP_READ) {
+        a->write = false;
+        if (vkmm_happens_before_access(m->order, at, size, false, a->tag, a->invocation, a->site, &earlier)) {
+            if (m->races)
+                record_unordered(m, &earlier, a, at, size);
+            *stale = m->unordered_stale_reads++ < VKMM_HOPELESS_READS;
+            if (!*stale)
+                m->unordered_stale_reads = 0;
+        }
+    }
+    if (flags & VKMM_WORKGROUP_WRITE) {
+        a->write = true;
+        if (vkmm_happens_before_access(m->order, at, size, true, a->tag, a->invocation, a->site, &earlier)) {
+            if (m->races)
+                record_unordered(m, &earlier, a, at, size);
+            *racing_write = earlier.write;
+        }
+    }
+}
+
+/* An atomic's part in happens-before between workgroups: only atomics at
+ * Device scope (or wider) can synchronize two workgroups. */
+static void order_atomic(struct vkmm_device_monitor *m, uint64_t at, uint32_t flags, uint32_t tag)
+{
+    if ((flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) == VKMM_SCOPE_DEVICE)
+        vkmm_happens_before_atomic(m->order, tag, at, (flags & VKMM_WORKGROUP_READ) != 0,
+                                   (flags & VKMM_WORKGROUP_WRITE) != 0);
+}
+
 int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
                                    uint32_t workgroup_tag, uint64_t site, const char *text, uint32_t subgroup)
 {
@@ -625,7 +720,7 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         return 0;
     uint32_t size = size_flags & 0xffff, flags = size_flags >> 16;
     struct access a = {
-        .tag = workgroup_tag > TAG_MASK - 1 ? (workgroup_tag - 1) % (TAG_MASK - 1) + 1 : workgroup_tag,
+        .tag = monitor_tag(workgroup_tag),
         .site = site_index(m, (uint32_t)(site >> 32), text),
         .private_ = (flags & VKMM_ACCESS_PRIVATE) != 0,
     };
@@ -635,8 +730,10 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
      * holds lines (its own writes); otherwise its bytes are the device's. */
     bool through_levels = !m->lost && (!a.private_ || (flags & VKMM_WORKGROUP_ATOMIC) ||
                                        vkmm_dispatch_levels_busy(m->levels, workgroup_tag));
-    if (flags & VKMM_WORKGROUP_WRITE)
+    if (flags & VKMM_WORKGROUP_WRITE) {
         m->hopeless_reads = 0; /* something changes: the spinners may yet see it */
+        m->unordered_stale_reads = 0;
+    }
     if (!through_levels && access_span(m, addresses, lanes, size, flags, &a, subgroup))
         return 0;
     for (uint64_t active = lanes; active; active &= active - 1) {
@@ -655,9 +752,15 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
             a.write = false;
             stale = access_range(m, at, size, &a);
         }
-        bool drop = (flags & VKMM_WORKGROUP_WRITE) && !(flags & VKMM_WORKGROUP_READ) && a.private_ &&
-                    !through_levels && size <= 64 &&
-                    write_races(owner_before, invoker_before, a.tag, invoker_of(a.invocation)) &&
+        bool racing_write = false;
+        if (flags & VKMM_WORKGROUP_ATOMIC)
+            order_atomic(m, at, flags, a.tag);
+        else if (!a.private_)
+            judge_order(m, at, size, flags, &a, &stale, &racing_write);
+        bool drop = (flags & VKMM_WORKGROUP_WRITE) && !(flags & VKMM_WORKGROUP_READ) && size <= 64 &&
+                    ((a.private_ && !through_levels &&
+                      write_races(owner_before, invoker_before, a.tag, invoker_of(a.invocation))) ||
+                     racing_write) &&
                     racing_write_dropped(m, (uint32_t)(site >> 32), at);
         if (flags & VKMM_WORKGROUP_WRITE) {
             a.write = true;
@@ -694,6 +797,18 @@ uint32_t vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32
         return 0;
     if (kind & VKMM_FENCE_EARLY_STORE)
         return vkmm_dispatch_levels_early_store(m->levels);
+    /* An acquire-release fence acquires first: what it releases includes
+     * what it just acquired (000 "Happens-Before" is transitive). */
+    bool wide = (kind & 3u) == VKMM_SCOPE_DEVICE;
+    uint32_t tag = monitor_tag(workgroup_tag);
+    /* (An acquire naming no device memory at Workgroup scope, barrier()'s,
+     * is not a mistake worth naming: VKMM_FENCE_SYNC.) */
+    bool acquire = (kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_ACQUIRE | VKMM_FENCE_ATOMIC)) ||
+                   ((kind & VKMM_FENCE_SYNC) && wide);
+    if (acquire)
+        vkmm_happens_before_acquire(m->order, tag, wide);
+    if (kind & (VKMM_FENCE_AVAILABLE | VKMM_FENCE_RELEASE))
+        vkmm_happens_before_release(m->order, tag, wide);
     vkmm_dispatch_levels_fence(m->levels, workgroup_tag, subgroup, kind);
     return 0;
 }

@@ -7,8 +7,8 @@
  * accesses) to one byte, at least one a write and at least one private,
  * are a race whatever the shader does between them — found without
  * modelling the synchronization, whatever order the invocations ran in.
- * (Coherent and atomic accesses may be synchronized through
- * release/acquire and barriers; those pairs are not judged here.)
+ * Pairs of non-private accesses of different workgroups are judged by
+ * happens-before (happens_before.h).
  *
  * Per byte of device memory an owner state (kept per aligned 4-byte word
  * while accesses cover words whole, per byte where one covers part of a
@@ -45,6 +45,10 @@ struct vkmm_device_race {
     /* A lost update: `earlier` is a workgroup-scope atomic whose workgroup's
      * copy went out over `later`'s change (DESIGN §3.2). */
     bool lost;
+    /* Non-private accesses of two workgroups that nothing orders
+     * (happens_before.h); `why` is an enum vkmm_unordered_why. */
+    bool unordered;
+    uint8_t why;
 };
 
 #define VKMM_DEVICE_MAX_RACES 32

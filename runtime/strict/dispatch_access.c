@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "bridge.h"
 #include "device_monitor.h"
+#include "happens_before.h"
 #include "shader_abi.h"
 #include "vkmm/vkmm.h"
 #include "workgroup_monitor.h"
@@ -372,6 +373,37 @@ static void describe_private_race(const struct vkmm_strict_grid *grid, const str
              device_race_verb(&r->earlier), second, device_race_verb(&r->later), (unsigned long long)r->bytes);
 }
 
+/* Non-private accesses of two workgroups, at least one a write, that no
+ * synchronizes-with orders (000 "Data Race"; happens_before.h).  The hint
+ * says what the two workgroups did instead. */
+static void describe_unordered_race(const struct vkmm_strict_grid *grid, const struct vkmm_device_race *r,
+                                    struct vkmm_mm_hazard *hazard)
+{
+    static const char *const hints[] = {
+        [VKMM_UNORDERED_NO_SYNC] =
+            "nothing orders workgroups of one dispatch (barrier() and memoryBarrier*() work inside a workgroup "
+            "only); hand the data over through an atomic flag with release/acquire at Device scope, or split the "
+            "work into two dispatches with a pipeline barrier between",
+        [VKMM_UNORDERED_RELAXED] =
+            "the atomics between the workgroups do not order them (relaxed, or the acquire did not read what the "
+            "release wrote); release after the write (gl_SemanticsRelease, or memoryBarrierBuffer() before the "
+            "atomic store) and acquire before the read (gl_SemanticsAcquire, or memoryBarrierBuffer() after the "
+            "atomic load), at Device scope",
+        [VKMM_UNORDERED_NARROW_SCOPE] =
+            "a release or acquire between them has Workgroup scope, but the two invocations are in different "
+            "workgroups; use gl_ScopeDevice for the fences and atomics that hand data between workgroups",
+    };
+    snprintf(hazard->missing, sizeof(hazard->missing),
+             "the %s of %s and the %s of %s by different workgroups are not ordered: %s",
+             device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text,
+             hints[r->why <= VKMM_UNORDERED_NARROW_SCOPE ? r->why : VKMM_UNORDERED_NO_SYNC]);
+    char first[112], second[112];
+    device_race_workgroup(first, sizeof(first), grid, &r->earlier);
+    device_race_workgroup(second, sizeof(second), grid, &r->later);
+    snprintf(hazard->example, sizeof(hazard->example), "%s (%s) and %s (%s) first; %llu byte accesses raced", first,
+             device_race_verb(&r->earlier), second, device_race_verb(&r->later), (unsigned long long)r->bytes);
+}
+
 static const struct mirrored_range *range_holding(const struct vkmm_dispatch_mirror *mirror, const uint8_t *at)
 {
     for (uint32_t j = 0; j < mirror->count; j++) {
@@ -407,6 +439,8 @@ static void report_device_races(struct vkmm_dispatch_mirror *mirror)
             describe_stale_read(&mirror->grid, r, &hazard);
         else if (r->lost)
             describe_lost_update(&mirror->grid, r, &hazard);
+        else if (r->unordered)
+            describe_unordered_race(&mirror->grid, r, &hazard);
         else
             describe_private_race(&mirror->grid, r, &hazard);
         struct vkmm_hazard_place place;

@@ -20,6 +20,7 @@ enum {
     CORRECT_VMM_HANDOFF,
     CORRECT_VMM_FENCE_HANDOFF,
     SAME_DISPATCH,
+    COHERENT_SAME_DISPATCH,
     PLAIN_HANDOFF,
     RELAXED_VMM_HANDOFF,
     WORKGROUP_SCOPE_HANDOFF,
@@ -37,18 +38,21 @@ static const struct sync_variant variants[VARIANTS] = {
     [PLAIN_HANDOFF] = { "bug_flag_handoff_with_data_not_coherent", "VKMM-HAZARD-DISPATCH-RACE" },
     /* The reports name both invocations (gl_LocalInvocationID of
      * gl_WorkGroupID): workgroup 0's invocations write the data. */
-    [RELAXED_VMM_HANDOFF] = { "bug_relaxed_flag_and_no_availability", "VKMM-HAZARD-DISPATCH-STALE-READ",
-                              .mentions = ") of workgroup (0,0,0) wrote, invocation (" },
+    [RELAXED_VMM_HANDOFF] = { "bug_relaxed_flag_and_no_availability", "VKMM-HAZARD-DISPATCH-RACE",
+                              .mentions = "the atomics between the workgroups do not order them (relaxed" },
     [WORKGROUP_SCOPE_HANDOFF] = { "bug_availability_at_workgroup_scope_across_workgroups",
                                   "VKMM-HAZARD-DISPATCH-STALE-READ" },
     [WORKGROUP_SCOPE_FENCE_HANDOFF] = { "bug_fences_at_workgroup_scope_across_workgroups",
-                                        "VKMM-HAZARD-DISPATCH-STALE-READ",
-                                        .mentions = "no release after it orders it before the read" },
+                                        "VKMM-HAZARD-DISPATCH-RACE",
+                                        .mentions = "has Workgroup scope, but the two invocations are in different "
+                                                    "workgroups" },
     [CORRECT_DEVICE_SCOPE_COUNTER] = { "correct_counter_atomics_at_device_scope", NULL },
     [WORKGROUP_SCOPE_COUNTER] = { "bug_counter_atomics_at_workgroup_scope_across_workgroups",
                                   "VKMM-HAZARD-DISPATCH-LOST-UPDATE", .mentions = "invocation (" },
     [SAME_DISPATCH] = { "bug_neighbour_read_in_same_dispatch", "VKMM-HAZARD-DISPATCH-RACE",
                         .mentions = "invocation (" },
+    [COHERENT_SAME_DISPATCH] = { "bug_coherent_neighbour_read_in_same_dispatch", "VKMM-HAZARD-DISPATCH-RACE",
+                                 .mentions = "invocation (" },
 };
 
 static const char *const handoff_shaders[VARIANTS] = {
@@ -75,7 +79,9 @@ static void neighbours(struct vkmm_test *t, int variant, uint32_t result[SYNC_WO
         ((uint32_t *)input.mapped)[i] = input_word(i);
     bool split = variant == CORRECT_TWO_DISPATCHES;
     struct vkmm_test_compute first =
-        vkmm_test_compute_create(t, split ? "sync_neighbour_write" : "sync_neighbour_same_dispatch", 3, 0, NULL);
+        vkmm_test_compute_create(t, split ? "sync_neighbour_write"
+                                 : variant == COHERENT_SAME_DISPATCH ? "sync_neighbour_same_dispatch_coherent"
+                                                                     : "sync_neighbour_same_dispatch", 3, 0, NULL);
     struct vkmm_test_compute second = vkmm_test_compute_create(t, "sync_neighbour_gather", 3, 0, NULL);
     struct vkmm_test_compute *shaders[2] = { &first, &second };
     for (int s = 0; s < 2; s++) {
@@ -151,7 +157,7 @@ static void counter(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
 
 static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
 {
-    if (variant == CORRECT_TWO_DISPATCHES || variant == SAME_DISPATCH)
+    if (variant == CORRECT_TWO_DISPATCHES || variant == SAME_DISPATCH || variant == COHERENT_SAME_DISPATCH)
         neighbours(t, variant, result);
     else if (variant == CORRECT_DEVICE_SCOPE_COUNTER || variant == WORKGROUP_SCOPE_COUNTER)
         counter(t, variant, result);
@@ -163,7 +169,7 @@ static void run(int variant)
 {
     uint32_t expected[SYNC_WORDS] = { 0 };
     for (uint32_t i = 0; i < SYNC_WORDS; i++) {
-        if (variant == CORRECT_TWO_DISPATCHES || variant == SAME_DISPATCH)
+        if (variant == CORRECT_TWO_DISPATCHES || variant == SAME_DISPATCH || variant == COHERENT_SAME_DISPATCH)
             expected[i] = input_word((i + 64) % SYNC_WORDS) * 2u;
         else if (variant == CORRECT_DEVICE_SCOPE_COUNTER || variant == WORKGROUP_SCOPE_COUNTER)
             expected[i] = i == 0 ? 4 * 64 : 0;
@@ -179,6 +185,7 @@ static void correct_vmm_handoff(void **state) { (void)state; run(CORRECT_VMM_HAN
 static void correct_vmm_fence_handoff(void **state) { (void)state; run(CORRECT_VMM_FENCE_HANDOFF); }
 
 static void bug_same_dispatch(void **state) { (void)state; run(SAME_DISPATCH); }
+static void bug_coherent_same_dispatch(void **state) { (void)state; run(COHERENT_SAME_DISPATCH); }
 static void bug_plain_handoff(void **state) { (void)state; run(PLAIN_HANDOFF); }
 static void bug_relaxed_vmm_handoff(void **state) { (void)state; run(RELAXED_VMM_HANDOFF); }
 static void bug_workgroup_scope_handoff(void **state) { (void)state; run(WORKGROUP_SCOPE_HANDOFF); }
@@ -194,6 +201,7 @@ int main(void)
         cmocka_unit_test(correct_vmm_handoff),
         cmocka_unit_test(correct_vmm_fence_handoff),
         cmocka_unit_test(bug_same_dispatch),
+        cmocka_unit_test(bug_coherent_same_dispatch),
         cmocka_unit_test(bug_plain_handoff),
         cmocka_unit_test(bug_relaxed_vmm_handoff),
         cmocka_unit_test(bug_workgroup_scope_handoff),

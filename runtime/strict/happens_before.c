@@ -1,0 +1,427 @@
+#include "happens_before.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* A vector clock: the epochs of the workgroups whose releases reached its
+ * owner.  One that overflows its room is `full`: ordered after everything
+ * (more order, never less: see the header). */
+#define CLOCK_ROOM 8u
+struct clock {
+    uint32_t count;
+    bool full;
+    struct {
+        uint32_t tag, epoch;
+    } at[CLOCK_ROOM];
+};
+
+/* What a workgroup did that a report can name (enum vkmm_unordered_why). */
+enum {
+    DID_ATOMIC = 1,  /* atomics at Device scope */
+    DID_NARROW = 2,  /* a release or acquire at Workgroup scope or narrower */
+};
+
+struct workgroup {
+    uint32_t tag;
+    uint32_t epoch; /* releases so far + 1: its accesses since the last release */
+    uint32_t did;
+    bool has_released;
+    struct clock seen;     /* what its acquires joined */
+    struct clock pending;  /* what its atomic reads returned since its last acquire */
+    struct clock released; /* its clock at its last release: its atomic writes carry it */
+};
+
+struct word_clock {
+    uint64_t word;
+    struct clock clock;
+};
+
+/* A hash table from a key to an index into an array (open addressing;
+ * slot value = index + 1, 0 = empty). */
+struct index {
+    uint32_t *slots;
+    uint32_t mask; /* slots - 1, a power of two minus one */
+};
+
+/* A record of a data word's access: tag (19 bits), site (8), invoker (16:
+ * local invocation index + 1, 0 unknown) and epoch (21).  0: none. */
+#define TAG_BITS 19u
+#define SITE_SHIFT 19u
+#define INVOKER_SHIFT 27u
+#define EPOCH_SHIFT 43u
+#define EPOCH_MAX ((1u << 21) - 1u)
+#define WORD 4u
+#define CHUNK_WORDS 1024u /* data words zeroed at a time (16 KiB of records) */
+/* Past these, the dispatch is not judged any more (every access ordered). */
+#define MAX_WORKGROUPS (1u << 20)
+#define MAX_WORD_CLOCKS (1u << 20)
+
+struct vkmm_happens_before {
+    uint64_t words;
+    uint64_t *records;          /* per data word: [0] the last write, [1] the last read; committed where touched */
+    uint64_t *chunk_generation; /* per CHUNK_WORDS words: the dispatch whose records they hold */
+    uint64_t generation;
+    struct workgroup *workgroups;
+    uint32_t workgroup_count, workgroup_room;
+    struct index workgroup_index;
+    struct word_clock *word_clocks;
+    uint32_t word_clock_count, word_clock_room;
+    struct index word_index;
+    bool gave_up; /* out of room or memory in this dispatch: nothing is judged until the next */
+};
+
+static void *map_zeroed(uint64_t bytes)
+{
+    void *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return map == MAP_FAILED ? NULL : map;
+}
+
+static uint64_t chunk_count(uint64_t words)
+{
+    return (words + CHUNK_WORDS - 1) / CHUNK_WORDS;
+}
+
+struct vkmm_happens_before *vkmm_happens_before_create(uint64_t size)
+{
+    struct vkmm_happens_before *h = calloc(1, sizeof(*h));
+    if (!h)
+        return NULL;
+    h->words = (size + WORD - 1) / WORD;
+    h->records = map_zeroed(h->words * 2 * sizeof(uint64_t));
+    h->chunk_generation = map_zeroed(chunk_count(h->words) * sizeof(uint64_t));
+    if (!h->records || !h->chunk_generation) {
+        vkmm_happens_before_destroy(h);
+        return NULL;
+    }
+    return h;
+}
+
+void vkmm_happens_before_destroy(struct vkmm_happens_before *h)
+{
+    if (!h)
+        return;
+    if (h->records)
+        munmap(h->records, h->words * 2 * sizeof(uint64_t));
+    if (h->chunk_generation)
+        munmap(h->chunk_generation, chunk_count(h->words) * sizeof(uint64_t));
+    free(h->workgroups);
+    free(h->workgroup_index.slots);
+    free(h->word_clocks);
+    free(h->word_index.slots);
+    free(h);
+}
+
+static void index_clear(struct index *index)
+{
+    if (index->slots)
+        memset(index->slots, 0, ((size_t)index->mask + 1) * sizeof(uint32_t));
+}
+
+void vkmm_happens_before_begin(struct vkmm_happens_before *h)
+{
+    h->generation++; /* every data record of the last dispatch is stale now */
+    if (h->workgroup_count)
+        index_clear(&h->workgroup_index);
+    if (h->word_clock_count)
+        index_clear(&h->word_index);
+    h->workgroup_count = 0;
+    h->word_clock_count = 0;
+    h->gave_up = false;
+}
+
+static uint32_t hash(uint64_t key)
+{
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdull;
+    key ^= key >> 33;
+    return (uint32_t)key;
+}
+
+/* The slot of `key` in `index` (empty if absent); key_of(entries, i) is
+ * the key of entry i. */
+static uint32_t index_slot(const struct index *index, uint64_t key, uint64_t (*key_of)(const void *, uint32_t),
+                           const void *entries)
+{
+    uint32_t slot = hash(key) & index->mask;
+    while (index->slots[slot] && key_of(entries, index->slots[slot] - 1) != key)
+        slot = (slot + 1) & index->mask;
+    return slot;
+}
+
+/* Grows `index` to hold `needed` entries at most half full, re-inserting
+ * the `count` it holds. */
+static bool index_grow(struct index *index, uint32_t needed, uint32_t count,
+                       uint64_t (*key_of)(const void *, uint32_t), const void *entries)
+{
+    uint32_t slots = 64;
+    while (slots < needed * 2u)
+        slots *= 2;
+    if (index->slots && slots <= index->mask + 1u)
+        return true;
+    uint32_t *fresh = calloc(slots, sizeof(uint32_t));
+    if (!fresh)
+        return false;
+    free(index->slots);
+    index->slots = fresh;
+    index->mask = slots - 1;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t slot = hash(key_of(entries, i)) & index->mask;
+        while (index->slots[slot])
+            slot = (slot + 1) & index->mask;
+        index->slots[slot] = i + 1;
+    }
+    return true;
+}
+
+static uint64_t workgroup_key(const void *entries, uint32_t i)
+{
+    return ((const struct workgroup *)entries)[i].tag;
+}
+
+static uint64_t word_key(const void *entries, uint32_t i)
+{
+    return ((const struct word_clock *)entries)[i].word;
+}
+
+static struct workgroup *find_workgroup(const struct vkmm_happens_before *h, uint32_t tag)
+{
+    if (!h->workgroup_count)
+        return NULL;
+    uint32_t at = h->workgroup_index.slots[index_slot(&h->workgroup_index, tag, workgroup_key, h->workgroups)];
+    return at ? &h->workgroups[at - 1] : NULL;
+}
+
+/* Gives up judging this dispatch (out of room or memory): NULL. */
+static void *give_up(struct vkmm_happens_before *h)
+{
+    h->gave_up = true;
+    return NULL;
+}
+
+/* Makes room in an array of `size`-byte entries for one more. */
+static bool reserve(void **array, uint32_t *room, uint32_t count, size_t size, uint32_t most)
+{
+    if (count < *room)
+        return true;
+    if (count >= most)
+        return false;
+    uint32_t grown = *room ? *room * 2 : 64;
+    void *fresh = realloc(*array, (size_t)grown * size);
+    if (!fresh)
+        return false;
+    *array = fresh;
+    *room = grown;
+    return true;
+}
+
+static struct workgroup *workgroup(struct vkmm_happens_before *h, uint32_t tag)
+{
+    struct workgroup *w = find_workgroup(h, tag);
+    if (w || h->gave_up)
+        return w;
+    if (!reserve((void **)&h->workgroups, &h->workgroup_room, h->workgroup_count, sizeof(*w), MAX_WORKGROUPS) ||
+        !index_grow(&h->workgroup_index, h->workgroup_count + 1, h->workgroup_count, workgroup_key, h->workgroups))
+        return give_up(h);
+    w = &h->workgroups[h->workgroup_count];
+    memset(w, 0, sizeof(*w));
+    w->tag = tag;
+    w->epoch = 1;
+    h->workgroup_index.slots[index_slot(&h->workgroup_index, tag, workgroup_key, h->workgroups)] =
+        ++h->workgroup_count;
+    return w;
+}
+
+static struct clock *word_clock(struct vkmm_happens_before *h, uint64_t word, bool add)
+{
+    if (h->word_clock_count) {
+        uint32_t slot = index_slot(&h->word_index, word, word_key, h->word_clocks);
+        if (h->word_index.slots[slot])
+            return &h->word_clocks[h->word_index.slots[slot] - 1].clock;
+    }
+    if (!add || h->gave_up)
+        return NULL;
+    if (!reserve((void **)&h->word_clocks, &h->word_clock_room, h->word_clock_count, sizeof(struct word_clock),
+                 MAX_WORD_CLOCKS) ||
+        !index_grow(&h->word_index, h->word_clock_count + 1, h->word_clock_count, word_key, h->word_clocks))
+        return give_up(h);
+    struct word_clock *c = &h->word_clocks[h->word_clock_count];
+    memset(c, 0, sizeof(*c));
+    c->word = word;
+    h->word_index.slots[index_slot(&h->word_index, word, word_key, h->word_clocks)] = ++h->word_clock_count;
+    return &c->clock;
+}
+
+/* clock[tag] = max(clock[tag], epoch). */
+static void clock_raise(struct clock *c, uint32_t tag, uint32_t epoch)
+{
+    for (uint32_t i = 0; i < c->count; i++)
+        if (c->at[i].tag == tag) {
+            if (c->at[i].epoch < epoch)
+                c->at[i].epoch = epoch;
+            return;
+        }
+    if (c->count == CLOCK_ROOM) {
+        c->full = true;
+        return;
+    }
+    c->at[c->count].tag = tag;
+    c->at[c->count++].epoch = epoch;
+}
+
+static void clock_join(struct clock *into, const struct clock *from)
+{
+    into->full |= from->full;
+    for (uint32_t i = 0; i < from->count && !into->full; i++)
+        clock_raise(into, from->at[i].tag, from->at[i].epoch);
+}
+
+void vkmm_happens_before_release(struct vkmm_happens_before *h, uint32_t tag, bool wide)
+{
+    struct workgroup *w = workgroup(h, tag);
+    if (!w)
+        return;
+    if (!wide) {
+        w->did |= DID_NARROW;
+        return;
+    }
+    /* 000 "Release Sequence": what its atomic writes carry from now on. */
+    w->released = w->seen;
+    clock_raise(&w->released, tag, w->epoch);
+    w->has_released = true;
+    if (w->epoch < EPOCH_MAX)
+        w->epoch++;
+}
+
+void vkmm_happens_before_acquire(struct vkmm_happens_before *h, uint32_t tag, bool wide)
+{
+    struct workgroup *w = workgroup(h, tag);
+    if (!w)
+        return;
+    if (!wide) {
+        w->did |= DID_NARROW;
+        return;
+    }
+    /* 000 "Synchronizes-With": the releases whose writes its atomic reads
+     * returned. */
+    clock_join(&w->seen, &w->pending);
+    w->pending.count = 0;
+    w->pending.full = false;
+}
+
+void vkmm_happens_before_atomic(struct vkmm_happens_before *h, uint32_t tag, uint64_t offset, bool read, bool write)
+{
+    struct workgroup *w = workgroup(h, tag);
+    if (!w)
+        return;
+    w->did |= DID_ATOMIC;
+    uint64_t word = offset / WORD;
+    if (read) {
+        const struct clock *c = word_clock(h, word, false);
+        if (c)
+            clock_join(&w->pending, c);
+    }
+    if (write && w->has_released) {
+        struct clock *c = word_clock(h, word, true);
+        if (c)
+            clock_join(c, &w->released);
+    }
+}
+
+/* The records of data words [first, last] as this dispatch left them:
+ * chunks it has not touched yet hold an earlier dispatch's, zeroed now. */
+static void refresh(struct vkmm_happens_before *h, uint64_t first, uint64_t last)
+{
+    for (uint64_t chunk = first / CHUNK_WORDS; chunk <= last / CHUNK_WORDS; chunk++) {
+        if (h->chunk_generation[chunk] == h->generation)
+            continue;
+        uint64_t words = h->words - chunk * CHUNK_WORDS < CHUNK_WORDS ? h->words - chunk * CHUNK_WORDS : CHUNK_WORDS;
+        memset(h->records + chunk * CHUNK_WORDS * 2, 0, words * 2 * sizeof(uint64_t));
+        h->chunk_generation[chunk] = h->generation;
+    }
+}
+
+static uint32_t record_tag(uint64_t record)
+{
+    return (uint32_t)(record & ((1u << TAG_BITS) - 1u));
+}
+
+static uint32_t record_epoch(uint64_t record)
+{
+    return (uint32_t)(record >> EPOCH_SHIFT);
+}
+
+/* Does the recorded access happen before an access of workgroup `tag`
+ * (whose entry is `w`, NULL: it never synchronized)?  Accesses of one
+ * workgroup are not judged here. */
+static bool ordered_before(uint64_t record, uint32_t tag, const struct workgroup *w)
+{
+    uint32_t earlier = record_tag(record);
+    if (!earlier || earlier == tag)
+        return true;
+    if (!w)
+        return false;
+    if (w->seen.full)
+        return true;
+    for (uint32_t i = 0; i < w->seen.count; i++)
+        if (w->seen.at[i].tag == earlier)
+            return record_epoch(record) <= w->seen.at[i].epoch;
+    return false;
+}
+
+static enum vkmm_unordered_why why_unordered(const struct workgroup *a, const struct workgroup *b)
+{
+    uint32_t did = (a ? a->did : 0) | (b ? b->did : 0);
+    if (!(did & DID_ATOMIC))
+        return VKMM_UNORDERED_NO_SYNC;
+    return did & DID_NARROW ? VKMM_UNORDERED_NARROW_SCOPE : VKMM_UNORDERED_RELAXED;
+}
+
+static void describe(const struct vkmm_happens_before *h, uint64_t record, bool write, const struct workgroup *w,
+                     struct vkmm_unordered *earlier)
+{
+    uint32_t invoker = (uint32_t)(record >> INVOKER_SHIFT & 0xffffu);
+    earlier->tag = record_tag(record);
+    earlier->site = (uint32_t)(record >> SITE_SHIFT & 0xffu);
+    earlier->invocation = invoker ? invoker - 1u : UINT32_MAX;
+    earlier->write = write;
+    earlier->why = why_unordered(w, find_workgroup(h, earlier->tag));
+}
+
+bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool write,
+                                uint32_t tag, uint32_t invocation, uint32_t site, struct vkmm_unordered *earlier)
+{
+    if (h->gave_up || !size || offset % WORD || size % WORD || offset / WORD + size / WORD > h->words)
+        return false;
+    const struct workgroup *w = find_workgroup(h, tag);
+    uint64_t epoch = w ? w->epoch : 1;
+    uint64_t invoker = invocation < 0xfffeu ? invocation + 1u : 0;
+    uint64_t self = (tag & ((1u << TAG_BITS) - 1u)) | (uint64_t)(site & 0xffu) << SITE_SHIFT |
+                    invoker << INVOKER_SHIFT | epoch << EPOCH_SHIFT;
+    uint64_t first = offset / WORD, last = first + size / WORD - 1;
+    refresh(h, first, last);
+    bool found = false;
+    for (uint64_t word = first; word <= last; word++) {
+        uint64_t *record = h->records + word * 2;
+        bool write_ordered = ordered_before(record[0], tag, w);
+        bool read_ordered = ordered_before(record[1], tag, w);
+        /* 000 "Data Race": a read conflicts with an earlier write, a write
+         * with both. */
+        if (!found && !write_ordered) {
+            describe(h, record[0], true, w, earlier);
+            found = true;
+        } else if (!found && write && !read_ordered) {
+            describe(h, record[1], false, w, earlier);
+            found = true;
+        }
+        if (write) {
+            record[0] = self;
+            record[1] = 0;
+        } else if (read_ordered) {
+            /* Reads of other workgroups that this one is not ordered after
+             * stay: a later write must still be judged against them. */
+            record[1] = self;
+        }
+    }
+    return found;
+}

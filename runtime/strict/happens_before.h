@@ -1,0 +1,86 @@
+/* Strict mode inside a dispatch: happens-before between its workgroups, for
+ * the accesses that can be synchronized (DESIGN §3.2 "non-private", §3.4
+ * "detect").
+ *
+ * Two conflicting accesses (same bytes, at least one a write) of different
+ * workgroups are a data race unless one happens before the other (000
+ * "Data Race", "Happens-Before").  Inside a command, the only way one
+ * workgroup's accesses happen before another's is synchronizes-with: a
+ * release at a scope holding both (Device, QueueFamily) — a release fence
+ * or the release half of an atomic — followed in its workgroup by an
+ * atomic write at Device scope, whose value (or a later one of its release
+ * sequence) an atomic read at Device scope of the other workgroup returns,
+ * followed there by an acquire at Device scope (000 "Synchronizes-With").
+ * Release/acquire at Workgroup scope, relaxed atomics and barriers order
+ * nothing between workgroups.
+ *
+ * Private accesses never communicate inside a command at all; the device
+ * monitor judges them without this structure.  This one judges pairs of
+ * non-private, non-atomic accesses (coherent, NonPrivatePointer), by
+ * vector clocks (FastTrack's epochs), whatever order the seed ran the
+ * workgroups in:
+ *
+ *   each workgroup   an epoch (its releases so far, + 1) and a vector clock
+ *                    of the epochs of other workgroups it acquired
+ *   each atomic word the clock its writes released (joined over its
+ *                    writes: the release sequence, and more)
+ *   each data word   the last write and the last read: (workgroup, epoch,
+ *                    instruction, invocation)
+ *
+ * An access is ordered after a recorded one of workgroup w at epoch e when
+ * the accessor's clock holds w at e or later.  A workgroup is one agent
+ * here: what one of its invocations released or acquired counts for all of
+ * them (barriers inside a workgroup are not followed).  That, an atomic
+ * read joining the word's whole clock (not only the write it read), and
+ * clocks that overflow their room (then ordered after everything) only add
+ * order: this structure may miss a race, never report a pair the model
+ * orders.  Accesses that cover part of a word are not judged.  Knows no
+ * Vulkan object. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct vkmm_happens_before;
+
+/* Why two unordered accesses were not ordered, as far as the workgroups'
+ * synchronization tells: the hint of a report. */
+enum vkmm_unordered_why {
+    VKMM_UNORDERED_NO_SYNC = 0,   /* neither workgroup released/acquired anything the other saw */
+    VKMM_UNORDERED_RELAXED,       /* atomics at Device scope were read or written without release/acquire */
+    VKMM_UNORDERED_NARROW_SCOPE,  /* releases or acquires at Workgroup scope (or narrower) */
+};
+
+/* The earlier of two unordered accesses. */
+struct vkmm_unordered {
+    uint32_t tag;        /* its workgroup's tag */
+    uint32_t site;       /* its instruction, as the caller numbered it */
+    uint32_t invocation; /* local invocation index, UINT32_MAX: unknown */
+    bool write;
+    enum vkmm_unordered_why why;
+};
+
+/* For the device address space [0, size); NULL when out of memory. */
+struct vkmm_happens_before *vkmm_happens_before_create(uint64_t size);
+void vkmm_happens_before_destroy(struct vkmm_happens_before *h);
+/* A dispatch begins: nothing recorded, every workgroup at epoch 1. */
+void vkmm_happens_before_begin(struct vkmm_happens_before *h);
+
+/* Workgroup `tag` (nonzero) releases, or acquires, at `wide` scope (Device
+ * or wider: false for Workgroup and narrower, which synchronize nothing
+ * here but name the mistake in a report). */
+void vkmm_happens_before_release(struct vkmm_happens_before *h, uint32_t tag, bool wide);
+void vkmm_happens_before_acquire(struct vkmm_happens_before *h, uint32_t tag, bool wide);
+/* An atomic of workgroup `tag` at Device scope (or wider) on the word at
+ * `offset`: a read collects the clock the word's writes released (an
+ * acquire later joins it), a write carries the workgroup's last release. */
+void vkmm_happens_before_atomic(struct vkmm_happens_before *h, uint32_t tag, uint64_t offset, bool read, bool write);
+
+/* A non-private, non-atomic access of [offset, offset + size) by
+ * invocation `invocation` of workgroup `tag` at instruction `site` (8
+ * bits): records it, and returns true with *earlier filled when an access
+ * of another workgroup to those bytes conflicts with it and is not ordered
+ * before it.  Accesses that do not cover whole aligned words are not
+ * judged. */
+bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool write,
+                                uint32_t tag, uint32_t invocation, uint32_t site, struct vkmm_unordered *earlier);
