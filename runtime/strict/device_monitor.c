@@ -497,7 +497,7 @@ static bool access_range(struct vkmm_device_monitor *m, uint64_t at, uint64_t si
  * moves its address when a level holds them. */
 static bool access_levels(struct vkmm_device_monitor *m, uint64_t *address, uint64_t at, uint32_t size,
                           uint32_t flags, const struct access *a, uint32_t workgroup_tag, uint32_t subgroup,
-                          uint8_t *view, uint32_t owner_before)
+                          uint8_t *view, uint32_t owner_before, bool report_stale)
 {
     uint8_t *bytes =
         vkmm_dispatch_levels_access(m->levels, workgroup_tag, subgroup, at, size, flags, view, a->site, a->invocation);
@@ -506,7 +506,7 @@ static bool access_levels(struct vkmm_device_monitor *m, uint64_t *address, uint
         return false;
     }
     const struct vkmm_level_stale *stale = vkmm_dispatch_levels_stale(m->levels);
-    if (stale->stale && m->races)
+    if (stale->stale && m->races && report_stale)
         record_stale(m, stale, a, owner_before, size);
     bool judged = !a->private_ && !(flags & (VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_WRITE));
     if (judged && !(stale->stale && stale->for_good))
@@ -688,7 +688,7 @@ static void judge_order(struct vkmm_device_monitor *m, uint64_t at, uint32_t siz
         if (vkmm_happens_before_access(m->order, at, size, false, a->tag, a->invocation, a->site, &earlier)) {
             if (m->races)
                 record_unordered(m, &earlier, a, at, size);
-            *stale = m->unordered_stale_reads++ < VKMM_HOPELESS_READS;
+            *stale |= m->unordered_stale_reads++ < VKMM_HOPELESS_READS;
             if (!*stale)
                 m->unordered_stale_reads = 0;
         }
@@ -752,11 +752,11 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
             a.write = false;
             stale = access_range(m, at, size, &a);
         }
-        bool racing_write = false;
+        bool racing_write = false, unordered_read = false;
         if (flags & VKMM_WORKGROUP_ATOMIC)
             order_atomic(m, at, flags, a.tag);
         else if (!a.private_)
-            judge_order(m, at, size, flags, &a, &stale, &racing_write);
+            judge_order(m, at, size, flags, &a, &unordered_read, &racing_write);
         bool drop = (flags & VKMM_WORKGROUP_WRITE) && !(flags & VKMM_WORKGROUP_READ) && size <= 64 &&
                     ((a.private_ && !through_levels &&
                       write_races(owner_before, invoker_before, a.tag, invoker_of(a.invocation))) ||
@@ -774,10 +774,22 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         }
         if (stale && racing_read_sees_newer(m, flags, (uint32_t)(site >> 32), at))
             stale = false;
-        if (!stale || size > 64 || !m->peek) {
+        if (unordered_read && racing_read_sees_newer(m, flags, (uint32_t)(site >> 32), at))
+            unordered_read = false;
+        if (unordered_read && through_levels && size <= 64 && m->peek) {
+            /* A racing non-private read: what the levels give it when they
+             * hold an older copy (a stale read, the race's consequence: not
+             * reported again; a spin on it is seen as hopeless), else the
+             * bytes from before the dispatch. */
+            moved |= access_levels(m, &addresses[lane], at, size, flags, &a, workgroup_tag, subgroup,
+                                   m->level_view + lane * 64, owner_before, false);
+            if (vkmm_dispatch_levels_stale(m->levels)->stale)
+                continue;
+            stale = true;
+        } else if (!stale || size > 64 || !m->peek) {
             if (through_levels)
                 moved |= access_levels(m, &addresses[lane], at, size, flags, &a, workgroup_tag, subgroup,
-                                       m->level_view + lane * 64, owner_before);
+                                       m->level_view + lane * 64, owner_before, true);
             continue;
         }
         /* This lane reads what the bytes held before the dispatch: private

@@ -1,7 +1,9 @@
 #version 450
 /* Workgroup 0 spins on a coherent flag (a plain load of a coherent buffer,
  * no atomics) that workgroup 1 sets after publishing a value: the spin must
- * let workgroup 1 run, and see its store. */
+ * let workgroup 1 run, and see its store.  A race by the Vulkan memory
+ * model all the same (only atomics synchronize: 000 "Synchronizes-With"),
+ * so strict mode reports it and the copy reads the old value. */
 layout(local_size_x = 1) in;
 layout(set = 0, binding = 0) coherent buffer State { uint flag; uint value; uint copied; };
 void main() {

@@ -12,6 +12,7 @@ void main() {
         if (group != last) {
             while (atomicAdd(flags[group + 1u], 0u) == 0u) {
             }
+            memoryBarrierBuffer(); /* the acquire: legacy atomics are relaxed */
             before = values[group + 1u];
         }
         values[group] = before + group + 1u;

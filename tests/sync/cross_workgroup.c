@@ -1,12 +1,14 @@
 /* Shader-side mistakes between workgroups of one dispatch: a workgroup
  * reads what another writes in the same dispatch (nothing orders
- * workgroups), and a flag hand-off whose data is not coherent (private
- * writes never reach another workgroup inside a command, whatever the
- * atomics say), and a Vulkan-memory-model hand-off whose flag is relaxed and
- * whose words were never made available (they stay in the producers'
- * caches: VKMM-HAZARD-DISPATCH-STALE-READ), or were made available at
- * Workgroup scope only, or made available at Device scope but ordered
- * before the flag by fences of Workgroup scope, and a counter shared by workgroups through atomics
+ * workgroups), with private or with coherent data (a race by
+ * happens-before, whichever workgroup ran first), and a flag hand-off
+ * whose data is not coherent (private writes never reach another
+ * workgroup inside a command, whatever the atomics say), and a
+ * Vulkan-memory-model hand-off whose flag is relaxed (nothing orders the
+ * data's write before its read: VKMM-HAZARD-DISPATCH-RACE), or whose words
+ * were made available at Workgroup scope only (they stay in the producers'
+ * caches: VKMM-HAZARD-DISPATCH-STALE-READ), or whose fences have Workgroup
+ * scope (a race again), and a counter shared by workgroups through atomics
  * of Workgroup scope (each workgroup's updates land on its own copy:
  * VKMM-HAZARD-DISPATCH-LOST-UPDATE).  Strict mode reports each once
  * and the answer is wrong on every seed; the correct variants (two

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@
 
 #include "device_monitor.h"
 #include "dispatch_levels.h"
+#include "happens_before.h"
 #include "shader_abi.h"
 
 enum {
@@ -74,6 +76,10 @@ struct reference {
     const uint8_t *before;
     struct ref_byte byte[DEVICE];
     struct vkmm_dispatch_levels *levels;
+    /* Happens-before between workgroups (tested on its own in
+     * test_happens_before.c), driven through the same calls. */
+    struct vkmm_happens_before *order;
+    uint64_t unordered_stale_reads;
     struct vkmm_device_races *races;
     uint8_t view[WIDTH * 64], level_view[WIDTH * 64];
 };
@@ -199,10 +205,91 @@ static bool ref_coin(uint64_t seed, uint32_t instruction, uint64_t offset)
     return (x ^ (x >> 32)) & 1;
 }
 
+/* Non-private accesses of two workgroups that nothing orders: one record
+ * per pair of instructions of that kind, the sides in program order. */
+static void ref_record_unordered(struct reference *r, const struct vkmm_unordered *u, const struct ref_access *a,
+                                 uint64_t offset, uint32_t size)
+{
+    uint32_t low = u->site < a->site ? u->site : a->site, high = u->site < a->site ? a->site : u->site;
+    for (uint32_t i = 0; i < r->races->count; i++) {
+        struct vkmm_device_race *race = &r->races->race[i];
+        if (race->unordered && race->earlier.word == low && race->later.word == high) {
+            race->bytes += size;
+            return;
+        }
+    }
+    struct vkmm_device_race *race = ref_new_race(r, size);
+    if (!race)
+        return;
+    struct vkmm_device_race_access other = { .text = text_of(u->site), .word = u->site, .workgroup = u->tag - 1,
+                                             .invocation = u->invocation, .write = u->write };
+    struct vkmm_device_race_access self = { .text = text_of(a->site), .word = a->site, .workgroup = a->tag - 1,
+                                            .invocation = a->invocation, .write = a->write };
+    bool in_order = other.word <= self.word;
+    *race = (struct vkmm_device_race){ .earlier = in_order ? other : self, .later = in_order ? self : other,
+                                       .offset = offset, .bytes = size, .unordered = true, .why = (uint8_t)u->why };
+}
+
+/* The monitor's judgement of a non-private access by happens-before:
+ * returns whether a read must see the bytes from before the dispatch
+ * (until 65,536 such reads pile up with no write between), and sets
+ * *racing_write for a write over another workgroup's unordered write. */
+static bool ref_judge_order(struct reference *r, uint64_t at, uint32_t size, uint32_t flags, struct ref_access *a,
+                            bool *racing_write)
+{
+    struct vkmm_unordered u;
+    bool stale = false;
+    if (flags & VKMM_WORKGROUP_READ) {
+        a->write = false;
+        if (vkmm_happens_before_access(r->order, at, size, false, a->tag, a->invocation, a->site - FIRST_SITE + 1,
+                                       &u)) {
+            u.site = u.site + FIRST_SITE - 1;
+            ref_record_unordered(r, &u, a, at, size);
+            stale = r->unordered_stale_reads++ < (1u << 16);
+            if (!stale)
+                r->unordered_stale_reads = 0;
+        }
+    }
+    if (flags & VKMM_WORKGROUP_WRITE) {
+        a->write = true;
+        if (vkmm_happens_before_access(r->order, at, size, true, a->tag, a->invocation, a->site - FIRST_SITE + 1,
+                                       &u)) {
+            u.site = u.site + FIRST_SITE - 1;
+            ref_record_unordered(r, &u, a, at, size);
+            *racing_write = u.write;
+        }
+    }
+    return stale;
+}
+
+/* The lane's access through the reference's levels: sets *stale when the
+ * read was stale (recorded when `report_stale`); moves the lane's address
+ * where the levels hold its bytes, and then returns true. */
+static bool ref_levels(struct reference *r, uint64_t *address, uint64_t at, uint32_t size, uint32_t flags,
+                       struct ref_access *a, const struct ref_byte *before, uint32_t subgroup, bool report_stale,
+                       bool *stale)
+{
+    a->write = (flags & VKMM_WORKGROUP_WRITE) != 0;
+    uint8_t *bytes = vkmm_dispatch_levels_access(r->levels, a->tag, subgroup, at, size, flags,
+                                                 r->level_view + (a->invocation % WIDTH) * 64, a->site,
+                                                 a->invocation);
+    assert_non_null(bytes);
+    const struct vkmm_level_stale *level_stale = vkmm_dispatch_levels_stale(r->levels);
+    if (level_stale->stale && report_stale)
+        ref_record_stale(r, level_stale, a, before, size);
+    *stale = level_stale->stale;
+    if (bytes == r->base + at)
+        return false;
+    *address = (uintptr_t)bytes;
+    return true;
+}
+
 static int64_t ref_access(struct reference *r, uint64_t *addresses, uint64_t lanes, uint32_t size, uint32_t flags,
                           uint32_t tag, uint32_t word, uint32_t subgroup, int64_t marks_delta)
 {
     bool private_ = (flags & VKMM_ACCESS_PRIVATE) != 0;
+    if (flags & VKMM_WORKGROUP_WRITE)
+        r->unordered_stale_reads = 0;
     bool through_levels =
         !private_ || (flags & VKMM_WORKGROUP_ATOMIC) || vkmm_dispatch_levels_busy(r->levels, tag);
     int64_t moved = 0;
@@ -217,12 +304,20 @@ static int64_t ref_access(struct reference *r, uint64_t *addresses, uint64_t lan
         if (flags & VKMM_WORKGROUP_READ)
             for (uint32_t i = 0; i < size; i++)
                 stale |= ref_byte_access(r, at + i, &a, marks_delta);
+        bool racing_write = false, unordered_read = false;
+        if ((flags & VKMM_WORKGROUP_ATOMIC) && (flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) == VKMM_SCOPE_DEVICE)
+            vkmm_happens_before_atomic(r->order, tag, at, (flags & VKMM_WORKGROUP_READ) != 0,
+                                       (flags & VKMM_WORKGROUP_WRITE) != 0);
+        else if (!(flags & VKMM_WORKGROUP_ATOMIC) && !private_)
+            unordered_read = ref_judge_order(r, at, size, flags, &a, &racing_write);
         /* A private write over another workgroup's write (judged by the
-         * lane's first byte) is dropped on seed 0, by a coin on others: the
-         * bytes keep the first writer's. */
-        bool drop = (flags & VKMM_WORKGROUP_WRITE) && !(flags & VKMM_WORKGROUP_READ) && private_ &&
-                    !through_levels && ref_another_agent(&before, tag, a.invocation) &&
-                    (before.seen & (PRIVATE_WRITE | SHARED_WRITE)) &&
+         * lane's first byte), or a non-private one over an unordered write,
+         * is dropped on seed 0, by a coin on others: the bytes keep the
+         * first writer's. */
+        bool drop = (flags & VKMM_WORKGROUP_WRITE) && !(flags & VKMM_WORKGROUP_READ) && size <= 64 &&
+                    ((private_ && !through_levels && ref_another_agent(&before, tag, a.invocation) &&
+                      (before.seen & (PRIVATE_WRITE | SHARED_WRITE))) ||
+                     racing_write) &&
                     (!r->seed || ref_coin(r->seed, word ^ 0x5bd1e995u, at));
         a.write = true;
         if (flags & VKMM_WORKGROUP_WRITE)
@@ -233,10 +328,20 @@ static int64_t ref_access(struct reference *r, uint64_t *addresses, uint64_t lan
             moved = 1;
             continue;
         }
-        /* A racing private read the shader reads again later may see the
-         * newer bytes on seeds other than 0. */
-        if (stale && r->seed && (flags & VKMM_ACCESS_READ_AGAIN) && ref_coin(r->seed, word, at))
-            stale = false;
+        /* A racing read the shader reads again later may see the newer
+         * bytes on seeds other than 0. */
+        bool again = r->seed && (flags & VKMM_ACCESS_READ_AGAIN) && ref_coin(r->seed, word, at);
+        stale &= !again;
+        unordered_read &= !again;
+        if (unordered_read && through_levels) {
+            /* A racing non-private read: the levels' older copy if they
+             * hold one (not reported again), else the bytes from before. */
+            bool held_older;
+            moved |= ref_levels(r, &addresses[lane], at, size, flags, &a, &before, subgroup, false, &held_older);
+            if (held_older)
+                continue;
+            stale = true;
+        }
         if (stale) {
             /* Private reads never see another workgroup's writes inside a
              * command: the bytes as they were before the dispatch. */
@@ -245,19 +350,9 @@ static int64_t ref_access(struct reference *r, uint64_t *addresses, uint64_t lan
             moved = 1;
             continue;
         }
-        if (!through_levels)
-            continue;
-        a.write = (flags & VKMM_WORKGROUP_WRITE) != 0;
-        uint8_t *bytes = vkmm_dispatch_levels_access(r->levels, tag, subgroup, at, size, flags,
-                                                     r->level_view + lane * 64, word, a.invocation);
-        assert_non_null(bytes);
-        const struct vkmm_level_stale *level_stale = vkmm_dispatch_levels_stale(r->levels);
-        if (level_stale->stale)
-            ref_record_stale(r, level_stale, &a, &before, size);
-        if (bytes != r->base + at) {
-            addresses[lane] = (uintptr_t)bytes;
-            moved = 1;
-        }
+        bool ignored;
+        if (through_levels)
+            moved |= ref_levels(r, &addresses[lane], at, size, flags, &a, &before, subgroup, true, &ignored);
     }
     return moved;
 }
@@ -313,6 +408,8 @@ static void assert_same_races(const struct vkmm_device_races *a, const struct vk
         assert_int_equal(x->stale, y->stale);
         assert_int_equal(x->held, y->held);
         assert_int_equal(x->lost, y->lost);
+        assert_int_equal(x->unordered, y->unordered);
+        assert_int_equal(x->why, y->why);
         assert_same_side(&x->earlier, &y->earlier);
         assert_same_side(&x->later, &y->later);
     }
@@ -589,6 +686,18 @@ static void random_access(struct sides *s, uint64_t *rng, int64_t marks, uint64_
     }
 }
 
+/* A fence: happens-before between workgroups (an acquire-release acquires
+ * first), then the levels. */
+static void ref_fence(struct reference *r, uint32_t tag, uint32_t subgroup, uint32_t kind)
+{
+    bool wide = (kind & 3u) == VKMM_SCOPE_DEVICE;
+    if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_ACQUIRE | VKMM_FENCE_ATOMIC)) || ((kind & VKMM_FENCE_SYNC) && wide))
+        vkmm_happens_before_acquire(r->order, tag, wide);
+    if (kind & (VKMM_FENCE_AVAILABLE | VKMM_FENCE_RELEASE))
+        vkmm_happens_before_release(r->order, tag, wide);
+    vkmm_dispatch_levels_fence(r->levels, tag, subgroup, kind);
+}
+
 /* Fences and scheduling points, alike on both sides' levels. */
 static void random_schedule(struct sides *s, uint64_t *rng)
 {
@@ -600,7 +709,7 @@ static void random_schedule(struct sides *s, uint64_t *rng)
         if (choice == 0 && k == 0)
             vkmm_device_monitor_fence(s->m, tag, subgroup, kind);
         else if (choice == 0)
-            vkmm_dispatch_levels_fence(levels[k], tag, subgroup, kind);
+            ref_fence(s->ref, tag, subgroup, kind);
         else if (choice == 1)
             vkmm_dispatch_levels_yield(levels[k], tag, subgroup);
         else
@@ -621,7 +730,9 @@ static void test_word_states_match_byte_reference(void **state)
     s->ref->before = s->before[1];
     s->ref->levels = vkmm_dispatch_levels_create(s->memory[1], DEVICE);
     assert_non_null(s->ref->levels);
-    uint64_t rng = 2024, steps = 0, private_steps = 0, races = 0, stale = 0, moved_reads = 0, full = 0;
+    s->ref->order = vkmm_happens_before_create(DEVICE);
+    assert_non_null(s->ref->order);
+    uint64_t rng = 2024, steps = 0, private_steps = 0, races = 0, stale = 0, moved_reads = 0, full = 0, unordered = 0;
     for (int dispatch = 0; dispatch < 400; dispatch++) {
         uint64_t seed = next(&rng) % 3;
         s->sites = 2 + (uint32_t)next(&rng) % (SITES - 1);
@@ -637,6 +748,8 @@ static void test_word_states_match_byte_reference(void **state)
         int64_t marks = dispatch % 4 == 3 ? 0 : DEVICE; /* some dispatches have no read marks */
         vkmm_device_monitor_begin(s->m, &s->races[0], peek_before, s->before[0], seed, marks, WIDTH);
         vkmm_dispatch_levels_begin(s->ref->levels, seed, WIDTH);
+        vkmm_happens_before_begin(s->ref->order);
+        s->ref->unordered_stale_reads = 0;
         s->ref->seed = seed;
         s->ref->races = &s->races[1];
         memset(s->ref->byte, 0, sizeof(s->ref->byte));
@@ -656,6 +769,7 @@ static void test_word_states_match_byte_reference(void **state)
         assert_same_races(&s->races[0], &s->races[1]);
         for (uint32_t i = 0; i < s->races[0].count; i++) {
             stale += s->races[0].race[i].stale;
+            unordered += s->races[0].race[i].unordered;
             moved_reads += !s->races[0].race[i].stale && !s->races[0].race[i].lost &&
                            s->races[0].race[i].later.private_ && !s->races[0].race[i].later.write;
         }
@@ -667,9 +781,11 @@ static void test_word_states_match_byte_reference(void **state)
      * overflow, not only ordered accesses. */
     assert_true(races > 2000);
     assert_true(stale > 50);
+    assert_true(unordered > 50);
     assert_true(moved_reads > 200);
     assert_true(private_steps > steps / 4);
     vkmm_dispatch_levels_destroy(s->ref->levels);
+    vkmm_happens_before_destroy(s->ref->order);
     vkmm_device_monitor_destroy(s->m);
     free(s->ref);
     free(s);

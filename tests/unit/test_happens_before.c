@@ -1,0 +1,255 @@
+/* Unit tests of runtime/strict/happens_before.c: happens-before between
+ * the workgroups of one dispatch.  Two conflicting non-private accesses of
+ * different workgroups race unless a release at Device scope, an atomic
+ * write carrying it, an atomic read of that word and an acquire at Device
+ * scope order them (000 "Synchronizes-With"), whichever ran first; relaxed
+ * atomics, Workgroup-scope fences and accesses of one workgroup order or
+ * judge nothing; the structure may add order (overflow), never remove it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "happens_before.h"
+
+enum { DATA = 256, FLAG = 4096, SIZE = 1 << 16, SITE_WRITE = 1, SITE_READ = 2, SITE_OTHER = 3 };
+
+static struct vkmm_happens_before *start(void)
+{
+    struct vkmm_happens_before *h = vkmm_happens_before_create(SIZE);
+    assert_non_null(h);
+    vkmm_happens_before_begin(h);
+    return h;
+}
+
+static bool write_data(struct vkmm_happens_before *h, uint32_t tag, struct vkmm_unordered *u)
+{
+    return vkmm_happens_before_access(h, DATA, 16, true, tag, 5, SITE_WRITE, u);
+}
+
+static bool read_data(struct vkmm_happens_before *h, uint32_t tag, struct vkmm_unordered *u)
+{
+    return vkmm_happens_before_access(h, DATA, 16, false, tag, 7, SITE_READ, u);
+}
+
+/* Workgroup `from` hands the data to `to` through the flag with
+ * release/acquire at scope `wide`; `release`/`acquire` false: relaxed. */
+static void hand_over(struct vkmm_happens_before *h, uint32_t from, uint32_t to, bool release, bool acquire,
+                      bool wide)
+{
+    if (release)
+        vkmm_happens_before_release(h, from, wide);
+    vkmm_happens_before_atomic(h, from, FLAG, false, true);
+    vkmm_happens_before_atomic(h, to, FLAG, true, false);
+    if (acquire)
+        vkmm_happens_before_acquire(h, to, wide);
+}
+
+static void test_unsynchronized_workgroups_race_in_either_order(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    assert_false(write_data(h, 1, &u));
+    assert_true(read_data(h, 2, &u));
+    assert_int_equal(u.tag, 1);
+    assert_int_equal(u.site, SITE_WRITE);
+    assert_int_equal(u.invocation, 5);
+    assert_true(u.write);
+    assert_int_equal(u.why, VKMM_UNORDERED_NO_SYNC);
+    /* The other order: the read first, then the write (write after read). */
+    vkmm_happens_before_begin(h);
+    assert_false(read_data(h, 2, &u));
+    assert_true(write_data(h, 1, &u));
+    assert_int_equal(u.tag, 2);
+    assert_int_equal(u.site, SITE_READ);
+    assert_false(u.write);
+    /* Two writers (write after write). */
+    vkmm_happens_before_begin(h);
+    assert_false(write_data(h, 1, &u));
+    assert_true(write_data(h, 3, &u));
+    assert_true(u.write);
+    vkmm_happens_before_destroy(h);
+}
+
+static void test_reads_and_one_workgroup_never_race(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    assert_false(read_data(h, 1, &u));
+    assert_false(read_data(h, 2, &u));
+    assert_false(read_data(h, 3, &u));
+    /* Invocations of one workgroup are not judged here. */
+    vkmm_happens_before_begin(h);
+    assert_false(write_data(h, 4, &u));
+    assert_false(vkmm_happens_before_access(h, DATA, 4, false, 4, 9, SITE_READ, &u));
+    assert_false(write_data(h, 4, &u));
+    /* A new dispatch forgets the last one's accesses. */
+    vkmm_happens_before_begin(h);
+    assert_false(write_data(h, 5, &u));
+    vkmm_happens_before_destroy(h);
+}
+
+static void test_release_acquire_at_device_scope_orders(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    assert_false(write_data(h, 1, &u));
+    hand_over(h, 1, 2, true, true, true);
+    assert_false(read_data(h, 2, &u));
+    /* The reader's later write is ordered after the writer's write too,
+     * and after its own read. */
+    assert_false(write_data(h, 2, &u));
+    vkmm_happens_before_destroy(h);
+}
+
+static void test_a_write_after_the_release_is_not_ordered(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    hand_over(h, 1, 2, true, true, true);
+    assert_false(write_data(h, 1, &u)); /* after the release: the hand-over does not cover it */
+    assert_true(read_data(h, 2, &u));
+    vkmm_happens_before_destroy(h);
+}
+
+static void test_relaxed_flags_order_nothing(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    assert_false(write_data(h, 1, &u));
+    hand_over(h, 1, 2, false, true, true); /* no release */
+    assert_true(read_data(h, 2, &u));
+    assert_int_equal(u.why, VKMM_UNORDERED_RELAXED);
+    vkmm_happens_before_begin(h);
+    assert_false(write_data(h, 1, &u));
+    hand_over(h, 1, 2, true, false, true); /* no acquire */
+    assert_true(read_data(h, 2, &u));
+    assert_int_equal(u.why, VKMM_UNORDERED_RELAXED);
+    /* An acquire after the flag's load orders what the load returned
+     * (a fence: 000 "Synchronizes-With"), however late. */
+    vkmm_happens_before_begin(h);
+    assert_false(write_data(h, 1, &u));
+    hand_over(h, 1, 2, true, false, true);
+    vkmm_happens_before_acquire(h, 2, true);
+    assert_false(read_data(h, 2, &u));
+    vkmm_happens_before_destroy(h);
+}
+
+static void test_workgroup_scope_orders_nothing_between_workgroups(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    assert_false(write_data(h, 1, &u));
+    hand_over(h, 1, 2, true, true, false);
+    assert_true(read_data(h, 2, &u));
+    assert_int_equal(u.why, VKMM_UNORDERED_NARROW_SCOPE);
+    vkmm_happens_before_destroy(h);
+}
+
+/* 000 "Happens-Before" is transitive: 1 -> 2 -> 3 orders 1's write
+ * before 3's read, with another flag between 2 and 3. */
+static void test_happens_before_is_transitive(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    assert_false(write_data(h, 1, &u));
+    hand_over(h, 1, 2, true, true, true);
+    vkmm_happens_before_release(h, 2, true);
+    vkmm_happens_before_atomic(h, 2, FLAG + 4, false, true);
+    vkmm_happens_before_atomic(h, 3, FLAG + 4, true, false);
+    vkmm_happens_before_acquire(h, 3, true);
+    assert_false(read_data(h, 3, &u));
+    /* A workgroup the chain never reached still races. */
+    assert_true(read_data(h, 4, &u));
+    assert_int_equal(u.tag, 1);
+    vkmm_happens_before_destroy(h);
+}
+
+/* A read another workgroup is not ordered after stays recorded beside a
+ * later ordered one: the next write races with it. */
+static void test_concurrent_reads_keep_the_unordered_one(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    assert_false(read_data(h, 1, &u));
+    assert_false(read_data(h, 2, &u));
+    assert_true(write_data(h, 2, &u)); /* races with 1's read */
+    assert_int_equal(u.tag, 1);
+    vkmm_happens_before_destroy(h);
+}
+
+/* More workgroups in a clock than it has room for: ordered after
+ * everything (a race may be missed, never invented). */
+static void test_a_full_clock_orders_everything(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    for (uint32_t from = 10; from < 30; from++)
+        hand_over(h, from, 2, true, true, true);
+    assert_false(write_data(h, 77, &u));
+    assert_false(read_data(h, 2, &u));
+    vkmm_happens_before_destroy(h);
+}
+
+static void test_partial_words_are_not_judged(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    assert_false(vkmm_happens_before_access(h, DATA + 1, 1, true, 1, 0, SITE_WRITE, &u));
+    assert_false(vkmm_happens_before_access(h, DATA + 1, 1, true, 2, 0, SITE_OTHER, &u));
+    assert_false(vkmm_happens_before_access(h, DATA, 2, false, 3, 0, SITE_READ, &u));
+    /* Outside the address space: nothing. */
+    assert_false(vkmm_happens_before_access(h, SIZE - 4, 8, true, 1, 0, SITE_WRITE, &u));
+    vkmm_happens_before_destroy(h);
+}
+
+/* Many workgroups and flags: the tables grow; every hand-over still
+ * orders, and an unsynchronized pair still races. */
+static void test_many_workgroups_and_flags(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    for (uint32_t tag = 1; tag <= 3000; tag++) {
+        uint64_t data = 8192 + (uint64_t)tag * 4, flag = 32768 + (uint64_t)tag * 4;
+        assert_false(vkmm_happens_before_access(h, data, 4, true, tag, 0, SITE_WRITE, &u));
+        vkmm_happens_before_release(h, tag, true);
+        vkmm_happens_before_atomic(h, tag, flag, false, true);
+        vkmm_happens_before_atomic(h, tag + 5000, flag, true, false);
+        vkmm_happens_before_acquire(h, tag + 5000, true);
+        assert_false(vkmm_happens_before_access(h, data, 4, false, tag + 5000, 0, SITE_READ, &u));
+        assert_true(vkmm_happens_before_access(h, data, 4, false, tag + 9000, 0, SITE_OTHER, &u));
+    }
+    vkmm_happens_before_destroy(h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_unsynchronized_workgroups_race_in_either_order),
+        cmocka_unit_test(test_reads_and_one_workgroup_never_race),
+        cmocka_unit_test(test_release_acquire_at_device_scope_orders),
+        cmocka_unit_test(test_a_write_after_the_release_is_not_ordered),
+        cmocka_unit_test(test_relaxed_flags_order_nothing),
+        cmocka_unit_test(test_workgroup_scope_orders_nothing_between_workgroups),
+        cmocka_unit_test(test_happens_before_is_transitive),
+        cmocka_unit_test(test_concurrent_reads_keep_the_unordered_one),
+        cmocka_unit_test(test_a_full_clock_orders_everything),
+        cmocka_unit_test(test_partial_words_are_not_judged),
+        cmocka_unit_test(test_many_workgroups_and_flags),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
