@@ -216,6 +216,8 @@ static bool step_workgroup(const struct dispatch_run *run, struct workgroup_slot
                 slot->status[g] = VKMM_SHADER_YIELDED;
         if (slot->monitor)
             vkmm_workgroup_monitor_barrier_open(slot->monitor);
+        if (run->monitor)
+            vkmm_device_monitor_barrier_open(run->monitor, slot->invocation.workgroup_tag);
     }
     return slot->unfinished != 0;
 }

@@ -813,16 +813,25 @@ uint32_t vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32
      * what it just acquired (000 "Happens-Before" is transitive). */
     bool wide = (kind & 3u) == VKMM_SCOPE_DEVICE;
     uint32_t tag = monitor_tag(workgroup_tag);
-    /* (An acquire naming no device memory at Workgroup scope, barrier()'s,
-     * is not a mistake worth naming: VKMM_FENCE_SYNC.) */
+    /* VKMM_FENCE_SYNC: an acquire naming no device memory (barrier()'s at
+     * Workgroup scope: it orders no buffer access, and the phase after the
+     * barrier stays judged), or any acquire at Subgroup scope (a subgroup
+     * control barrier's: invocations of the subgroup synchronize, which the
+     * phases do not follow, so the phase is not judged). */
     bool acquire = (kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_ACQUIRE | VKMM_FENCE_ATOMIC)) ||
-                   ((kind & VKMM_FENCE_SYNC) && wide);
+                   ((kind & VKMM_FENCE_SYNC) && (wide || (kind & 3u) < VKMM_SCOPE_WORKGROUP));
     if (acquire)
         vkmm_happens_before_acquire(m->order, tag, wide);
     if (kind & (VKMM_FENCE_AVAILABLE | VKMM_FENCE_RELEASE))
         vkmm_happens_before_release(m->order, tag, wide);
     vkmm_dispatch_levels_fence(m->levels, workgroup_tag, subgroup, kind);
     return 0;
+}
+
+void vkmm_device_monitor_barrier_open(struct vkmm_device_monitor *m, uint32_t workgroup_tag)
+{
+    if (m && workgroup_tag)
+        vkmm_happens_before_barrier(m->order, monitor_tag(workgroup_tag));
 }
 
 struct vkmm_dispatch_levels *vkmm_device_monitor_levels(struct vkmm_device_monitor *m)

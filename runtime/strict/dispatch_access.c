@@ -392,11 +392,15 @@ static void describe_unordered_race(const struct vkmm_strict_grid *grid, const s
         [VKMM_UNORDERED_NARROW_SCOPE] =
             "a release or acquire between them has Workgroup scope, but the two invocations are in different "
             "workgroups; use gl_ScopeDevice for the fences and atomics that hand data between workgroups",
+        [VKMM_UNORDERED_NO_BARRIER] =
+            "no barrier() between them (invocations of one workgroup, of one subgroup too, are ordered by a "
+            "control barrier, with memoryBarrierBuffer() before it for buffers, or by release/acquire)",
     };
-    snprintf(hazard->missing, sizeof(hazard->missing),
-             "the %s of %s and the %s of %s by different workgroups are not ordered: %s",
+    bool one_workgroup = r->why == VKMM_UNORDERED_NO_BARRIER;
+    snprintf(hazard->missing, sizeof(hazard->missing), "the %s of %s and the %s of %s by different %s are not ordered: %s",
              device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text,
-             hints[r->why <= VKMM_UNORDERED_NARROW_SCOPE ? r->why : VKMM_UNORDERED_NO_SYNC]);
+             one_workgroup ? "invocations of one workgroup" : "workgroups",
+             hints[r->why <= VKMM_UNORDERED_NO_BARRIER ? r->why : VKMM_UNORDERED_NO_SYNC]);
     char first[112], second[112];
     device_race_workgroup(first, sizeof(first), grid, &r->earlier);
     device_race_workgroup(second, sizeof(second), grid, &r->later);

@@ -25,6 +25,8 @@ enum {
 struct workgroup {
     uint32_t tag;
     uint32_t epoch; /* releases so far + 1: its accesses since the last release */
+    uint32_t phase; /* control barriers it passed: its invocations' accesses since the last */
+    uint32_t synchronized_phase; /* phase + 1 when a fence or an atomic's release/acquire ran in that phase */
     uint32_t did;
     bool has_released;
     struct clock seen;     /* what its acquires joined */
@@ -44,22 +46,27 @@ struct index {
     uint32_t mask; /* slots - 1, a power of two minus one */
 };
 
-/* A record of a data word's access: tag (19 bits), site (8), invoker (16:
- * local invocation index + 1, 0 unknown) and epoch (21).  0: none. */
+/* A record of a data word's access: `id` holds the tag (19 bits), site (8),
+ * invoker (16: local invocation index + 1, 0 unknown) and epoch (21), 0:
+ * none; `phase` its workgroup's barrier phase. */
+struct record {
+    uint64_t id;
+    uint32_t phase, unused;
+};
 #define TAG_BITS 19u
 #define SITE_SHIFT 19u
 #define INVOKER_SHIFT 27u
 #define EPOCH_SHIFT 43u
 #define EPOCH_MAX ((1u << 21) - 1u)
 #define WORD 4u
-#define CHUNK_WORDS 1024u /* data words zeroed at a time (16 KiB of records) */
+#define CHUNK_WORDS 1024u /* data words zeroed at a time (32 KiB of records) */
 /* Past these, the dispatch is not judged any more (every access ordered). */
 #define MAX_WORKGROUPS (1u << 20)
 #define MAX_WORD_CLOCKS (1u << 20)
 
 struct vkmm_happens_before {
     uint64_t words;
-    uint64_t *records;          /* per data word: [0] the last write, [1] the last read; committed where touched */
+    struct record *records;     /* per data word: [0] the last write, [1] the last read; committed where touched */
     uint64_t *chunk_generation; /* per CHUNK_WORDS words: the dispatch whose records they hold */
     uint64_t generation;
     struct workgroup *workgroups;
@@ -88,7 +95,7 @@ struct vkmm_happens_before *vkmm_happens_before_create(uint64_t size)
     if (!h)
         return NULL;
     h->words = (size + WORD - 1) / WORD;
-    h->records = map_zeroed(h->words * 2 * sizeof(uint64_t));
+    h->records = map_zeroed(h->words * 2 * sizeof(struct record));
     h->chunk_generation = map_zeroed(chunk_count(h->words) * sizeof(uint64_t));
     if (!h->records || !h->chunk_generation) {
         vkmm_happens_before_destroy(h);
@@ -102,7 +109,7 @@ void vkmm_happens_before_destroy(struct vkmm_happens_before *h)
     if (!h)
         return;
     if (h->records)
-        munmap(h->records, h->words * 2 * sizeof(uint64_t));
+        munmap(h->records, h->words * 2 * sizeof(struct record));
     if (h->chunk_generation)
         munmap(h->chunk_generation, chunk_count(h->words) * sizeof(uint64_t));
     free(h->workgroups);
@@ -281,6 +288,7 @@ void vkmm_happens_before_release(struct vkmm_happens_before *h, uint32_t tag, bo
     struct workgroup *w = workgroup(h, tag);
     if (!w)
         return;
+    w->synchronized_phase = w->phase + 1;
     if (!wide) {
         w->did |= DID_NARROW;
         return;
@@ -298,6 +306,7 @@ void vkmm_happens_before_acquire(struct vkmm_happens_before *h, uint32_t tag, bo
     struct workgroup *w = workgroup(h, tag);
     if (!w)
         return;
+    w->synchronized_phase = w->phase + 1;
     if (!wide) {
         w->did |= DID_NARROW;
         return;
@@ -328,6 +337,13 @@ void vkmm_happens_before_atomic(struct vkmm_happens_before *h, uint32_t tag, uin
     }
 }
 
+void vkmm_happens_before_barrier(struct vkmm_happens_before *h, uint32_t tag)
+{
+    struct workgroup *w = workgroup(h, tag);
+    if (w)
+        w->phase++;
+}
+
 /* The records of data words [first, last] as this dispatch left them:
  * chunks it has not touched yet hold an earlier dispatch's, zeroed now. */
 static void refresh(struct vkmm_happens_before *h, uint64_t first, uint64_t last)
@@ -336,7 +352,7 @@ static void refresh(struct vkmm_happens_before *h, uint64_t first, uint64_t last
         if (h->chunk_generation[chunk] == h->generation)
             continue;
         uint64_t words = h->words - chunk * CHUNK_WORDS < CHUNK_WORDS ? h->words - chunk * CHUNK_WORDS : CHUNK_WORDS;
-        memset(h->records + chunk * CHUNK_WORDS * 2, 0, words * 2 * sizeof(uint64_t));
+        memset(h->records + chunk * CHUNK_WORDS * 2, 0, words * 2 * sizeof(struct record));
         h->chunk_generation[chunk] = h->generation;
     }
 }
@@ -351,21 +367,35 @@ static uint32_t record_epoch(uint64_t record)
     return (uint32_t)(record >> EPOCH_SHIFT);
 }
 
-/* Does the recorded access happen before an access of workgroup `tag`
- * (whose entry is `w`, NULL: it never synchronized)?  Accesses of one
- * workgroup are not judged here. */
-static bool ordered_before(uint64_t record, uint32_t tag, const struct workgroup *w)
+static uint32_t record_invoker(uint64_t record)
 {
-    uint32_t earlier = record_tag(record);
-    if (!earlier || earlier == tag)
+    return (uint32_t)(record >> INVOKER_SHIFT & 0xffffu);
+}
+
+/* Does the recorded access happen before an access of invocation `invoker`
+ * (local index + 1, 0 unknown) of workgroup `tag` (whose entry is `w`,
+ * NULL: it never synchronized nor passed a barrier)? */
+static bool ordered_before(const struct record *record, uint32_t tag, uint32_t invoker, const struct workgroup *w)
+{
+    uint32_t earlier = record_tag(record->id);
+    if (!earlier)
         return true;
+    if (earlier == tag) {
+        /* One workgroup: the same invocation, a control barrier between
+         * (000 "Synchronizes-With": control barriers), or a fence or
+         * atomic release/acquire in the phase, which is not followed. */
+        uint32_t earlier_invoker = record_invoker(record->id);
+        uint32_t phase = w ? w->phase : 0;
+        return !earlier_invoker || !invoker || earlier_invoker == invoker || record->phase != phase ||
+               (w && w->synchronized_phase == phase + 1);
+    }
     if (!w)
         return false;
     if (w->seen.full)
         return true;
     for (uint32_t i = 0; i < w->seen.count; i++)
         if (w->seen.at[i].tag == earlier)
-            return record_epoch(record) <= w->seen.at[i].epoch;
+            return record_epoch(record->id) <= w->seen.at[i].epoch;
     return false;
 }
 
@@ -377,15 +407,15 @@ static enum vkmm_unordered_why why_unordered(const struct workgroup *a, const st
     return did & DID_NARROW ? VKMM_UNORDERED_NARROW_SCOPE : VKMM_UNORDERED_RELAXED;
 }
 
-static void describe(const struct vkmm_happens_before *h, uint64_t record, bool write, const struct workgroup *w,
-                     struct vkmm_unordered *earlier)
+static void describe(const struct vkmm_happens_before *h, uint64_t record, bool write, uint32_t tag,
+                     const struct workgroup *w, struct vkmm_unordered *earlier)
 {
-    uint32_t invoker = (uint32_t)(record >> INVOKER_SHIFT & 0xffffu);
+    uint32_t invoker = record_invoker(record);
     earlier->tag = record_tag(record);
     earlier->site = (uint32_t)(record >> SITE_SHIFT & 0xffu);
     earlier->invocation = invoker ? invoker - 1u : UINT32_MAX;
     earlier->write = write;
-    earlier->why = why_unordered(w, find_workgroup(h, earlier->tag));
+    earlier->why = earlier->tag == tag ? VKMM_UNORDERED_NO_BARRIER : why_unordered(w, find_workgroup(h, earlier->tag));
 }
 
 bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool write,
@@ -401,26 +431,27 @@ bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, 
     uint64_t first = offset / WORD, last = first + size / WORD - 1;
     refresh(h, first, last);
     bool found = false;
+    uint32_t phase = w ? w->phase : 0;
     for (uint64_t word = first; word <= last; word++) {
-        uint64_t *record = h->records + word * 2;
-        bool write_ordered = ordered_before(record[0], tag, w);
-        bool read_ordered = ordered_before(record[1], tag, w);
+        struct record *record = h->records + word * 2;
+        bool write_ordered = ordered_before(&record[0], tag, (uint32_t)invoker, w);
+        bool read_ordered = ordered_before(&record[1], tag, (uint32_t)invoker, w);
         /* 000 "Data Race": a read conflicts with an earlier write, a write
          * with both. */
         if (!found && !write_ordered) {
-            describe(h, record[0], true, w, earlier);
+            describe(h, record[0].id, true, tag, w, earlier);
             found = true;
         } else if (!found && write && !read_ordered) {
-            describe(h, record[1], false, w, earlier);
+            describe(h, record[1].id, false, tag, w, earlier);
             found = true;
         }
         if (write) {
-            record[0] = self;
-            record[1] = 0;
+            record[0] = (struct record){ .id = self, .phase = phase };
+            record[1] = (struct record){ 0 };
         } else if (read_ordered) {
             /* Reads of other workgroups that this one is not ordered after
              * stay: a later write must still be judged against them. */
-            record[1] = self;
+            record[1] = (struct record){ .id = self, .phase = phase };
         }
     }
     return found;

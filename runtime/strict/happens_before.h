@@ -28,14 +28,19 @@
  *                    instruction, invocation)
  *
  * An access is ordered after a recorded one of workgroup w at epoch e when
- * the accessor's clock holds w at e or later.  A workgroup is one agent
- * here: what one of its invocations released or acquired counts for all of
- * them (barriers inside a workgroup are not followed).  That, an atomic
- * read joining the word's whole clock (not only the write it read), and
- * clocks that overflow their room (then ordered after everything) only add
- * order: this structure may miss a race, never report a pair the model
- * orders.  Accesses that cover part of a word are not judged.  Knows no
- * Vulkan object. */
+ * the accessor's clock holds w at e or later.  Between workgroups a
+ * workgroup is one agent: what one of its invocations released or
+ * acquired counts for all of them.  Inside a workgroup, invocations are
+ * agents ordered by control barriers (a barrier phase per workgroup: two
+ * invocations' accesses in one phase race); a phase in which any fence or
+ * atomic release/acquire ran is not judged (synchronization through
+ * atomics inside a workgroup is not followed).  That, an atomic read
+ * joining the word's whole clock (not only the write it read), and clocks
+ * that overflow their room (then ordered after everything) only add order:
+ * this structure may miss a race, never report a pair the model orders.
+ * (Whether a barrier's semantics also make the bytes available and visible
+ * is the levels' question: dispatch_levels.h.)  Accesses that cover part of
+ * a word are not judged.  Knows no Vulkan object. */
 #pragma once
 
 #include <stdbool.h>
@@ -49,6 +54,7 @@ enum vkmm_unordered_why {
     VKMM_UNORDERED_NO_SYNC = 0,   /* neither workgroup released/acquired anything the other saw */
     VKMM_UNORDERED_RELAXED,       /* atomics at Device scope were read or written without release/acquire */
     VKMM_UNORDERED_NARROW_SCOPE,  /* releases or acquires at Workgroup scope (or narrower) */
+    VKMM_UNORDERED_NO_BARRIER,    /* invocations of one workgroup with no control barrier between */
 };
 
 /* The earlier of two unordered accesses. */
@@ -71,6 +77,9 @@ void vkmm_happens_before_begin(struct vkmm_happens_before *h);
  * here but name the mistake in a report). */
 void vkmm_happens_before_release(struct vkmm_happens_before *h, uint32_t tag, bool wide);
 void vkmm_happens_before_acquire(struct vkmm_happens_before *h, uint32_t tag, bool wide);
+/* Workgroup `tag`'s control barrier opened: its invocations' accesses
+ * before it happen before their accesses after it. */
+void vkmm_happens_before_barrier(struct vkmm_happens_before *h, uint32_t tag);
 /* An atomic of workgroup `tag` at Device scope (or wider) on the word at
  * `offset`: a read collects the clock the word's writes released (an
  * acquire later joins it), a write carries the workgroup's last release. */

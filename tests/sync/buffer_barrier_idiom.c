@@ -19,6 +19,7 @@ enum {
     LEGACY_NOT_COHERENT,
     CORRECT_DEVICECOHERENT,
     DEVICECOHERENT_BARRIER_ONLY,
+    LEGACY_COHERENT_NO_BARRIER,
     VARIANTS
 };
 
@@ -38,6 +39,13 @@ static const struct sync_variant variants[VARIANTS] = {
     [CORRECT_DEVICECOHERENT] = { "correct_devicecoherent_with_buffer_barrier", NULL },
     [DEVICECOHERENT_BARRIER_ONLY] = { "bug_devicecoherent_with_barrier_only", "VKMM-HAZARD-DISPATCH-STALE-READ",
                                       .mentions = "semantics without UniformMemory" },
+    /* A coherent buffer and no barrier at all: each invocation reads its
+     * neighbour's word (mostly a lane of its own subgroup), a race by
+     * happens-before (runtime/strict/happens_before.h) whichever ran
+     * first. */
+    [LEGACY_COHERENT_NO_BARRIER] = { "bug_legacy_coherent_without_barrier", "VKMM-HAZARD-DISPATCH-RACE",
+                                     .mentions = "by different invocations of one workgroup are not ordered: no "
+                                                 "barrier() between them" },
 };
 
 static void exchange(struct vkmm_test *t, const char *shader_name, uint32_t result[SYNC_WORDS])
@@ -68,21 +76,23 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
         [LEGACY_NOT_COHERENT] = "sync_buffer_exchange_plain",
         [CORRECT_DEVICECOHERENT] = "sync_buffer_exchange_devicecoherent",
         [DEVICECOHERENT_BARRIER_ONLY] = "sync_buffer_exchange_devicecoherent_barrier",
+        [LEGACY_COHERENT_NO_BARRIER] = "sync_buffer_exchange_coherent_no_barrier",
     };
     exchange(t, shaders[variant], result);
 }
 
-static void expected_words(uint32_t expected[SYNC_WORDS])
+/* Each invocation reads the word of the invocation `distance` after it. */
+static void expected_words(uint32_t expected[SYNC_WORDS], uint32_t distance)
 {
     memset(expected, 0, SYNC_WORDS * 4);
     for (uint32_t i = 0; i < 64; i++)
-        expected[i] = ((i + 32u) % 64u) * 3u + 1u;
+        expected[i] = ((i + distance) % 64u) * 3u + 1u;
 }
 
 static void run(int variant)
 {
     uint32_t expected[SYNC_WORDS];
-    expected_words(expected);
+    expected_words(expected, variant == LEGACY_COHERENT_NO_BARRIER ? 1 : 32);
     sync_check(program, variant, &variants[variant], expected);
 }
 
@@ -92,6 +102,7 @@ static void correct_legacy_coherent(void **state) { (void)state; run(CORRECT_LEG
 static void bug_legacy_not_coherent(void **state) { (void)state; run(LEGACY_NOT_COHERENT); }
 static void correct_devicecoherent(void **state) { (void)state; run(CORRECT_DEVICECOHERENT); }
 static void bug_devicecoherent_barrier_only(void **state) { (void)state; run(DEVICECOHERENT_BARRIER_ONLY); }
+static void bug_legacy_coherent_no_barrier(void **state) { (void)state; run(LEGACY_COHERENT_NO_BARRIER); }
 
 /* The knob: the idiom is right and nothing is reported (both modes). */
 static void correct_idiom_with_common_reading(void **state)
@@ -104,7 +115,7 @@ static void correct_idiom_with_common_reading(void **state)
     exchange(t, "sync_buffer_exchange_idiom", result);
     uint32_t hazards = t->hazard_count;
     vkmm_test_destroy(t);
-    expected_words(expected);
+    expected_words(expected, 32);
     assert_memory_equal(result, expected, sizeof(result));
     assert_int_equal(hazards, 0);
 }
@@ -118,6 +129,7 @@ int main(void)
         cmocka_unit_test(bug_legacy_not_coherent),
         cmocka_unit_test(correct_devicecoherent),
         cmocka_unit_test(bug_devicecoherent_barrier_only),
+        cmocka_unit_test(bug_legacy_coherent_no_barrier),
         cmocka_unit_test(correct_idiom_with_common_reading),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -691,7 +691,8 @@ static void random_access(struct sides *s, uint64_t *rng, int64_t marks, uint64_
 static void ref_fence(struct reference *r, uint32_t tag, uint32_t subgroup, uint32_t kind)
 {
     bool wide = (kind & 3u) == VKMM_SCOPE_DEVICE;
-    if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_ACQUIRE | VKMM_FENCE_ATOMIC)) || ((kind & VKMM_FENCE_SYNC) && wide))
+    if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_ACQUIRE | VKMM_FENCE_ATOMIC)) ||
+        ((kind & VKMM_FENCE_SYNC) && (wide || (kind & 3u) < VKMM_SCOPE_WORKGROUP)))
         vkmm_happens_before_acquire(r->order, tag, wide);
     if (kind & (VKMM_FENCE_AVAILABLE | VKMM_FENCE_RELEASE))
         vkmm_happens_before_release(r->order, tag, wide);
@@ -703,7 +704,7 @@ static void random_schedule(struct sides *s, uint64_t *rng)
 {
     struct vkmm_dispatch_levels *levels[2] = { vkmm_device_monitor_levels(s->m), s->ref->levels };
     uint32_t tag = 1 + (uint32_t)next(rng) % s->workgroups, subgroup = (uint32_t)next(rng) % SUBGROUPS;
-    uint32_t choice = (uint32_t)next(rng) % 3;
+    uint32_t choice = (uint32_t)next(rng) % 4;
     uint32_t kind = (uint32_t)next(rng) % 4 | (uint32_t)(next(rng) % 4) * VKMM_FENCE_AVAILABLE;
     for (int k = 0; k < 2; k++) {
         if (choice == 0 && k == 0)
@@ -712,6 +713,10 @@ static void random_schedule(struct sides *s, uint64_t *rng)
             ref_fence(s->ref, tag, subgroup, kind);
         else if (choice == 1)
             vkmm_dispatch_levels_yield(levels[k], tag, subgroup);
+        else if (choice == 3 && k == 0)
+            vkmm_device_monitor_barrier_open(s->m, tag);
+        else if (choice == 3)
+            vkmm_happens_before_barrier(s->ref->order, tag);
         else
             vkmm_dispatch_levels_round(levels[k]);
     }

@@ -83,10 +83,10 @@ static void test_reads_and_one_workgroup_never_race(void **state)
     assert_false(read_data(h, 1, &u));
     assert_false(read_data(h, 2, &u));
     assert_false(read_data(h, 3, &u));
-    /* Invocations of one workgroup are not judged here. */
+    /* One invocation's own accesses never race. */
     vkmm_happens_before_begin(h);
     assert_false(write_data(h, 4, &u));
-    assert_false(vkmm_happens_before_access(h, DATA, 4, false, 4, 9, SITE_READ, &u));
+    assert_false(vkmm_happens_before_access(h, DATA, 4, false, 4, 5, SITE_READ, &u));
     assert_false(write_data(h, 4, &u));
     /* A new dispatch forgets the last one's accesses. */
     vkmm_happens_before_begin(h);
@@ -189,6 +189,42 @@ static void test_concurrent_reads_keep_the_unordered_one(void **state)
     vkmm_happens_before_destroy(h);
 }
 
+/* Invocations of one workgroup: a control barrier orders them (000
+ * "Synchronizes-With": control barriers); without one they race, whatever
+ * their order.  A phase with a fence or an atomic's release/acquire is not
+ * judged (synchronization through atomics inside a workgroup is not
+ * followed). */
+static void test_invocations_of_one_workgroup_need_a_barrier(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    assert_false(write_data(h, 4, &u)); /* invocation 5 */
+    assert_true(vkmm_happens_before_access(h, DATA, 4, false, 4, 6, SITE_READ, &u));
+    assert_int_equal(u.tag, 4);
+    assert_int_equal(u.invocation, 5);
+    assert_int_equal(u.why, VKMM_UNORDERED_NO_BARRIER);
+    /* After a barrier: ordered, both ways. */
+    vkmm_happens_before_begin(h);
+    assert_false(write_data(h, 4, &u));
+    vkmm_happens_before_barrier(h, 4);
+    assert_false(vkmm_happens_before_access(h, DATA, 4, false, 4, 6, SITE_READ, &u));
+    vkmm_happens_before_barrier(h, 4);
+    assert_false(vkmm_happens_before_access(h, DATA, 4, true, 4, 7, SITE_OTHER, &u));
+    /* Another workgroup's barrier orders nothing here. */
+    vkmm_happens_before_barrier(h, 9);
+    assert_true(vkmm_happens_before_access(h, DATA, 4, false, 4, 8, SITE_READ, &u));
+    /* A fence in the phase: not judged. */
+    vkmm_happens_before_begin(h);
+    assert_false(write_data(h, 4, &u));
+    vkmm_happens_before_release(h, 4, false);
+    assert_false(vkmm_happens_before_access(h, DATA, 4, false, 4, 6, SITE_READ, &u));
+    vkmm_happens_before_barrier(h, 4);
+    assert_false(vkmm_happens_before_access(h, DATA, 4, true, 4, 7, SITE_OTHER, &u));
+    assert_true(vkmm_happens_before_access(h, DATA, 4, false, 4, 8, SITE_READ, &u)); /* the next phase is */
+    vkmm_happens_before_destroy(h);
+}
+
 /* More workgroups in a clock than it has room for: ordered after
  * everything (a race may be missed, never invented). */
 static void test_a_full_clock_orders_everything(void **state)
@@ -247,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_workgroup_scope_orders_nothing_between_workgroups),
         cmocka_unit_test(test_happens_before_is_transitive),
         cmocka_unit_test(test_concurrent_reads_keep_the_unordered_one),
+        cmocka_unit_test(test_invocations_of_one_workgroup_need_a_barrier),
         cmocka_unit_test(test_a_full_clock_orders_everything),
         cmocka_unit_test(test_partial_words_are_not_judged),
         cmocka_unit_test(test_many_workgroups_and_flags),
