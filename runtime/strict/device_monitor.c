@@ -326,6 +326,26 @@ static void record(struct vkmm_device_monitor *m, uint64_t offset, uint32_t owne
     };
 }
 
+/* One record per pair of instructions and kind (`stale`, else unordered):
+ * adds `bytes` to the pair's record and returns NULL, or returns the slot
+ * for a new one (NULL when the table is full: counted in `more`). */
+static struct vkmm_device_race *new_race(struct vkmm_device_races *races, bool stale, uint32_t earlier_word,
+                                         uint32_t later_word, uint64_t bytes)
+{
+    for (uint32_t i = 0; i < races->count; i++) {
+        struct vkmm_device_race *r = &races->race[i];
+        if ((stale ? r->stale : r->unordered) && r->earlier.word == earlier_word && r->later.word == later_word) {
+            r->bytes += bytes;
+            return NULL;
+        }
+    }
+    if (races->count == VKMM_DEVICE_MAX_RACES) {
+        races->more += bytes;
+        return NULL;
+    }
+    return &races->race[races->count++];
+}
+
 /* A read through the levels returned bytes older than another invocation's
  * write: one record per pair of instructions. */
 static void record_stale(struct vkmm_device_monitor *m, const struct vkmm_level_stale *stale, const struct access *a,
@@ -335,18 +355,10 @@ static void record_stale(struct vkmm_device_monitor *m, const struct vkmm_level_
     uint32_t writer_site = stale->held ? stale->writer_site : owner_before >> SITE_SHIFT & SITE_MASK;
     uint32_t writer_tag = stale->held ? stale->writer_tag : owner_before & TAG_MASK;
     const struct site *write = &m->sites[writer_site], *read = &m->sites[a->site];
-    for (uint32_t i = 0; i < races->count; i++) {
-        struct vkmm_device_race *r = &races->race[i];
-        if (r->stale && r->earlier.word == write->word && r->later.word == read->word) {
-            r->bytes += size;
-            return;
-        }
-    }
-    if (races->count == VKMM_DEVICE_MAX_RACES) {
-        races->more += size;
+    struct vkmm_device_race *slot = new_race(races, true, write->word, read->word, size);
+    if (!slot)
         return;
-    }
-    races->race[races->count++] = (struct vkmm_device_race){
+    *slot = (struct vkmm_device_race){
         .earlier = { .text = write->text, .word = write->word,
                      .workgroup = writer_tag && writer_tag != SEVERAL ? writer_tag - 1 : UINT32_MAX,
                      .invocation = stale->held ? stale->writer_invocation : UINT32_MAX, .write = true },
@@ -374,19 +386,11 @@ static void record_unordered(struct vkmm_device_monitor *m, const struct vkmm_un
     struct vkmm_device_race_access second = { .text = this_site->text, .word = this_site->word,
                                               .workgroup = a->tag - 1, .invocation = invocation_at(a, offset),
                                               .write = a->write };
-    for (uint32_t i = 0; i < races->count; i++) {
-        struct vkmm_device_race *r = &races->race[i];
-        if (r->unordered && r->earlier.word == (in_order ? other : this_site)->word &&
-            r->later.word == (in_order ? this_site : other)->word) {
-            r->bytes += size;
-            return;
-        }
-    }
-    if (races->count == VKMM_DEVICE_MAX_RACES) {
-        races->more += size;
+    struct vkmm_device_race *slot = new_race(races, false, (in_order ? other : this_site)->word,
+                                             (in_order ? this_site : other)->word, size);
+    if (!slot)
         return;
-    }
-    races->race[races->count++] = (struct vkmm_device_race){
+    *slot = (struct vkmm_device_race){
         .earlier = in_order ? first : second,
         .later = in_order ? second : first,
         .offset = offset,

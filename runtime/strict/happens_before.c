@@ -283,16 +283,25 @@ static void clock_join(struct clock *into, const struct clock *from)
         clock_raise(into, from->at[i].tag, from->at[i].epoch);
 }
 
-void vkmm_happens_before_release(struct vkmm_happens_before *h, uint32_t tag, bool wide)
+/* Workgroup `tag` releases or acquires: its phase is not judged any more
+ * (synchronization inside a workgroup is not followed); NULL unless the
+ * scope reaches other workgroups. */
+static struct workgroup *synchronizing(struct vkmm_happens_before *h, uint32_t tag, bool wide)
 {
     struct workgroup *w = workgroup(h, tag);
     if (!w)
-        return;
+        return NULL;
     w->synchronized_phase = w->phase + 1;
-    if (!wide) {
+    if (!wide)
         w->did |= DID_NARROW;
+    return wide ? w : NULL;
+}
+
+void vkmm_happens_before_release(struct vkmm_happens_before *h, uint32_t tag, bool wide)
+{
+    struct workgroup *w = synchronizing(h, tag, wide);
+    if (!w)
         return;
-    }
     /* 000 "Release Sequence": what its atomic writes carry from now on. */
     w->released = w->seen;
     clock_raise(&w->released, tag, w->epoch);
@@ -303,14 +312,9 @@ void vkmm_happens_before_release(struct vkmm_happens_before *h, uint32_t tag, bo
 
 void vkmm_happens_before_acquire(struct vkmm_happens_before *h, uint32_t tag, bool wide)
 {
-    struct workgroup *w = workgroup(h, tag);
+    struct workgroup *w = synchronizing(h, tag, wide);
     if (!w)
         return;
-    w->synchronized_phase = w->phase + 1;
-    if (!wide) {
-        w->did |= DID_NARROW;
-        return;
-    }
     /* 000 "Synchronizes-With": the releases whose writes its atomic reads
      * returned. */
     clock_join(&w->seen, &w->pending);
