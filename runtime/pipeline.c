@@ -4,6 +4,9 @@
 #include <string.h>
 #include <time.h>
 
+#include <spirv/unified1/spirv.h>
+
+
 #include "alloc.h"
 #include "descriptor_set_layout.h"
 #include "device.h"
@@ -168,6 +171,23 @@ static bool load_cached(struct vkmm_device *device, struct vkmm_pipeline_cache *
     return false;
 }
 
+/* Does the module hold an atomic instruction?  Without one, no fence can
+ * synchronize two invocations (000 "Synchronizes-With"). */
+static bool module_has_atomics(const uint32_t *words, size_t word_count)
+{
+    for (size_t at = 5; at < word_count;) {
+        uint32_t count = words[at] >> 16, opcode = words[at] & 0xffffu;
+        if ((opcode >= SpvOpAtomicLoad && opcode <= SpvOpAtomicXor) || opcode == SpvOpAtomicFlagTestAndSet ||
+            opcode == SpvOpAtomicFlagClear || opcode == SpvOpAtomicFAddEXT || opcode == SpvOpAtomicFMinEXT ||
+            opcode == SpvOpAtomicFMaxEXT)
+            return true;
+        if (!count)
+            return true; /* malformed (validated before): assume the worst */
+        at += count;
+    }
+    return false;
+}
+
 static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_cache *cache,
                               const VkComputePipelineCreateInfo *info, struct vkmm_pipeline *pipeline,
                               bool *cache_hit)
@@ -201,6 +221,7 @@ static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_c
         .monitor_device_memory = vkmm_mode() == VKMM_MODE_STRICT,
         .poll_loops = 1,
     };
+    pipeline->has_atomics = module_has_atomics(module->words, module->word_count);
     struct vkmm_cache_key key;
     key_of(&key, module, &options);
     char error[600];

@@ -11,6 +11,7 @@ struct vkmm_pipeline {
     struct vkmm_object base;
     struct vkmm_pipeline_layout *layout; /* referenced */
     struct vkmm_compiled_shader shader;
+    bool has_atomics; /* the module has an atomic instruction (strict mode: only then can fences synchronize) */
 };
 
 VKMM_DEFINE_HANDLE_CASTS(vkmm_pipeline, VkPipeline, VK_OBJECT_TYPE_PIPELINE)

@@ -488,7 +488,8 @@ static struct vkmm_dispatch_mirror *strict_begin(struct vkmm_execution *x, const
     grid.subgroup_width = pipeline->shader.subgroup_width;
     struct vkmm_dispatch_mirror *mirror =
         vkmm_strict_dispatch_begin(x->device->strict, command, &grid, count_descriptors(layout),
-                                   pipeline->shader.uses_buffer_references, &run->invocation);
+                                   pipeline->shader.uses_buffer_references, pipeline->has_atomics,
+                                   &run->invocation);
     for (uint32_t s = 0; mirror && s < layout->set_count && s < VKMM_SHADER_MAX_SETS; s++) {
         const struct vkmm_descriptor_set_layout *set = layout->sets[s];
         const struct vkmm_descriptor *table = run->invocation.sets[s];

@@ -832,6 +832,12 @@ uint32_t vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32
     return 0;
 }
 
+void vkmm_device_monitor_no_atomics(struct vkmm_device_monitor *m)
+{
+    if (m)
+        vkmm_happens_before_no_atomics(m->order);
+}
+
 void vkmm_device_monitor_barrier_open(struct vkmm_device_monitor *m, uint32_t workgroup_tag)
 {
     if (m && workgroup_tag)

@@ -87,6 +87,8 @@ uint32_t vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32
 /* The subgroup and workgroup domains of the running dispatch (dispatch.c
  * tells them about scheduling). */
 struct vkmm_dispatch_levels *vkmm_device_monitor_levels(struct vkmm_device_monitor *m);
+/* The dispatch's module has no atomic instruction (happens_before.h). */
+void vkmm_device_monitor_no_atomics(struct vkmm_device_monitor *m);
 /* A control barrier of the workgroup opened (dispatch.c): its invocations'
  * accesses before it happen before their accesses after it. */
 void vkmm_device_monitor_barrier_open(struct vkmm_device_monitor *m, uint32_t workgroup_tag);

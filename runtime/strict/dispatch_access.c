@@ -95,7 +95,7 @@ static void mirror_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict
 struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *strict,
                                                         const struct vkmm_strict_command *command,
                                                         const struct vkmm_strict_grid *grid, uint32_t ranges,
-                                                        bool buffer_references,
+                                                        bool buffer_references, bool atomics,
                                                         struct vkmm_shader_invocation *invocation)
 {
     uint32_t addressable = buffer_references ? count_addressable(strict) : 0;
@@ -115,6 +115,8 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *stri
     invocation->read_marks_delta = vkmm_access_marks_delta(&strict->access_marks, strict->space, VKMM_MARK_READ);
     vkmm_device_monitor_begin(strict->device_monitor, &mirror->races, peek_before_dispatch, mirror, vkmm_seed(),
                               invocation->read_marks_delta, grid->subgroup_width);
+    if (!atomics)
+        vkmm_device_monitor_no_atomics(strict->device_monitor);
     invocation->write_marks_delta = vkmm_access_marks_delta(&strict->access_marks, strict->space, VKMM_MARK_WRITE);
     return mirror;
 }

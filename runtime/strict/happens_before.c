@@ -76,6 +76,7 @@ struct vkmm_happens_before {
     uint32_t word_clock_count, word_clock_room;
     struct index word_index;
     bool gave_up; /* out of room or memory in this dispatch: nothing is judged until the next */
+    bool no_atomics; /* the module has no atomic: fences synchronize nothing */
 };
 
 static void *map_zeroed(uint64_t bytes)
@@ -135,6 +136,12 @@ void vkmm_happens_before_begin(struct vkmm_happens_before *h)
     h->workgroup_count = 0;
     h->word_clock_count = 0;
     h->gave_up = false;
+    h->no_atomics = false;
+}
+
+void vkmm_happens_before_no_atomics(struct vkmm_happens_before *h)
+{
+    h->no_atomics = true;
 }
 
 static uint32_t hash(uint64_t key)
@@ -284,14 +291,16 @@ static void clock_join(struct clock *into, const struct clock *from)
 }
 
 /* Workgroup `tag` releases or acquires: its phase is not judged any more
- * (synchronization inside a workgroup is not followed); NULL unless the
- * scope reaches other workgroups. */
+ * (synchronization inside a workgroup is not followed), unless the module
+ * has no atomic to synchronize through; NULL unless the scope reaches
+ * other workgroups. */
 static struct workgroup *synchronizing(struct vkmm_happens_before *h, uint32_t tag, bool wide)
 {
     struct workgroup *w = workgroup(h, tag);
     if (!w)
         return NULL;
-    w->synchronized_phase = w->phase + 1;
+    if (!h->no_atomics)
+        w->synchronized_phase = w->phase + 1;
     if (!wide)
         w->did |= DID_NARROW;
     return wide ? w : NULL;

@@ -72,6 +72,12 @@ void vkmm_happens_before_destroy(struct vkmm_happens_before *h);
 /* A dispatch begins: nothing recorded, every workgroup at epoch 1. */
 void vkmm_happens_before_begin(struct vkmm_happens_before *h);
 
+/* The dispatch's module has no atomic instruction: a fence alone
+ * synchronizes nothing (000 "Synchronizes-With": fences synchronize
+ * through an atomic write and the atomic read of it), so fences leave its
+ * phases judged (until the next begin). */
+void vkmm_happens_before_no_atomics(struct vkmm_happens_before *h);
+
 /* Workgroup `tag` (nonzero) releases, or acquires, at `wide` scope (Device
  * or wider: false for Workgroup and narrower, which synchronize nothing
  * here but name the mistake in a report). */

@@ -225,12 +225,13 @@ struct vkmm_strict_grid {
  * the access marks' deltas; each bound buffer range is then added (and
  * materialised), and with buffer references every memory with device
  * addresses (addressable, last).  `ranges`: how many ranges will be added
- * at most.  The graph `command` points to must outlive the mirror.
- * NULL: out of host memory. */
+ * at most.  `atomics`: whether the module has an atomic instruction (without
+ * one, its fences synchronize nothing).  The graph `command` points to must
+ * outlive the mirror.  NULL: out of host memory. */
 struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *strict,
                                                         const struct vkmm_strict_command *command,
                                                         const struct vkmm_strict_grid *grid, uint32_t ranges,
-                                                        bool buffer_references,
+                                                        bool buffer_references, bool atomics,
                                                         struct vkmm_shader_invocation *invocation);
 /* `read_access`: what the shader's reads of the range are (UNIFORM_READ,
  * SHADER_SAMPLED_READ, or SHADER_STORAGE_READ for ranges it may write). */

@@ -20,6 +20,7 @@ enum {
     CORRECT_DEVICECOHERENT,
     DEVICECOHERENT_BARRIER_ONLY,
     LEGACY_COHERENT_NO_BARRIER,
+    LEGACY_COHERENT_FENCE_ONLY,
     VARIANTS
 };
 
@@ -46,6 +47,10 @@ static const struct sync_variant variants[VARIANTS] = {
     [LEGACY_COHERENT_NO_BARRIER] = { "bug_legacy_coherent_without_barrier", "VKMM-HAZARD-DISPATCH-RACE",
                                      .mentions = "by different invocations of one workgroup are not ordered: no "
                                                  "barrier() between them" },
+    /* memoryBarrierBuffer() instead of barrier(): a fence alone orders no
+     * two invocations (the module has no atomic to synchronize through). */
+    [LEGACY_COHERENT_FENCE_ONLY] = { "bug_legacy_coherent_memoryBarrierBuffer_instead_of_barrier",
+                                     "VKMM-HAZARD-DISPATCH-RACE", .mentions = "no barrier() between them" },
 };
 
 static void exchange(struct vkmm_test *t, const char *shader_name, uint32_t result[SYNC_WORDS])
@@ -77,6 +82,7 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
         [CORRECT_DEVICECOHERENT] = "sync_buffer_exchange_devicecoherent",
         [DEVICECOHERENT_BARRIER_ONLY] = "sync_buffer_exchange_devicecoherent_barrier",
         [LEGACY_COHERENT_NO_BARRIER] = "sync_buffer_exchange_coherent_no_barrier",
+        [LEGACY_COHERENT_FENCE_ONLY] = "sync_buffer_exchange_coherent_fence_only",
     };
     exchange(t, shaders[variant], result);
 }
@@ -92,7 +98,8 @@ static void expected_words(uint32_t expected[SYNC_WORDS], uint32_t distance)
 static void run(int variant)
 {
     uint32_t expected[SYNC_WORDS];
-    expected_words(expected, variant == LEGACY_COHERENT_NO_BARRIER ? 1 : 32);
+    bool neighbour = variant == LEGACY_COHERENT_NO_BARRIER || variant == LEGACY_COHERENT_FENCE_ONLY;
+    expected_words(expected, neighbour ? 1 : 32);
     sync_check(program, variant, &variants[variant], expected);
 }
 
@@ -103,6 +110,7 @@ static void bug_legacy_not_coherent(void **state) { (void)state; run(LEGACY_NOT_
 static void correct_devicecoherent(void **state) { (void)state; run(CORRECT_DEVICECOHERENT); }
 static void bug_devicecoherent_barrier_only(void **state) { (void)state; run(DEVICECOHERENT_BARRIER_ONLY); }
 static void bug_legacy_coherent_no_barrier(void **state) { (void)state; run(LEGACY_COHERENT_NO_BARRIER); }
+static void bug_legacy_coherent_fence_only(void **state) { (void)state; run(LEGACY_COHERENT_FENCE_ONLY); }
 
 /* The knob: the idiom is right and nothing is reported (both modes). */
 static void correct_idiom_with_common_reading(void **state)
@@ -130,6 +138,7 @@ int main(void)
         cmocka_unit_test(correct_devicecoherent),
         cmocka_unit_test(bug_devicecoherent_barrier_only),
         cmocka_unit_test(bug_legacy_coherent_no_barrier),
+        cmocka_unit_test(bug_legacy_coherent_fence_only),
         cmocka_unit_test(correct_idiom_with_common_reading),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -225,6 +225,27 @@ static void test_invocations_of_one_workgroup_need_a_barrier(void **state)
     vkmm_happens_before_destroy(h);
 }
 
+/* A module without atomics: its fences synchronize nothing, so a phase
+ * with a fence is judged all the same (memoryBarrierBuffer() where
+ * barrier() belongs); a new dispatch forgets it. */
+static void test_fences_without_atomics_order_nothing(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    vkmm_happens_before_no_atomics(h);
+    assert_false(write_data(h, 4, &u));
+    vkmm_happens_before_release(h, 4, true);
+    vkmm_happens_before_acquire(h, 4, true);
+    assert_true(vkmm_happens_before_access(h, DATA, 4, false, 4, 6, SITE_READ, &u));
+    assert_int_equal(u.why, VKMM_UNORDERED_NO_BARRIER);
+    vkmm_happens_before_begin(h);
+    assert_false(write_data(h, 4, &u));
+    vkmm_happens_before_release(h, 4, true);
+    assert_false(vkmm_happens_before_access(h, DATA, 4, false, 4, 6, SITE_READ, &u));
+    vkmm_happens_before_destroy(h);
+}
+
 /* More workgroups in a clock than it has room for: ordered after
  * everything (a race may be missed, never invented). */
 static void test_a_full_clock_orders_everything(void **state)
@@ -284,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_happens_before_is_transitive),
         cmocka_unit_test(test_concurrent_reads_keep_the_unordered_one),
         cmocka_unit_test(test_invocations_of_one_workgroup_need_a_barrier),
+        cmocka_unit_test(test_fences_without_atomics_order_nothing),
         cmocka_unit_test(test_a_full_clock_orders_everything),
         cmocka_unit_test(test_partial_words_are_not_judged),
         cmocka_unit_test(test_many_workgroups_and_flags),
