@@ -828,6 +828,8 @@ uint32_t vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32
         vkmm_happens_before_acquire(m->order, tag, wide);
     if (kind & (VKMM_FENCE_AVAILABLE | VKMM_FENCE_RELEASE))
         vkmm_happens_before_release(m->order, tag, wide);
+    if ((kind & 3u) < VKMM_SCOPE_WORKGROUP)
+        vkmm_happens_before_subgroup_sync(m->order, tag);
     vkmm_dispatch_levels_fence(m->levels, workgroup_tag, subgroup, kind);
     return 0;
 }

@@ -306,6 +306,13 @@ static struct workgroup *synchronizing(struct vkmm_happens_before *h, uint32_t t
     return wide ? w : NULL;
 }
 
+void vkmm_happens_before_subgroup_sync(struct vkmm_happens_before *h, uint32_t tag)
+{
+    struct workgroup *w = workgroup(h, tag);
+    if (w)
+        w->synchronized_phase = w->phase + 1;
+}
+
 void vkmm_happens_before_release(struct vkmm_happens_before *h, uint32_t tag, bool wide)
 {
     struct workgroup *w = synchronizing(h, tag, wide);

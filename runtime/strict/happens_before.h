@@ -78,6 +78,12 @@ void vkmm_happens_before_begin(struct vkmm_happens_before *h);
  * phases judged (until the next begin). */
 void vkmm_happens_before_no_atomics(struct vkmm_happens_before *h);
 
+/* A fence or control barrier at Subgroup scope in workgroup `tag`: its
+ * phase is not judged, atomics or not (the CTS and Mesa read
+ * subgroupMemoryBarrier*() as ordering the lanes of a subgroup, which run
+ * together; a subgroup control barrier does by the model). */
+void vkmm_happens_before_subgroup_sync(struct vkmm_happens_before *h, uint32_t tag);
+
 /* Workgroup `tag` (nonzero) releases, or acquires, at `wide` scope (Device
  * or wider: false for Workgroup and narrower, which synchronize nothing
  * here but name the mistake in a report). */

@@ -696,6 +696,8 @@ static void ref_fence(struct reference *r, uint32_t tag, uint32_t subgroup, uint
         vkmm_happens_before_acquire(r->order, tag, wide);
     if (kind & (VKMM_FENCE_AVAILABLE | VKMM_FENCE_RELEASE))
         vkmm_happens_before_release(r->order, tag, wide);
+    if ((kind & 3u) < VKMM_SCOPE_WORKGROUP)
+        vkmm_happens_before_subgroup_sync(r->order, tag);
     vkmm_dispatch_levels_fence(r->levels, tag, subgroup, kind);
 }
 

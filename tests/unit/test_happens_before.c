@@ -239,6 +239,11 @@ static void test_fences_without_atomics_order_nothing(void **state)
     vkmm_happens_before_acquire(h, 4, true);
     assert_true(vkmm_happens_before_access(h, DATA, 4, false, 4, 6, SITE_READ, &u));
     assert_int_equal(u.why, VKMM_UNORDERED_NO_BARRIER);
+    /* A subgroup fence or barrier still counts (as the CTS reads it). */
+    vkmm_happens_before_barrier(h, 4);
+    assert_false(write_data(h, 4, &u));
+    vkmm_happens_before_subgroup_sync(h, 4);
+    assert_false(vkmm_happens_before_access(h, DATA, 4, false, 4, 6, SITE_READ, &u));
     vkmm_happens_before_begin(h);
     assert_false(write_data(h, 4, &u));
     vkmm_happens_before_release(h, 4, true);
