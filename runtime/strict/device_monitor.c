@@ -9,6 +9,7 @@
 #include "dispatch_levels.h"
 #include "happens_before.h"
 #include "shader_abi.h"
+#include "touched_map.h"
 
 #define VKMM_HOPELESS_READS (1u << 16) /* lane reads */
 
@@ -97,15 +98,9 @@ struct vkmm_device_monitor {
     uint64_t seed;
 };
 
-static void *map_zeroed(uint64_t bytes)
-{
-    void *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    return map == MAP_FAILED ? NULL : map;
-}
-
 static uint64_t chunk_count(uint64_t words)
 {
-    return (words + CHUNK_WORDS - 1) / CHUNK_WORDS;
+    return vkmm_touched_chunks(words, CHUNK_WORDS);
 }
 
 struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t size)
@@ -116,11 +111,11 @@ struct vkmm_device_monitor *vkmm_device_monitor_create(uint8_t *base, uint64_t s
     m->base = base;
     m->size = size;
     m->words = (size + WORD - 1) / WORD;
-    m->owner = map_zeroed(m->words * sizeof(uint32_t));
-    m->bytes = map_zeroed(m->words * WORD * sizeof(uint32_t));
-    m->invoker = map_zeroed(m->words * sizeof(uint16_t));
-    m->invoker_bytes = map_zeroed(m->words * WORD * sizeof(uint16_t));
-    m->chunk_generation = map_zeroed(chunk_count(m->words) * sizeof(uint64_t));
+    m->owner = vkmm_touched_map(m->words * sizeof(uint32_t));
+    m->bytes = vkmm_touched_map(m->words * WORD * sizeof(uint32_t));
+    m->invoker = vkmm_touched_map(m->words * sizeof(uint16_t));
+    m->invoker_bytes = vkmm_touched_map(m->words * WORD * sizeof(uint16_t));
+    m->chunk_generation = vkmm_touched_map(chunk_count(m->words) * sizeof(uint64_t));
     m->levels = vkmm_dispatch_levels_create(base, size);
     m->order = vkmm_happens_before_create(size);
     if (!m->owner || !m->bytes || !m->invoker || !m->invoker_bytes || !m->chunk_generation || !m->levels ||
@@ -203,13 +198,8 @@ void vkmm_device_monitor_clear(struct vkmm_device_monitor *m, const uint8_t *byt
  * touched yet hold an earlier dispatch's states, zeroed now. */
 static inline void refresh(struct vkmm_device_monitor *m, uint64_t first, uint64_t last)
 {
-    for (uint64_t chunk = first / CHUNK_WORDS; chunk <= last / CHUNK_WORDS; chunk++) {
-        if (m->chunk_generation[chunk] == m->generation)
-            continue;
-        uint64_t words = m->words - chunk * CHUNK_WORDS < CHUNK_WORDS ? m->words - chunk * CHUNK_WORDS : CHUNK_WORDS;
-        memset(m->owner + chunk * CHUNK_WORDS, 0, words * sizeof(uint32_t));
-        m->chunk_generation[chunk] = m->generation;
-    }
+    vkmm_touched_refresh(m->owner, sizeof(uint32_t), m->words, CHUNK_WORDS, m->chunk_generation, m->generation, first,
+                         last);
 }
 
 /* A workgroup's tag as the maps hold it (19 bits, never SEVERAL: more
@@ -675,6 +665,19 @@ static bool write_races(uint32_t owner_before, uint16_t invoker_before, uint32_t
            (owner_before & (PRIVATE_WRITE | SHARED_WRITE));
 }
 
+/* Records the read or write `a` with happens-before; an earlier access
+ * it is not ordered after is recorded as a race and returned in *earlier. */
+static bool unordered(struct vkmm_device_monitor *m, uint64_t at, uint32_t size, bool write, struct access *a,
+                      struct vkmm_unordered *earlier)
+{
+    a->write = write;
+    if (!vkmm_happens_before_access(m->order, at, size, write, a->tag, a->invocation, a->site, earlier))
+        return false;
+    if (m->races)
+        record_unordered(m, earlier, a, at, size);
+    return true;
+}
+
 /* A non-private, non-atomic access judged by happens-before between
  * workgroups (happens_before.h).  A read racing with a write of another
  * workgroup that nothing orders before it reads, like a racing private
@@ -687,24 +690,13 @@ static void judge_order(struct vkmm_device_monitor *m, uint64_t at, uint32_t siz
                         bool *stale, bool *racing_write)
 {
     struct vkmm_unordered earlier;
-    if (flags & VKMM_WORKGROUP_READ) {
-        a->write = false;
-        if (vkmm_happens_before_access(m->order, at, size, false, a->tag, a->invocation, a->site, &earlier)) {
-            if (m->races)
-                record_unordered(m, &earlier, a, at, size);
-            *stale |= m->unordered_stale_reads++ < VKMM_HOPELESS_READS;
-            if (!*stale)
-                m->unordered_stale_reads = 0;
-        }
+    if ((flags & VKMM_WORKGROUP_READ) && unordered(m, at, size, false, a, &earlier)) {
+        *stale |= m->unordered_stale_reads++ < VKMM_HOPELESS_READS;
+        if (!*stale)
+            m->unordered_stale_reads = 0;
     }
-    if (flags & VKMM_WORKGROUP_WRITE) {
-        a->write = true;
-        if (vkmm_happens_before_access(m->order, at, size, true, a->tag, a->invocation, a->site, &earlier)) {
-            if (m->races)
-                record_unordered(m, &earlier, a, at, size);
-            *racing_write = earlier.write;
-        }
-    }
+    if ((flags & VKMM_WORKGROUP_WRITE) && unordered(m, at, size, true, a, &earlier))
+        *racing_write = earlier.write;
 }
 
 /* An atomic's part in happens-before between workgroups: only atomics at

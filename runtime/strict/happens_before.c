@@ -4,6 +4,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "touched_map.h"
+
 /* A vector clock: the epochs of the workgroups whose releases reached its
  * owner.  One that overflows its room is `full`: ordered after everything
  * (more order, never less: see the header). */
@@ -79,25 +81,14 @@ struct vkmm_happens_before {
     bool no_atomics; /* the module has no atomic: fences synchronize nothing */
 };
 
-static void *map_zeroed(uint64_t bytes)
-{
-    void *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    return map == MAP_FAILED ? NULL : map;
-}
-
-static uint64_t chunk_count(uint64_t words)
-{
-    return (words + CHUNK_WORDS - 1) / CHUNK_WORDS;
-}
-
 struct vkmm_happens_before *vkmm_happens_before_create(uint64_t size)
 {
     struct vkmm_happens_before *h = calloc(1, sizeof(*h));
     if (!h)
         return NULL;
     h->words = (size + WORD - 1) / WORD;
-    h->records = map_zeroed(h->words * 2 * sizeof(struct record));
-    h->chunk_generation = map_zeroed(chunk_count(h->words) * sizeof(uint64_t));
+    h->records = vkmm_touched_map(h->words * 2 * sizeof(struct record));
+    h->chunk_generation = vkmm_touched_map(vkmm_touched_chunks(h->words, CHUNK_WORDS) * sizeof(uint64_t));
     if (!h->records || !h->chunk_generation) {
         vkmm_happens_before_destroy(h);
         return NULL;
@@ -112,7 +103,7 @@ void vkmm_happens_before_destroy(struct vkmm_happens_before *h)
     if (h->records)
         munmap(h->records, h->words * 2 * sizeof(struct record));
     if (h->chunk_generation)
-        munmap(h->chunk_generation, chunk_count(h->words) * sizeof(uint64_t));
+        munmap(h->chunk_generation, vkmm_touched_chunks(h->words, CHUNK_WORDS) * sizeof(uint64_t));
     free(h->workgroups);
     free(h->workgroup_index.slots);
     free(h->word_clocks);
@@ -364,19 +355,6 @@ void vkmm_happens_before_barrier(struct vkmm_happens_before *h, uint32_t tag)
         w->phase++;
 }
 
-/* The records of data words [first, last] as this dispatch left them:
- * chunks it has not touched yet hold an earlier dispatch's, zeroed now. */
-static void refresh(struct vkmm_happens_before *h, uint64_t first, uint64_t last)
-{
-    for (uint64_t chunk = first / CHUNK_WORDS; chunk <= last / CHUNK_WORDS; chunk++) {
-        if (h->chunk_generation[chunk] == h->generation)
-            continue;
-        uint64_t words = h->words - chunk * CHUNK_WORDS < CHUNK_WORDS ? h->words - chunk * CHUNK_WORDS : CHUNK_WORDS;
-        memset(h->records + chunk * CHUNK_WORDS * 2, 0, words * 2 * sizeof(struct record));
-        h->chunk_generation[chunk] = h->generation;
-    }
-}
-
 static uint32_t record_tag(uint64_t record)
 {
     return (uint32_t)(record & ((1u << TAG_BITS) - 1u));
@@ -449,7 +427,9 @@ bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, 
     uint64_t self = (tag & ((1u << TAG_BITS) - 1u)) | (uint64_t)(site & 0xffu) << SITE_SHIFT |
                     invoker << INVOKER_SHIFT | epoch << EPOCH_SHIFT;
     uint64_t first = offset / WORD, last = first + size / WORD - 1;
-    refresh(h, first, last);
+    /* A data word's two records are one element of the map. */
+    vkmm_touched_refresh(h->records, 2 * sizeof(struct record), h->words, CHUNK_WORDS, h->chunk_generation,
+                         h->generation, first, last);
     bool found = false;
     uint32_t phase = w ? w->phase : 0;
     for (uint64_t word = first; word <= last; word++) {
