@@ -1,9 +1,10 @@
 /* Early stores (strict mode): a load followed, in the same block, by a
  * store that depends on nothing the load returned may be performed in the
  * other order, store first.  The Vulkan memory model allows it when
- * neither access orders the other — the load is not an acquire, the store
- * is not a release, and they touch different bytes (000: program order
- * alone orders nothing between invocations; only release/acquire and
+ * neither access orders the other — the load is not an acquire (or the
+ * store is private: an acquire orders only non-private accesses), the
+ * store is not a release, and they touch different bytes (000: program
+ * order alone orders nothing between invocations; only release/acquire and
  * barriers do) — and it is the only way an invocation's load can read a
  * store that another invocation makes after reading this invocation's
  * store: load buffering (LB), which a machine that performs each
@@ -95,20 +96,32 @@ static bool plain_scalar(const struct spv_module *m, uint32_t pointer_id, const 
     return word_count <= operands_at || !(w[operands_at] & SpvMemoryAccessVolatileMask);
 }
 
-/* Is `insn` a load the store may pass?  Its result id in *result. */
-static bool passable_load(const struct spv_module *m, const struct spv_insn *insn, uint32_t *result)
+/* Is `insn` a load the store may pass?  Its result id in *result; an
+ * atomic acquire sets *acquire (Vulkan memory model only: there a private
+ * store is one without NonPrivatePointer, and 000's acquire orders only
+ * non-private accesses after it — private ones of two invocations need
+ * system-synchronizes-with, Khronos `privwar`). */
+static bool passable_load(const struct spv_module *m, const struct spv_insn *insn, uint32_t *result, bool *acquire)
 {
     const uint32_t *w = spv_words(m, insn);
     if (insn->opcode == SpvOpLoad && plain_scalar(m, w[3], w, 4, insn->word_count)) {
         *result = w[2];
         return true;
     }
-    if (insn->opcode == SpvOpAtomicLoad && plain_scalar(m, w[3], w, 6, 0) &&
-        !orders(spv_constant_of(m, w[5]), SpvMemorySemanticsAcquireMask)) {
-        *result = w[2];
-        return true;
-    }
-    return false;
+    if (insn->opcode != SpvOpAtomicLoad || !plain_scalar(m, w[3], w, 6, 0))
+        return false;
+    *acquire = orders(spv_constant_of(m, w[5]), SpvMemorySemanticsAcquireMask);
+    *result = w[2];
+    return !*acquire || m->uses_vulkan_memory_model;
+}
+
+/* A private OpStore of the Vulkan memory model: no NonPrivatePointer (nor
+ * MakePointerAvailable, which needs it). */
+static bool private_store(const struct spv_module *m, const struct spv_insn *insn)
+{
+    const uint32_t *w = spv_words(m, insn);
+    return insn->opcode == SpvOpStore && m->uses_vulkan_memory_model &&
+           (insn->word_count <= 3 || !(w[3] & SpvMemoryAccessNonPrivatePointerMask));
 }
 
 /* A store (OpStore or a non-release OpAtomicStore of a scalar); its
@@ -143,7 +156,7 @@ bool spv_early_store_find(const struct spv_module *m, const struct spv_block *b,
 {
     struct spv_early_store e = { .load = load };
     uint32_t result;
-    if (!passable_load(m, &m->insns[load], &result))
+    if (!passable_load(m, &m->insns[load], &result, &e.acquire))
         return false;
     e.dependent[e.dependent_count++] = result;
     for (uint32_t i = load + 1; i < b->last && i <= load + SPV_EARLY_STORE_SPAN; i++) {
@@ -156,6 +169,8 @@ bool spv_early_store_find(const struct spv_module *m, const struct spv_block *b,
             if (depends(&e, pointer))
                 return false;
             if (!depends(&e, value)) {
+                if (e.acquire && !private_store(m, insn))
+                    return false;
                 e.store = i;
                 *out = e;
                 return true;

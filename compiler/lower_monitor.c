@@ -359,6 +359,7 @@ LLVMValueRef spv_monitor_workgroup_access(struct tr *t, uint32_t pointer_id, LLV
         flags |= VKMM_ACCESS_STORE_BUFFER | (releases(t) ? VKMM_ACCESS_RELEASE : 0);
     else
         flags |= read_again_later(t, pointer_id) ? VKMM_ACCESS_READ_AGAIN : 0;
+    flags |= t->early_copy ? VKMM_ACCESS_EARLY_STORE : 0;
     LLVMValueRef delta = call_monitor(t, VKMM_INVOCATION_WORKGROUP_MONITOR, VKMM_INVOCATION_WORKGROUP_ACCESS,
                                       tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32), pointer_id,
                                       addresses, mask, size, flags, NULL);
@@ -378,6 +379,7 @@ LLVMValueRef spv_monitor_device_access(struct tr *t, uint32_t pointer_id, LLVMVa
         flags |= VKMM_ACCESS_PRIVATE | (read_again_later(t, pointer_id) ? VKMM_ACCESS_READ_AGAIN : 0);
     else
         flags |= access_level(t) << VKMM_ACCESS_SCOPE_SHIFT | (store_makes_available(t) ? VKMM_ACCESS_MADE_AVAILABLE : 0);
+    flags |= t->early_copy ? VKMM_ACCESS_EARLY_STORE : 0;
     LLVMValueRef moved = call_monitor(t, VKMM_INVOCATION_DEVICE_MONITOR, VKMM_INVOCATION_DEVICE_ACCESS,
                                       tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_TAG, t->i32), pointer_id,
                                       addresses, mask, size, flags,

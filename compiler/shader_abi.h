@@ -108,6 +108,10 @@ enum vkmm_workgroup_access_flag {
     VKMM_ACCESS_STORE_BUFFER = 256,
     /* An atomic store with Release semantics. */
     VKMM_ACCESS_RELEASE = 512,
+    /* A store performed before a load that precedes it in program order
+     * (compiler/early_stores.c): a racing read may see its bytes on seeds
+     * other than 0 (load buffering), even where it is its variable's last. */
+    VKMM_ACCESS_EARLY_STORE = 1024,
 };
 #define VKMM_ACCESS_SCOPE_SHIFT 4 /* 2 bits: enum vkmm_access_scope */
 

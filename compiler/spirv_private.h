@@ -268,6 +268,7 @@ struct tr {
     LLVMValueRef early_slot;        /* ptr to <W x i8> in the state: lanes whose store went early
                                        (early_stores.c), NULL when stores never go early */
     bool no_suspension;             /* translating one copy of an early store: no scheduling point */
+    bool early_copy;                /* translating the copy that goes early: its accesses say so */
     bool *early_load;               /* per instruction: a load a later store of its block may pass
                                        (early_stores.c); NULL when stores never go early */
     bool workgroup_fences;          /* an OpMemoryBarrier acquires or releases Workgroup memory */
@@ -363,6 +364,7 @@ struct spv_early_store {
     uint32_t passed_count;
     uint32_t dependent[SPV_EARLY_STORE_SPAN + 1]; /* result ids that depend on the load's */
     uint32_t dependent_count;
+    bool acquire; /* the load is an acquire: only a private store passes it */
 };
 /* Whether instruction `load` of block `b` is a load a later store of the
  * block may pass (the pair in *out). */

@@ -707,8 +707,9 @@ static void emit_loop_poll(struct tr *t, const struct spv_block *b)
 /* --- Early stores (early_stores.c) ------------------------------------------------- */
 
 /* One copy of the pair's store, for the lanes in `lanes` only, with no
- * scheduling point after it. */
-static bool translate_store_copy(struct tr *t, const struct spv_early_store *e, LLVMValueRef lanes)
+ * scheduling point after it; `early`: the copy before the load (the
+ * monitors let a racing read see what it stores, DESIGN §3 "Manifest"). */
+static bool translate_store_copy(struct tr *t, const struct spv_early_store *e, LLVMValueRef lanes, bool early)
 {
     LLVMValueRef exec = t->exec;
     const struct spv_insn *store = &t->m->insns[e->store];
@@ -716,8 +717,10 @@ static bool translate_store_copy(struct tr *t, const struct spv_early_store *e, 
     t->exec = lanes;
     t->current_insn = store;
     t->no_suspension = true;
+    t->early_copy = early;
     bool ok = translate_instruction(t, store);
     t->no_suspension = false;
+    t->early_copy = false;
     t->current_insn = at;
     t->exec = exec;
     return ok;
@@ -764,7 +767,7 @@ static bool translate_early_store(struct tr *t, const struct spv_block *b, const
     LLVMValueRef go = LLVMBuildICmp(t->builder, LLVMIntNE, coin, LLVMConstInt(t->i32, 0, 0), "");
     lanes = LLVMBuildAnd(t->builder, lanes, tr_splat(t, go), "");
     store_mask(t, t->early_slot, lanes);
-    if (!translate_store_copy(t, e, lanes))
+    if (!translate_store_copy(t, e, lanes, true))
         return false;
     /* Another agent may run between the early store and the load. */
     emit_suspension(t, VKMM_SHADER_YIELDED, false);
@@ -777,7 +780,7 @@ static bool translate_late_store(struct tr *t, const struct spv_early_store *e)
 {
     LLVMValueRef early = load_mask(t, t->early_slot);
     LLVMValueRef late = LLVMBuildAnd(t->builder, t->exec, LLVMBuildNot(t->builder, early, ""), "");
-    if (!translate_store_copy(t, e, late))
+    if (!translate_store_copy(t, e, late, false))
         return false;
     if (t->m->insns[e->store].opcode == SpvOpAtomicStore && t->options->suspend_at_atomics)
         emit_suspension(t, VKMM_SHADER_YIELDED, false);

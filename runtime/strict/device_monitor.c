@@ -63,6 +63,18 @@ struct site {
     const char *text;
 };
 
+/* A word an early store wrote (compiler/early_stores.c) and the state it
+ * left: while the word's state is still that one, nothing touched it since,
+ * and a racing read may see the early store's bytes.  Direct-mapped by
+ * word: a collision forgets one (the read then stays stale, which is
+ * always allowed). */
+struct early_word {
+    uint64_t generation, word;
+    uint32_t state;
+    uint16_t invoker;
+};
+#define EARLY_WORDS 512u
+
 struct vkmm_device_monitor {
     uint8_t *base;
     uint64_t size;
@@ -96,6 +108,7 @@ struct vkmm_device_monitor {
     int64_t read_marks_delta; /* the read marks (shader_abi.h), 0: none */
     uint32_t subgroup_width;  /* lanes per subgroup: local invocation index = subgroup * width + lane */
     uint64_t seed;
+    struct early_word early[EARLY_WORDS];
 };
 
 static uint64_t chunk_count(uint64_t words)
@@ -646,6 +659,32 @@ static bool racing_read_sees_newer(const struct vkmm_device_monitor *m, uint32_t
     return m->seed && (flags & VKMM_ACCESS_READ_AGAIN) && seeded_coin(m, instruction, offset);
 }
 
+/* ... and on those seeds a racing read, even its variable's last, may see
+ * the bytes an early store left (compiler/early_stores.c) while nothing
+ * else touched them: a store that went before a load of its invocation, so
+ * that seeing it is no outcome a program-order run gives — load
+ * buffering's — and never the answer the racing program meant. */
+static bool early_store_seen(const struct vkmm_device_monitor *m, uint64_t at, uint32_t owner_before,
+                             uint16_t invoker_before, uint32_t instruction)
+{
+    const struct early_word *e = &m->early[at / WORD % EARLY_WORDS];
+    return m->seed && e->generation == m->generation && e->word == at / WORD && e->state == owner_before &&
+           e->invoker == invoker_before && seeded_coin(m, instruction ^ 0x4541524cu, at);
+}
+
+/* After an early store's write of [at, at + size): the state it left in
+ * each word. */
+static void remember_early_store(struct vkmm_device_monitor *m, uint64_t at, uint32_t size)
+{
+    for (uint64_t offset = at; offset < at + size; offset = (offset / WORD + 1) * WORD)
+        m->early[offset / WORD % EARLY_WORDS] = (struct early_word){
+            .generation = m->generation,
+            .word = offset / WORD,
+            .state = owner_at(m, offset),
+            .invoker = invoker_at(m, offset),
+        };
+}
+
 /* Two workgroups' private writes to the same bytes (a race) are in no
  * order the program can know: seed 0 keeps the first (the later write is
  * dropped, as if it came first in coherence order), other seeds toss a
@@ -730,7 +769,8 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         m->hopeless_reads = 0; /* something changes: the spinners may yet see it */
         m->unordered_stale_reads = 0;
     }
-    if (!through_levels && access_span(m, addresses, lanes, size, flags, &a, subgroup))
+    /* An early store goes lane by lane: the monitor remembers what it left. */
+    if (!through_levels && !(flags & VKMM_ACCESS_EARLY_STORE) && access_span(m, addresses, lanes, size, flags, &a, subgroup))
         return 0;
     for (uint64_t active = lanes; active; active &= active - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(active);
@@ -761,6 +801,8 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         if (flags & VKMM_WORKGROUP_WRITE) {
             a.write = true;
             access_range(m, at, size, &a);
+            if (flags & VKMM_ACCESS_EARLY_STORE)
+                remember_early_store(m, at, size);
         }
         if (drop) {
             /* The write goes to scratch: the bytes keep the first writer's. */
@@ -768,7 +810,8 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
             moved = 1;
             continue;
         }
-        if (stale && racing_read_sees_newer(m, flags, (uint32_t)(site >> 32), at))
+        if (stale && (racing_read_sees_newer(m, flags, (uint32_t)(site >> 32), at) ||
+                      early_store_seen(m, at, owner_before, invoker_before, (uint32_t)(site >> 32))))
             stale = false;
         if (unordered_read && racing_read_sees_newer(m, flags, (uint32_t)(site >> 32), at))
             unordered_read = false;

@@ -27,6 +27,7 @@ struct cell {
     uint16_t reader_subgroup; /* subgroup + 1 of every reader, MANY if several */
     uint16_t reader_epoch;    /* the last reader's subgroup-barrier count */
     bool writer_atomic, plain_read, lost;
+    bool writer_early;        /* the last write went before a load ahead of it (VKMM_ACCESS_EARLY_STORE) */
     bool split;               /* words only: the state is in the four byte cells */
     uint32_t old;             /* the value at the start of the interval (its low byte for a byte cell) */
     uint32_t kept;            /* of two racing writes, the first's value */
@@ -200,7 +201,7 @@ static void local_id(const struct vkmm_workgroup_monitor *m, uint32_t index, uin
 struct access {
     uint32_t invocation, subgroup, word;
     const char *text;
-    bool write, atomic;
+    bool write, atomic, early;
 };
 
 static struct vkmm_workgroup_race_access race_side(const struct vkmm_workgroup_monitor *m, const struct access *a)
@@ -305,6 +306,39 @@ static struct cell *touch_byte(struct vkmm_workgroup_monitor *m, uint32_t offset
     return &m->bytes[offset];
 }
 
+/* A seeded coin per (instruction, word of memory): values only, so every
+ * run of one seed makes the same choices. */
+static bool seeded_coin(const struct vkmm_workgroup_monitor *m, uint32_t instruction, uint32_t offset, uint64_t salt)
+{
+    uint64_t x = (m->seed * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)instruction << 32) ^ (offset >> 2) ^ salt;
+    x = (x ^ (x >> 31)) * 0xD6E8FEB86659FD93ull;
+    x = (x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ull;
+    return (x ^ (x >> 32)) & 1;
+}
+
+/* DESIGN §3 "Manifest", as for device memory (device_monitor.c): seed 0
+ * keeps every racing read stale; other seeds let one see the newer bytes
+ * where the shader reads the same variable again later
+ * (VKMM_ACCESS_READ_AGAIN), a coin per instruction and word, so message
+ * passing and read-read coherence show their weak outcomes while the last
+ * read of a variable stays stale on every seed. */
+static bool racing_read_sees_newer(const struct vkmm_workgroup_monitor *m, uint32_t flags, uint32_t instruction,
+                                   uint32_t offset)
+{
+    return m->seed && (flags & VKMM_ACCESS_READ_AGAIN) && seeded_coin(m, instruction, offset, 0x5348415245444d45ull);
+}
+
+/* ... and on those seeds a racing read, even its variable's last, may see
+ * bytes an early store left (compiler/early_stores.c): a store that went
+ * before a load of its invocation, so that seeing it is no outcome a
+ * program-order run gives — load buffering's — and never the answer the
+ * racing program meant. */
+static bool early_store_seen(const struct vkmm_workgroup_monitor *m, const struct cell *b, uint32_t instruction,
+                             uint32_t offset)
+{
+    return m->seed && b->writer_early && seeded_coin(m, instruction, offset, 0x4541524c59535421ull);
+}
+
 /* The cell that holds the state of byte `offset` now (a word or a byte). */
 static const struct cell *cell_of(const struct vkmm_workgroup_monitor *m, uint32_t offset)
 {
@@ -323,7 +357,7 @@ static inline bool read_cell(struct vkmm_workgroup_monitor *m, struct cell *b, u
     if (!write_ordered(m, b, a->invocation, a->subgroup) && !(a->atomic && b->writer_atomic)) {
         struct access writer = last_writer(m, b);
         record(m, offset, width, &writer, a);
-        stale = !a->atomic && b->writer_word < a->word;
+        stale = !a->atomic && b->writer_word < a->word && !early_store_seen(m, b, a->word, offset);
     }
     bool same_subgroup_only = b->reader_subgroup == a->subgroup + 1;
     if (b->reader == NOBODY || (same_subgroup_only && b->reader_epoch != m->epoch[a->subgroup])) {
@@ -367,6 +401,7 @@ static inline void write_cell(struct vkmm_workgroup_monitor *m, struct cell *b, 
     b->writer_call = m->call;
     b->writer_epoch = m->epoch[a->subgroup];
     b->writer_atomic = a->atomic;
+    b->writer_early = a->early;
     b->writer_word = a->word;
     b->writer_text = a->text;
 }
@@ -410,24 +445,6 @@ static bool access_lane(struct vkmm_workgroup_monitor *m, uint32_t at, uint32_t 
 void vkmm_workgroup_monitor_set_seed(struct vkmm_workgroup_monitor *m, uint64_t seed)
 {
     m->seed = seed;
-}
-
-/* DESIGN §3 "Manifest", as for device memory (device_monitor.c): seed 0
- * keeps every racing read stale; other seeds let one see the newer bytes
- * where the shader reads the same variable again later
- * (VKMM_ACCESS_READ_AGAIN), a coin per instruction and word, so message
- * passing and read-read coherence show their weak outcomes while the last
- * read of a variable stays stale on every seed. */
-static bool racing_read_sees_newer(const struct vkmm_workgroup_monitor *m, uint32_t flags, uint32_t instruction,
-                                   uint32_t offset)
-{
-    if (!m->seed || !(flags & VKMM_ACCESS_READ_AGAIN))
-        return false;
-    uint64_t x = (m->seed * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)instruction << 32) ^ (offset >> 2) ^
-                 0x5348415245444d45ull;
-    x = (x ^ (x >> 31)) * 0xD6E8FEB86659FD93ull;
-    x = (x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ull;
-    return (x ^ (x >> 32)) & 1;
 }
 
 /* A module whose atomics all work on Workgroup storage: no race judgement
@@ -488,6 +505,7 @@ int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, 
             .word = (uint32_t)(site >> 32),
             .text = text,
             .atomic = (flags & VKMM_WORKGROUP_ATOMIC) != 0,
+            .early = (flags & VKMM_ACCESS_EARLY_STORE) != 0,
         };
         if (access_lane(m, (uint32_t)at, size, flags, &a))
             stale_lanes |= 1ull << lane;
@@ -511,7 +529,8 @@ int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, 
             const struct cell *b = cell_of(m, offset);
             bool is_word = b == &m->words[offset / WORD];
             if (!write_ordered(m, b, subgroup * m->width + lane, subgroup) && b->writer_word < (uint32_t)(site >> 32) &&
-                !racing_read_sees_newer(m, flags, (uint32_t)(site >> 32), offset))
+                !racing_read_sees_newer(m, flags, (uint32_t)(site >> 32), offset) &&
+                !early_store_seen(m, b, (uint32_t)(site >> 32), offset))
                 m->view[offset] = (uint8_t)(is_word ? b->old >> (8 * (offset % WORD)) : b->old);
         }
     }

@@ -444,7 +444,7 @@ struct fixture {
     struct vkmm_device_monitor *m;
 };
 
-static void fixture_begin(struct fixture *f)
+static void fixture_begin_seeded(struct fixture *f, uint64_t seed)
 {
     memset(f, 0, sizeof(*f));
     for (uint32_t i = 0; i < DEVICE; i++)
@@ -452,7 +452,12 @@ static void fixture_begin(struct fixture *f)
     memset(f->memory + DEVICE, 0xff, DEVICE);
     f->m = vkmm_device_monitor_create(f->memory, DEVICE);
     assert_non_null(f->m);
-    vkmm_device_monitor_begin(f->m, &f->races, peek_before, f->before, 0, DEVICE, WIDTH);
+    vkmm_device_monitor_begin(f->m, &f->races, peek_before, f->before, seed, DEVICE, WIDTH);
+}
+
+static void fixture_begin(struct fixture *f)
+{
+    fixture_begin_seeded(f, 0);
 }
 
 /* A subgroup's 128-byte span (eight vec4 lanes) by one workgroup, then a
@@ -586,6 +591,46 @@ static void test_invocations_of_one_workgroup_race(void **state)
     vkmm_device_monitor_end_dispatch(f.m);
     vkmm_device_monitor_clear(f.m, f.memory, DEVICE);
     vkmm_device_monitor_destroy(f.m);
+}
+
+/* A racing private read that is its variable's last (no READ_AGAIN) of
+ * bytes an early store left: stale on seed 0, the early store's bytes on
+ * some other seeds (load buffering), stale again on every seed once
+ * another write came after the early store; the race reported each time. */
+static bool early_store_read_moves(uint64_t seed, bool overwritten)
+{
+    struct fixture f;
+    fixture_begin_seeded(&f, seed);
+    uint64_t addresses[WIDTH];
+    uint32_t at[WIDTH] = { 200 };
+    uint32_t store_flags = VKMM_WORKGROUP_WRITE | VKMM_ACCESS_PRIVATE;
+    monitor_access(f.m, f.memory, addresses, 1, at, 4, store_flags | VKMM_ACCESS_EARLY_STORE, 2, 10, 0);
+    store(addresses, 1, at, 4, 0x40);
+    if (overwritten) {
+        monitor_access(f.m, f.memory, addresses, 1, at, 4, store_flags, 2, 11, 0);
+        store(addresses, 1, at, 4, 0x50);
+    }
+    int64_t moved =
+        monitor_access(f.m, f.memory, addresses, 1, at, 4, VKMM_WORKGROUP_READ | VKMM_ACCESS_PRIVATE, 1, 12, 0);
+    assert_int_equal(f.races.count, 1); /* the read against the last write */
+    if (moved)
+        assert_memory_equal((const uint8_t *)(uintptr_t)addresses[0], f.before + 200, 4);
+    vkmm_device_monitor_end_dispatch(f.m);
+    vkmm_device_monitor_clear(f.m, f.memory, DEVICE);
+    vkmm_device_monitor_destroy(f.m);
+    return moved != 0;
+}
+
+static void test_racing_last_read_sees_an_early_store_on_some_seeds(void **state)
+{
+    (void)state;
+    assert_true(early_store_read_moves(0, false));
+    uint32_t fresh = 0;
+    for (uint64_t seed = 1; seed <= 16; seed++) {
+        fresh += !early_store_read_moves(seed, false);
+        assert_true(early_store_read_moves(seed, true));
+    }
+    assert_in_range(fresh, 1, 15);
 }
 
 /* --- Against the per-byte reference ------------------------------------------------------ */
@@ -805,6 +850,7 @@ int main(void)
         cmocka_unit_test(test_byte_writes_into_one_word_do_not_race_and_clear_forgets),
         cmocka_unit_test(test_span_over_split_words_keeps_each_bytes_history),
         cmocka_unit_test(test_invocations_of_one_workgroup_race),
+        cmocka_unit_test(test_racing_last_read_sees_an_early_store_on_some_seeds),
         cmocka_unit_test(test_word_states_match_byte_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
