@@ -717,6 +717,25 @@ static bool unordered(struct vkmm_device_monitor *m, uint64_t at, uint32_t size,
     return true;
 }
 
+/* A non-private read: one with MakePointerVisible is a visibility
+ * operation of its subgroup; one without, of bytes another invocation
+ * wrote, races with that write when the subgroup made nothing visible in
+ * the dispatch (happens_before.h), recorded as such. */
+static bool unseen(struct vkmm_device_monitor *m, uint64_t at, uint32_t size, uint32_t flags, const struct access *a,
+                   struct vkmm_unordered *earlier)
+{
+    uint32_t subgroup = m->subgroup_width ? a->invocation / m->subgroup_width : 0;
+    if ((flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) != VKMM_SCOPE_NONE) {
+        vkmm_happens_before_visible(m->order, a->tag, subgroup);
+        return false;
+    }
+    if (!vkmm_happens_before_unseen_write(m->order, at, size, a->tag, subgroup, a->invocation, earlier))
+        return false;
+    if (m->races)
+        record_unordered(m, earlier, a, at, size);
+    return true;
+}
+
 /* A non-private, non-atomic access judged by happens-before between
  * workgroups (happens_before.h).  A read racing with a write of another
  * workgroup that nothing orders before it reads, like a racing private
@@ -729,7 +748,7 @@ static void judge_order(struct vkmm_device_monitor *m, uint64_t at, uint32_t siz
                         bool *stale, bool *racing_write)
 {
     struct vkmm_unordered earlier;
-    if ((flags & VKMM_WORKGROUP_READ) && unordered(m, at, size, false, a, &earlier)) {
+    if ((flags & VKMM_WORKGROUP_READ) && (unordered(m, at, size, false, a, &earlier) || unseen(m, at, size, flags, a, &earlier))) {
         *stale |= m->unordered_stale_reads++ < VKMM_HOPELESS_READS;
         if (!*stale)
             m->unordered_stale_reads = 0;
@@ -861,6 +880,12 @@ uint32_t vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32
                    ((kind & VKMM_FENCE_SYNC) && (wide || (kind & 3u) < VKMM_SCOPE_WORKGROUP));
     if (acquire)
         vkmm_happens_before_acquire(m->order, tag, wide);
+    /* A visibility operation of the subgroup: MakeVisible, or any acquire
+     * at Subgroup scope or naming no device memory (VKMM_FENCE_SYNC: not
+     * told apart, so counted — fewer races, never more). */
+    if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_SYNC)) ||
+        ((kind & VKMM_FENCE_ACQUIRE) && vkmm_dispatch_levels_common_fences(m->levels)))
+        vkmm_happens_before_visible(m->order, tag, subgroup);
     if (kind & (VKMM_FENCE_AVAILABLE | VKMM_FENCE_RELEASE))
         vkmm_happens_before_release(m->order, tag, wide);
     if ((kind & 3u) < VKMM_SCOPE_WORKGROUP)

@@ -397,12 +397,18 @@ static void describe_unordered_race(const struct vkmm_strict_grid *grid, const s
         [VKMM_UNORDERED_NO_BARRIER] =
             "no barrier() between them (invocations of one workgroup, of one subgroup too, are ordered by a "
             "control barrier, with memoryBarrierBuffer() before it for buffers, or by release/acquire)",
+        [VKMM_UNORDERED_NOT_VISIBLE] =
+            "the read is never made visible to its invocation: no MakePointerVisible on it (declare the data "
+            "`coherent`) and no visibility operation by its invocation in the dispatch (an acquire or barrier "
+            "with gl_SemanticsMakeVisible); happens-before alone makes no non-private write visible",
     };
-    bool one_workgroup = r->why == VKMM_UNORDERED_NO_BARRIER;
-    snprintf(hazard->missing, sizeof(hazard->missing), "the %s of %s and the %s of %s by different %s are not ordered: %s",
-             device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text,
-             one_workgroup ? "invocations of one workgroup" : "workgroups",
-             hints[r->why <= VKMM_UNORDERED_NO_BARRIER ? r->why : VKMM_UNORDERED_NO_SYNC]);
+    const char *who = r->why == VKMM_UNORDERED_NO_BARRIER ? "by different invocations of one workgroup are not ordered"
+                      : r->why == VKMM_UNORDERED_NOT_VISIBLE
+                          ? "by different invocations are not location-ordered (000)"
+                          : "by different workgroups are not ordered";
+    snprintf(hazard->missing, sizeof(hazard->missing), "the %s of %s and the %s of %s %s: %s",
+             device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text, who,
+             hints[r->why <= VKMM_UNORDERED_NOT_VISIBLE ? r->why : VKMM_UNORDERED_NO_SYNC]);
     char first[112], second[112];
     device_race_workgroup(first, sizeof(first), grid, &r->earlier);
     device_race_workgroup(second, sizeof(second), grid, &r->later);

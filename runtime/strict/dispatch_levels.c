@@ -1097,6 +1097,11 @@ void vkmm_dispatch_levels_set_common_fences(struct vkmm_dispatch_levels *l, bool
     l->common_fences = common;
 }
 
+bool vkmm_dispatch_levels_common_fences(const struct vkmm_dispatch_levels *l)
+{
+    return l->common_fences;
+}
+
 bool vkmm_dispatch_levels_failed(const struct vkmm_dispatch_levels *l)
 {
     return l->failed;

@@ -110,6 +110,7 @@ void vkmm_dispatch_levels_round(struct vkmm_dispatch_levels *levels);
  * rely on; Vulkan-Docs issue 2779).  Default: the model — only MakeAvailable
  * and MakeVisible do. */
 void vkmm_dispatch_levels_set_common_fences(struct vkmm_dispatch_levels *levels, bool common);
+bool vkmm_dispatch_levels_common_fences(const struct vkmm_dispatch_levels *levels);
 /* An allocation failed while the dispatch ran: some store may have been
  * dropped, and the device must be lost.  Cleared by begin. */
 bool vkmm_dispatch_levels_failed(const struct vkmm_dispatch_levels *levels);

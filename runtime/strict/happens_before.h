@@ -55,6 +55,7 @@ enum vkmm_unordered_why {
     VKMM_UNORDERED_RELAXED,       /* atomics at Device scope were read or written without release/acquire */
     VKMM_UNORDERED_NARROW_SCOPE,  /* releases or acquires at Workgroup scope (or narrower) */
     VKMM_UNORDERED_NO_BARRIER,    /* invocations of one workgroup with no control barrier between */
+    VKMM_UNORDERED_NOT_VISIBLE,   /* ordered, but the read is not made visible to its invocation */
 };
 
 /* The earlier of two unordered accesses. */
@@ -97,6 +98,22 @@ void vkmm_happens_before_barrier(struct vkmm_happens_before *h, uint32_t tag);
  * acquire later joins it), a write carries the workgroup's last release. */
 void vkmm_happens_before_atomic(struct vkmm_happens_before *h, uint32_t tag, uint64_t offset, bool read, bool write);
 
+/* Subgroup `subgroup` of workgroup `tag` performed a visibility operation
+ * (MakeVisible semantics, or a read with MakePointerVisible). */
+void vkmm_happens_before_visible(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup);
+/* A non-private read without MakePointerVisible of [offset, offset + size)
+ * by invocation `invocation` (of subgroup `subgroup`) of workgroup `tag`,
+ * recorded already: true with *earlier filled when the bytes' last write
+ * in this dispatch is another invocation's and the reader's subgroup
+ * performed no visibility operation in the dispatch.  000: a write and a
+ * read of two agents are location-ordered only through a visibility
+ * operation by the reader's agent ("Location-Ordered"), so the pair is a
+ * data race however happens-before orders it (Khronos
+ * mp3transitivefail2).  A subgroup stands for its invocations (one that
+ * made something visible counts for all: less race, never more); a
+ * subgroup past the 64th counts as having made everything visible. */
+bool vkmm_happens_before_unseen_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,
+                                      uint32_t subgroup, uint32_t invocation, struct vkmm_unordered *earlier);
 /* A non-private, non-atomic access of [offset, offset + size) by
  * invocation `invocation` of workgroup `tag` at instruction `site` (8
  * bits): records it, and returns true with *earlier filled when an access

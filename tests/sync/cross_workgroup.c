@@ -10,7 +10,9 @@
  * caches: VKMM-HAZARD-DISPATCH-STALE-READ), or whose fences have Workgroup
  * scope (a race again), and a counter shared by workgroups through atomics
  * of Workgroup scope (each workgroup's updates land on its own copy:
- * VKMM-HAZARD-DISPATCH-LOST-UPDATE).  Strict mode reports each once
+ * VKMM-HAZARD-DISPATCH-LOST-UPDATE), and a hand-off whose acquire makes
+ * nothing visible (the read of `nonprivate` words is ordered after the
+ * write but the write is never visible to it: a race).  Strict mode reports each once
  * and the answer is wrong on every seed; the correct variants (two
  * dispatches with a barrier; coherent data; release/acquire with
  * MakeAvailable/MakeVisible; Device-scope fences) are right and report-free. */
@@ -29,6 +31,7 @@ enum {
     WORKGROUP_SCOPE_FENCE_HANDOFF,
     CORRECT_DEVICE_SCOPE_COUNTER,
     WORKGROUP_SCOPE_COUNTER,
+    NOT_VISIBLE_HANDOFF,
     VARIANTS
 };
 
@@ -48,6 +51,8 @@ static const struct sync_variant variants[VARIANTS] = {
                                         "VKMM-HAZARD-DISPATCH-RACE",
                                         .mentions = "has Workgroup scope, but the two invocations are in different "
                                                     "workgroups" },
+    [NOT_VISIBLE_HANDOFF] = { "bug_acquire_without_make_visible", "VKMM-HAZARD-DISPATCH-RACE",
+                              .mentions = "is never made visible to its invocation" },
     [CORRECT_DEVICE_SCOPE_COUNTER] = { "correct_counter_atomics_at_device_scope", NULL },
     [WORKGROUP_SCOPE_COUNTER] = { "bug_counter_atomics_at_workgroup_scope_across_workgroups",
                                   "VKMM-HAZARD-DISPATCH-LOST-UPDATE", .mentions = "invocation (" },
@@ -65,6 +70,7 @@ static const char *const handoff_shaders[VARIANTS] = {
     [WORKGROUP_SCOPE_HANDOFF] = "sync_handoff_vmm_workgroup_scope",
     [CORRECT_VMM_FENCE_HANDOFF] = "sync_handoff_vmm_device_fences",
     [WORKGROUP_SCOPE_FENCE_HANDOFF] = "sync_handoff_vmm_workgroup_fences",
+    [NOT_VISIBLE_HANDOFF] = "sync_handoff_vmm_not_visible",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -194,6 +200,7 @@ static void bug_workgroup_scope_handoff(void **state) { (void)state; run(WORKGRO
 static void bug_workgroup_scope_fences(void **state) { (void)state; run(WORKGROUP_SCOPE_FENCE_HANDOFF); }
 static void correct_device_scope_counter(void **state) { (void)state; run(CORRECT_DEVICE_SCOPE_COUNTER); }
 static void bug_workgroup_scope_counter(void **state) { (void)state; run(WORKGROUP_SCOPE_COUNTER); }
+static void bug_not_visible_handoff(void **state) { (void)state; run(NOT_VISIBLE_HANDOFF); }
 
 int main(void)
 {
@@ -210,6 +217,7 @@ int main(void)
         cmocka_unit_test(bug_workgroup_scope_fences),
         cmocka_unit_test(correct_device_scope_counter),
         cmocka_unit_test(bug_workgroup_scope_counter),
+        cmocka_unit_test(bug_not_visible_handoff),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -225,6 +225,44 @@ static void test_invocations_of_one_workgroup_need_a_barrier(void **state)
     vkmm_happens_before_destroy(h);
 }
 
+/* A read without MakePointerVisible of bytes another invocation wrote,
+ * ordered after the write by release/acquire: a race while the reader's
+ * subgroup made nothing visible (000 "Location-Ordered"), none once it
+ * did, none for the writer's own invocation, none for bytes no one wrote
+ * in the dispatch. */
+static void test_a_read_never_made_visible_races(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    assert_false(write_data(h, 1, &u)); /* invocation 5 of workgroup 1 */
+    hand_over(h, 1, 2, true, true, true);
+    assert_false(read_data(h, 2, &u));
+    assert_true(vkmm_happens_before_unseen_write(h, DATA, 16, 2, 0, 7, &u));
+    assert_int_equal(u.tag, 1);
+    assert_int_equal(u.site, SITE_WRITE);
+    assert_int_equal(u.invocation, 5);
+    assert_true(u.write);
+    assert_int_equal(u.why, VKMM_UNORDERED_NOT_VISIBLE);
+    /* Another subgroup of workgroup 2 makes something visible: not this one. */
+    vkmm_happens_before_visible(h, 2, 1);
+    assert_true(vkmm_happens_before_unseen_write(h, DATA, 16, 2, 0, 7, &u));
+    vkmm_happens_before_visible(h, 2, 0);
+    assert_false(vkmm_happens_before_unseen_write(h, DATA, 16, 2, 0, 7, &u));
+    /* The writer's own invocation sees its write; another one of its
+     * workgroup does not; untouched bytes were written by no one. */
+    assert_false(vkmm_happens_before_unseen_write(h, DATA, 16, 1, 0, 5, &u));
+    assert_true(vkmm_happens_before_unseen_write(h, DATA, 16, 1, 0, 6, &u));
+    assert_false(vkmm_happens_before_unseen_write(h, DATA + 64, 16, 1, 0, 6, &u));
+    /* Subgroups past the 64th count as having made everything visible. */
+    assert_false(vkmm_happens_before_unseen_write(h, DATA, 16, 3, 64, 64 * 8, &u));
+    /* A new dispatch forgets what was made visible. */
+    vkmm_happens_before_begin(h);
+    assert_false(write_data(h, 1, &u));
+    assert_true(vkmm_happens_before_unseen_write(h, DATA, 16, 2, 0, 7, &u));
+    vkmm_happens_before_destroy(h);
+}
+
 /* A module without atomics: its fences synchronize nothing, so a phase
  * with a fence is judged all the same (memoryBarrierBuffer() where
  * barrier() belongs); a new dispatch forgets it. */
@@ -314,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_a_full_clock_orders_everything),
         cmocka_unit_test(test_partial_words_are_not_judged),
         cmocka_unit_test(test_many_workgroups_and_flags),
+        cmocka_unit_test(test_a_read_never_made_visible_races),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
