@@ -717,23 +717,27 @@ static bool unordered(struct vkmm_device_monitor *m, uint64_t at, uint32_t size,
     return true;
 }
 
-/* A non-private read: one with MakePointerVisible is a visibility
- * operation of its subgroup; one without, of bytes another invocation
- * wrote, races with that write when the subgroup made nothing visible in
- * the dispatch (happens_before.h), recorded as such. */
+/* A non-private read that happens-before takes as ordered after the last
+ * write of its bytes may still race with it (happens_before.h): when it
+ * has no MakePointerVisible and its subgroup made nothing visible in the
+ * dispatch (one with MakePointerVisible is itself a visibility operation),
+ * or when the write is another subgroup's of its workgroup in the same
+ * barrier phase and the reader acquired nothing naming device memory.
+ * Recorded as such. */
 static bool unseen(struct vkmm_device_monitor *m, uint64_t at, uint32_t size, uint32_t flags, const struct access *a,
                    struct vkmm_unordered *earlier)
 {
     uint32_t subgroup = m->subgroup_width ? a->invocation / m->subgroup_width : 0;
-    if ((flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) != VKMM_SCOPE_NONE) {
+    bool made_visible = (flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) != VKMM_SCOPE_NONE;
+    if (made_visible)
         vkmm_happens_before_visible(m->order, a->tag, subgroup);
-        return false;
-    }
-    if (!vkmm_happens_before_unseen_write(m->order, at, size, a->tag, subgroup, a->invocation, earlier))
-        return false;
-    if (m->races)
+    bool race = (!made_visible &&
+                 vkmm_happens_before_unseen_write(m->order, at, size, a->tag, subgroup, a->invocation, earlier)) ||
+                vkmm_happens_before_unacquired_write(m->order, at, size, a->tag, subgroup, a->invocation,
+                                                     m->subgroup_width, earlier);
+    if (race && m->races)
         record_unordered(m, earlier, a, at, size);
-    return true;
+    return race;
 }
 
 /* A non-private, non-atomic access judged by happens-before between
@@ -886,6 +890,10 @@ uint32_t vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32
     if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_SYNC)) ||
         ((kind & VKMM_FENCE_ACQUIRE) && vkmm_dispatch_levels_common_fences(m->levels)))
         vkmm_happens_before_visible(m->order, tag, subgroup);
+    /* An acquire naming device memory at Workgroup scope or wider (VKMM_FENCE_SYNC
+     * at such a scope names none). */
+    if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_ACQUIRE | VKMM_FENCE_ATOMIC)) && (kind & 3u) >= VKMM_SCOPE_WORKGROUP)
+        vkmm_happens_before_device_acquire(m->order, tag, subgroup);
     if (kind & (VKMM_FENCE_AVAILABLE | VKMM_FENCE_RELEASE))
         vkmm_happens_before_release(m->order, tag, wide);
     if ((kind & 3u) < VKMM_SCOPE_WORKGROUP)

@@ -401,14 +401,19 @@ static void describe_unordered_race(const struct vkmm_strict_grid *grid, const s
             "the read is never made visible to its invocation: no MakePointerVisible on it (declare the data "
             "`coherent`) and no visibility operation by its invocation in the dispatch (an acquire or barrier "
             "with gl_SemanticsMakeVisible); happens-before alone makes no non-private write visible",
+        [VKMM_UNORDERED_NOT_ACQUIRED] =
+            "no barrier() between them, and the reading invocation performed no acquire naming this memory (the "
+            "semantics of its acquire must hold gl_StorageSemanticsBuffer or gl_StorageSemanticsImage, not only "
+            "gl_StorageSemanticsShared)",
     };
-    const char *who = r->why == VKMM_UNORDERED_NO_BARRIER ? "by different invocations of one workgroup are not ordered"
+    const char *who = r->why == VKMM_UNORDERED_NO_BARRIER || r->why == VKMM_UNORDERED_NOT_ACQUIRED
+                          ? "by different invocations of one workgroup are not ordered"
                       : r->why == VKMM_UNORDERED_NOT_VISIBLE
                           ? "by different invocations are not location-ordered (000)"
                           : "by different workgroups are not ordered";
     snprintf(hazard->missing, sizeof(hazard->missing), "the %s of %s and the %s of %s %s: %s",
              device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text, who,
-             hints[r->why <= VKMM_UNORDERED_NOT_VISIBLE ? r->why : VKMM_UNORDERED_NO_SYNC]);
+             hints[r->why <= VKMM_UNORDERED_NOT_ACQUIRED ? r->why : VKMM_UNORDERED_NO_SYNC]);
     char first[112], second[112];
     device_race_workgroup(first, sizeof(first), grid, &r->earlier);
     device_race_workgroup(second, sizeof(second), grid, &r->later);

@@ -30,7 +30,8 @@ struct workgroup {
     uint32_t phase; /* control barriers it passed: its invocations' accesses since the last */
     uint32_t synchronized_phase; /* phase + 1 when a fence or an atomic's release/acquire ran in that phase */
     uint32_t did;
-    uint64_t visible_subgroups; /* bit s: subgroup s performed a visibility operation */
+    uint64_t visible_subgroups;  /* bit s: subgroup s performed a visibility operation */
+    uint64_t acquired_subgroups; /* bit s: subgroup s performed an acquire naming device memory */
     bool has_released;
     struct clock seen;     /* what its acquires joined */
     struct clock pending;  /* what its atomic reads returned since its last acquire */
@@ -485,6 +486,40 @@ bool vkmm_happens_before_unseen_write(struct vkmm_happens_before *h, uint64_t of
             continue; /* no write in this dispatch, or the reader's own (program order) */
         describe(h, write, true, tag, w, earlier);
         earlier->why = VKMM_UNORDERED_NOT_VISIBLE;
+        return true;
+    }
+    return false;
+}
+
+void vkmm_happens_before_device_acquire(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
+{
+    struct workgroup *w = subgroup < 64 ? workgroup(h, tag) : NULL;
+    if (w)
+        w->acquired_subgroups |= 1ull << subgroup;
+}
+
+bool vkmm_happens_before_unacquired_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,
+                                          uint32_t subgroup, uint32_t invocation, uint32_t width,
+                                          struct vkmm_unordered *earlier)
+{
+    if (h->gave_up || !size || offset % WORD || size % WORD || offset / WORD + size / WORD > h->words ||
+        subgroup >= 64 || !width)
+        return false;
+    const struct workgroup *w = find_workgroup(h, tag);
+    if (!w || w->synchronized_phase != w->phase + 1 || (w->acquired_subgroups >> subgroup & 1))
+        return false; /* a phase judged by vkmm_happens_before_access, or the reader acquired */
+    uint64_t first = offset / WORD, last = first + size / WORD - 1;
+    vkmm_touched_refresh(h->records, 2 * sizeof(struct record), h->words, CHUNK_WORDS, h->chunk_generation,
+                         h->generation, first, last);
+    uint32_t self = tag & ((1u << TAG_BITS) - 1u);
+    for (uint64_t word = first; word <= last; word++) {
+        const struct record *write = &h->records[word * 2];
+        uint32_t writer = record_invoker(write->id);
+        if (record_tag(write->id) != self || !writer || write->phase != w->phase ||
+            (writer - 1u) / width == subgroup || writer == invocation + 1u)
+            continue; /* no write of another subgroup of this workgroup in this phase */
+        describe(h, write->id, true, tag, w, earlier);
+        earlier->why = VKMM_UNORDERED_NOT_ACQUIRED;
         return true;
     }
     return false;

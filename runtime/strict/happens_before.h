@@ -56,6 +56,7 @@ enum vkmm_unordered_why {
     VKMM_UNORDERED_NARROW_SCOPE,  /* releases or acquires at Workgroup scope (or narrower) */
     VKMM_UNORDERED_NO_BARRIER,    /* invocations of one workgroup with no control barrier between */
     VKMM_UNORDERED_NOT_VISIBLE,   /* ordered, but the read is not made visible to its invocation */
+    VKMM_UNORDERED_NOT_ACQUIRED,  /* one workgroup, one phase: the reader acquired nothing naming the memory */
 };
 
 /* The earlier of two unordered accesses. */
@@ -114,6 +115,25 @@ void vkmm_happens_before_visible(struct vkmm_happens_before *h, uint32_t tag, ui
  * subgroup past the 64th counts as having made everything visible. */
 bool vkmm_happens_before_unseen_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,
                                       uint32_t subgroup, uint32_t invocation, struct vkmm_unordered *earlier);
+/* Subgroup `subgroup` of workgroup `tag` performed an acquire naming device
+ * memory at Workgroup scope or wider (a fence, a barrier's or an atomic's
+ * acquire with storage semantics of buffers or images). */
+void vkmm_happens_before_device_acquire(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup);
+/* A non-private read of [offset, offset + size) by invocation `invocation`
+ * (of subgroup `subgroup`, `width` lanes a subgroup) of workgroup `tag`,
+ * recorded already, in a barrier phase that fences or atomics synchronized
+ * (the phases do not follow them, so vkmm_happens_before_access takes the
+ * pair as ordered): true with *earlier filled when the bytes' last write is
+ * another subgroup's of the same workgroup in the same phase and the
+ * reader's subgroup performed no acquire naming device memory in the
+ * dispatch.  Then nothing orders the write before the read (000
+ * "Synchronizes-With": only an acquire whose storage semantics hold the
+ * memory, or a control barrier, would): a race (Khronos test1, an acquire
+ * naming only Workgroup memory).  A subgroup past the 64th counts as having
+ * acquired. */
+bool vkmm_happens_before_unacquired_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,
+                                          uint32_t subgroup, uint32_t invocation, uint32_t width,
+                                          struct vkmm_unordered *earlier);
 /* A non-private, non-atomic access of [offset, offset + size) by
  * invocation `invocation` of workgroup `tag` at instruction `site` (8
  * bits): records it, and returns true with *earlier filled when an access

@@ -230,6 +230,21 @@ static void ref_record_unordered(struct reference *r, const struct vkmm_unordere
                                        .offset = offset, .bytes = size, .unordered = true, .why = (uint8_t)u->why };
 }
 
+/* Ordered, yet racing: a read never made visible (no MakePointerVisible,
+ * nothing made visible by its subgroup), or of another subgroup's write in
+ * the phase with no acquire naming device memory. */
+static bool ref_unseen(struct reference *r, uint64_t at, uint32_t size, uint32_t flags, const struct ref_access *a,
+                       struct vkmm_unordered *u)
+{
+    uint32_t subgroup = a->invocation / WIDTH;
+    bool made_visible = (flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) != VKMM_SCOPE_NONE;
+    if (made_visible)
+        vkmm_happens_before_visible(r->order, a->tag, subgroup);
+    else if (vkmm_happens_before_unseen_write(r->order, at, size, a->tag, subgroup, a->invocation, u))
+        return true;
+    return vkmm_happens_before_unacquired_write(r->order, at, size, a->tag, subgroup, a->invocation, WIDTH, u);
+}
+
 /* The monitor's judgement of a non-private access by happens-before:
  * returns whether a read must see the bytes from before the dispatch
  * (until 65,536 such reads pile up with no write between), and sets
@@ -242,7 +257,8 @@ static bool ref_judge_order(struct reference *r, uint64_t at, uint32_t size, uin
     if (flags & VKMM_WORKGROUP_READ) {
         a->write = false;
         if (vkmm_happens_before_access(r->order, at, size, false, a->tag, a->invocation, a->site - FIRST_SITE + 1,
-                                       &u)) {
+                                       &u) ||
+            ref_unseen(r, at, size, flags, a, &u)) {
             u.site = u.site + FIRST_SITE - 1;
             ref_record_unordered(r, &u, a, at, size);
             stale = r->unordered_stale_reads++ < (1u << 16);
@@ -743,6 +759,10 @@ static void ref_fence(struct reference *r, uint32_t tag, uint32_t subgroup, uint
         vkmm_happens_before_release(r->order, tag, wide);
     if ((kind & 3u) < VKMM_SCOPE_WORKGROUP)
         vkmm_happens_before_subgroup_sync(r->order, tag);
+    if (kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_SYNC))
+        vkmm_happens_before_visible(r->order, tag, subgroup);
+    if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_ACQUIRE | VKMM_FENCE_ATOMIC)) && (kind & 3u) >= VKMM_SCOPE_WORKGROUP)
+        vkmm_happens_before_device_acquire(r->order, tag, subgroup);
     vkmm_dispatch_levels_fence(r->levels, tag, subgroup, kind);
 }
 

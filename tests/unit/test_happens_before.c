@@ -263,6 +263,39 @@ static void test_a_read_never_made_visible_races(void **state)
     vkmm_happens_before_destroy(h);
 }
 
+/* Inside a workgroup, in a phase fences or atomics synchronized (taken
+ * as ordered): a read of another subgroup's write races while the
+ * reader's subgroup acquired nothing naming device memory (Khronos test1),
+ * not once it did, not for its own subgroup's writes, not after a barrier,
+ * nor in a phase nothing synchronized (judged as usual). */
+static void test_a_read_with_no_acquire_naming_the_memory_races(void **state)
+{
+    (void)state;
+    enum { WIDTH = 8 };
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    assert_false(write_data(h, 4, &u)); /* invocation 5: subgroup 0 */
+    vkmm_happens_before_release(h, 4, false);
+    assert_false(vkmm_happens_before_access(h, DATA, 16, false, 4, 9, SITE_READ, &u));
+    assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
+    assert_int_equal(u.tag, 4);
+    assert_int_equal(u.invocation, 5);
+    assert_int_equal(u.why, VKMM_UNORDERED_NOT_ACQUIRED);
+    assert_false(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 0, 6, WIDTH, &u)); /* same subgroup */
+    vkmm_happens_before_device_acquire(h, 4, 1);
+    assert_false(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
+    assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 2, 17, WIDTH, &u));
+    vkmm_happens_before_barrier(h, 4);
+    assert_false(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 2, 17, WIDTH, &u));
+    /* A phase nothing synchronized: vkmm_happens_before_access judges it. */
+    vkmm_happens_before_begin(h);
+    vkmm_happens_before_no_atomics(h);
+    assert_false(write_data(h, 4, &u));
+    vkmm_happens_before_release(h, 4, false);
+    assert_false(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
+    vkmm_happens_before_destroy(h);
+}
+
 /* A module without atomics: its fences synchronize nothing, so a phase
  * with a fence is judged all the same (memoryBarrierBuffer() where
  * barrier() belongs); a new dispatch forgets it. */
@@ -353,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_partial_words_are_not_judged),
         cmocka_unit_test(test_many_workgroups_and_flags),
         cmocka_unit_test(test_a_read_never_made_visible_races),
+        cmocka_unit_test(test_a_read_with_no_acquire_naming_the_memory_races),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
