@@ -12,7 +12,9 @@
  * of Workgroup scope (each workgroup's updates land on its own copy:
  * VKMM-HAZARD-DISPATCH-LOST-UPDATE), and a hand-off whose acquire makes
  * nothing visible (the read of `nonprivate` words is ordered after the
- * write but the write is never visible to it: a race).  Strict mode reports each once
+ * write but the write is never visible to it: a race), and a hand-off
+ * between two subgroups of one workgroup whose acquire names only shared
+ * memory (nothing orders the buffer write before the read: a race).  Strict mode reports each once
  * and the answer is wrong on every seed; the correct variants (two
  * dispatches with a barrier; coherent data; release/acquire with
  * MakeAvailable/MakeVisible; Device-scope fences) are right and report-free. */
@@ -32,6 +34,8 @@ enum {
     CORRECT_DEVICE_SCOPE_COUNTER,
     WORKGROUP_SCOPE_COUNTER,
     NOT_VISIBLE_HANDOFF,
+    CORRECT_SUBGROUP_HANDOFF,
+    NOT_ACQUIRED_HANDOFF,
     VARIANTS
 };
 
@@ -53,6 +57,9 @@ static const struct sync_variant variants[VARIANTS] = {
                                                     "workgroups" },
     [NOT_VISIBLE_HANDOFF] = { "bug_acquire_without_make_visible", "VKMM-HAZARD-DISPATCH-RACE",
                               .mentions = "is never made visible to its invocation" },
+    [CORRECT_SUBGROUP_HANDOFF] = { "correct_subgroup_handoff_acquire_naming_the_buffer", NULL },
+    [NOT_ACQUIRED_HANDOFF] = { "bug_acquire_naming_only_shared_memory", "VKMM-HAZARD-DISPATCH-RACE",
+                               .mentions = "performed no acquire naming this memory" },
     [CORRECT_DEVICE_SCOPE_COUNTER] = { "correct_counter_atomics_at_device_scope", NULL },
     [WORKGROUP_SCOPE_COUNTER] = { "bug_counter_atomics_at_workgroup_scope_across_workgroups",
                                   "VKMM-HAZARD-DISPATCH-LOST-UPDATE", .mentions = "invocation (" },
@@ -71,6 +78,8 @@ static const char *const handoff_shaders[VARIANTS] = {
     [CORRECT_VMM_FENCE_HANDOFF] = "sync_handoff_vmm_device_fences",
     [WORKGROUP_SCOPE_FENCE_HANDOFF] = "sync_handoff_vmm_workgroup_fences",
     [NOT_VISIBLE_HANDOFF] = "sync_handoff_vmm_not_visible",
+    [CORRECT_SUBGROUP_HANDOFF] = "sync_handoff_subgroups_acquire_buffer",
+    [NOT_ACQUIRED_HANDOFF] = "sync_handoff_subgroups_acquire_shared_only",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -201,6 +210,8 @@ static void bug_workgroup_scope_fences(void **state) { (void)state; run(WORKGROU
 static void correct_device_scope_counter(void **state) { (void)state; run(CORRECT_DEVICE_SCOPE_COUNTER); }
 static void bug_workgroup_scope_counter(void **state) { (void)state; run(WORKGROUP_SCOPE_COUNTER); }
 static void bug_not_visible_handoff(void **state) { (void)state; run(NOT_VISIBLE_HANDOFF); }
+static void correct_subgroup_handoff(void **state) { (void)state; run(CORRECT_SUBGROUP_HANDOFF); }
+static void bug_not_acquired_handoff(void **state) { (void)state; run(NOT_ACQUIRED_HANDOFF); }
 
 int main(void)
 {
@@ -218,6 +229,8 @@ int main(void)
         cmocka_unit_test(correct_device_scope_counter),
         cmocka_unit_test(bug_workgroup_scope_counter),
         cmocka_unit_test(bug_not_visible_handoff),
+        cmocka_unit_test(correct_subgroup_handoff),
+        cmocka_unit_test(bug_not_acquired_handoff),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
