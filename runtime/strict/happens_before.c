@@ -418,20 +418,32 @@ static void describe(const struct vkmm_happens_before *h, uint64_t record, bool 
     earlier->why = earlier->tag == tag ? VKMM_UNORDERED_NO_BARRIER : why_unordered(w, find_workgroup(h, earlier->tag));
 }
 
+/* The data words [*first, *last] of an access, their records refreshed;
+ * false when the access is not judged (see the header). */
+static bool judged_words(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint64_t *first,
+                         uint64_t *last)
+{
+    if (h->gave_up || !size || offset % WORD || size % WORD || offset / WORD + size / WORD > h->words)
+        return false;
+    *first = offset / WORD;
+    *last = *first + size / WORD - 1;
+    /* A data word's two records are one element of the map. */
+    vkmm_touched_refresh(h->records, 2 * sizeof(struct record), h->words, CHUNK_WORDS, h->chunk_generation,
+                         h->generation, *first, *last);
+    return true;
+}
+
 bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool write,
                                 uint32_t tag, uint32_t invocation, uint32_t site, struct vkmm_unordered *earlier)
 {
-    if (h->gave_up || !size || offset % WORD || size % WORD || offset / WORD + size / WORD > h->words)
+    uint64_t first, last;
+    if (!judged_words(h, offset, size, &first, &last))
         return false;
     const struct workgroup *w = find_workgroup(h, tag);
     uint64_t epoch = w ? w->epoch : 1;
     uint64_t invoker = invocation < 0xfffeu ? invocation + 1u : 0;
     uint64_t self = (tag & ((1u << TAG_BITS) - 1u)) | (uint64_t)(site & 0xffu) << SITE_SHIFT |
                     invoker << INVOKER_SHIFT | epoch << EPOCH_SHIFT;
-    uint64_t first = offset / WORD, last = first + size / WORD - 1;
-    /* A data word's two records are one element of the map. */
-    vkmm_touched_refresh(h->records, 2 * sizeof(struct record), h->words, CHUNK_WORDS, h->chunk_generation,
-                         h->generation, first, last);
     bool found = false;
     uint32_t phase = w ? w->phase : 0;
     for (uint64_t word = first; word <= last; word++) {
@@ -459,25 +471,28 @@ bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, 
     return found;
 }
 
-void vkmm_happens_before_visible(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
+/* Subgroup `subgroup` of workgroup `tag` made something visible, or
+ * (`acquired`) performed an acquire naming device memory. */
+static void note_subgroup(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup, bool acquired)
 {
     struct workgroup *w = subgroup < 64 ? workgroup(h, tag) : NULL;
     if (w)
-        w->visible_subgroups |= 1ull << subgroup;
+        *(acquired ? &w->acquired_subgroups : &w->visible_subgroups) |= 1ull << subgroup;
+}
+
+void vkmm_happens_before_visible(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
+{
+    note_subgroup(h, tag, subgroup, false);
 }
 
 bool vkmm_happens_before_unseen_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,
                                       uint32_t subgroup, uint32_t invocation, struct vkmm_unordered *earlier)
 {
-    if (h->gave_up || !size || offset % WORD || size % WORD || offset / WORD + size / WORD > h->words ||
-        subgroup >= 64 || invocation >= 0xfffeu)
-        return false;
     const struct workgroup *w = find_workgroup(h, tag);
-    if (w && (w->visible_subgroups >> subgroup & 1))
+    uint64_t first, last;
+    if (subgroup >= 64 || invocation >= 0xfffeu || (w && (w->visible_subgroups >> subgroup & 1)) ||
+        !judged_words(h, offset, size, &first, &last))
         return false;
-    uint64_t first = offset / WORD, last = first + size / WORD - 1;
-    vkmm_touched_refresh(h->records, 2 * sizeof(struct record), h->words, CHUNK_WORDS, h->chunk_generation,
-                         h->generation, first, last);
     uint32_t self = tag & ((1u << TAG_BITS) - 1u);
     for (uint64_t word = first; word <= last; word++) {
         uint64_t write = h->records[word * 2].id;
@@ -493,24 +508,19 @@ bool vkmm_happens_before_unseen_write(struct vkmm_happens_before *h, uint64_t of
 
 void vkmm_happens_before_device_acquire(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
 {
-    struct workgroup *w = subgroup < 64 ? workgroup(h, tag) : NULL;
-    if (w)
-        w->acquired_subgroups |= 1ull << subgroup;
+    note_subgroup(h, tag, subgroup, true);
 }
 
 bool vkmm_happens_before_unacquired_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,
                                           uint32_t subgroup, uint32_t invocation, uint32_t width,
                                           struct vkmm_unordered *earlier)
 {
-    if (h->gave_up || !size || offset % WORD || size % WORD || offset / WORD + size / WORD > h->words ||
-        subgroup >= 64 || !width)
-        return false;
+    /* A phase judged by vkmm_happens_before_access, or the reader acquired: nothing more to find. */
     const struct workgroup *w = find_workgroup(h, tag);
-    if (!w || w->synchronized_phase != w->phase + 1 || (w->acquired_subgroups >> subgroup & 1))
-        return false; /* a phase judged by vkmm_happens_before_access, or the reader acquired */
-    uint64_t first = offset / WORD, last = first + size / WORD - 1;
-    vkmm_touched_refresh(h->records, 2 * sizeof(struct record), h->words, CHUNK_WORDS, h->chunk_generation,
-                         h->generation, first, last);
+    uint64_t first, last;
+    if (subgroup >= 64 || !width || !w || w->synchronized_phase != w->phase + 1 ||
+        (w->acquired_subgroups >> subgroup & 1) || !judged_words(h, offset, size, &first, &last))
+        return false;
     uint32_t self = tag & ((1u << TAG_BITS) - 1u);
     for (uint64_t word = first; word <= last; word++) {
         const struct record *write = &h->records[word * 2];
