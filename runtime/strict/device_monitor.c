@@ -752,7 +752,8 @@ static void judge_order(struct vkmm_device_monitor *m, uint64_t at, uint32_t siz
                         bool *stale, bool *racing_write)
 {
     struct vkmm_unordered earlier;
-    if ((flags & VKMM_WORKGROUP_READ) && (unordered(m, at, size, false, a, &earlier) || unseen(m, at, size, flags, a, &earlier))) {
+    if ((flags & VKMM_WORKGROUP_READ) &&
+        (unordered(m, at, size, false, a, &earlier) || unseen(m, at, size, flags, a, &earlier))) {
         *stale |= m->unordered_stale_reads++ < VKMM_HOPELESS_READS;
         if (!*stale)
             m->unordered_stale_reads = 0;
@@ -793,7 +794,8 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         m->unordered_stale_reads = 0;
     }
     /* An early store goes lane by lane: the monitor remembers what it left. */
-    if (!through_levels && !(flags & VKMM_ACCESS_EARLY_STORE) && access_span(m, addresses, lanes, size, flags, &a, subgroup))
+    if (!through_levels && !(flags & VKMM_ACCESS_EARLY_STORE) &&
+        access_span(m, addresses, lanes, size, flags, &a, subgroup))
         return 0;
     for (uint64_t active = lanes; active; active &= active - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(active);
