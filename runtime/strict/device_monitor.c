@@ -278,7 +278,7 @@ struct access {
     uint32_t invocation;
     uint64_t span_start;
     uint32_t element;
-    bool write, private_;
+    bool write, private_, atomic;
 };
 
 static uint32_t invocation_at(const struct access *a, uint64_t offset)
@@ -385,10 +385,10 @@ static void record_unordered(struct vkmm_device_monitor *m, const struct vkmm_un
     /* In program (word) order, whichever ran first: one record per pair. */
     bool in_order = other->word <= this_site->word;
     struct vkmm_device_race_access first = { .text = other->text, .word = other->word, .workgroup = u->tag - 1,
-                                             .invocation = u->invocation, .write = u->write };
+                                             .invocation = u->invocation, .write = u->write, .atomic = u->atomic };
     struct vkmm_device_race_access second = { .text = this_site->text, .word = this_site->word,
                                               .workgroup = a->tag - 1, .invocation = invocation_at(a, offset),
-                                              .write = a->write };
+                                              .write = a->write, .atomic = a->atomic };
     struct vkmm_device_race *slot = new_race(races, false, (in_order ? other : this_site)->word,
                                              (in_order ? this_site : other)->word, size);
     if (!slot)
@@ -717,6 +717,11 @@ static bool unordered(struct vkmm_device_monitor *m, uint64_t at, uint32_t size,
     return true;
 }
 
+static uint32_t subgroup_of(const struct vkmm_device_monitor *m, const struct access *a)
+{
+    return m->subgroup_width ? a->invocation / m->subgroup_width : 0;
+}
+
 /* A non-private read that happens-before takes as ordered after the last
  * write of its bytes may still race with it (happens_before.h): when it
  * has no MakePointerVisible and its subgroup made nothing visible in the
@@ -727,10 +732,8 @@ static bool unordered(struct vkmm_device_monitor *m, uint64_t at, uint32_t size,
 static bool unseen(struct vkmm_device_monitor *m, uint64_t at, uint32_t size, uint32_t flags, const struct access *a,
                    struct vkmm_unordered *earlier)
 {
-    uint32_t subgroup = m->subgroup_width ? a->invocation / m->subgroup_width : 0;
+    uint32_t subgroup = subgroup_of(m, a);
     bool made_visible = (flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) != VKMM_SCOPE_NONE;
-    if (made_visible)
-        vkmm_happens_before_visible(m->order, a->tag, subgroup);
     bool race = (!made_visible &&
                  vkmm_happens_before_unseen_write(m->order, at, size, a->tag, subgroup, a->invocation, earlier)) ||
                 vkmm_happens_before_unacquired_write(m->order, at, size, a->tag, subgroup, a->invocation,
@@ -738,6 +741,35 @@ static bool unseen(struct vkmm_device_monitor *m, uint64_t at, uint32_t size, ui
     if (race && m->races)
         record_unordered(m, earlier, a, at, size);
     return race;
+}
+
+/* A non-private access's own availability or visibility (MakePointerVisible
+ * on a read, MakePointerAvailable on a store; legacy Coherent: both at
+ * Device scope) counts as its invocation's: for another location too
+ * (fewer races, never more). */
+static void note_pointer_semantics(struct vkmm_device_monitor *m, uint32_t flags, const struct access *a)
+{
+    uint32_t scope = flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u;
+    if (scope == VKMM_SCOPE_NONE)
+        return;
+    if (flags & VKMM_WORKGROUP_READ) {
+        vkmm_happens_before_visible(m->order, a->tag, subgroup_of(m, a));
+        if (scope == VKMM_SCOPE_DEVICE)
+            vkmm_happens_before_device_visible(m->order, a->tag, subgroup_of(m, a));
+    }
+    if ((flags & VKMM_WORKGROUP_WRITE) && scope == VKMM_SCOPE_DEVICE)
+        vkmm_happens_before_device_available(m->order, a->tag);
+}
+
+/* Does a racing read see the bytes from before the dispatch?  Yes, unless
+ * such reads piled up with no write between (a spin on a racing flag: this
+ * one then sees the newer bytes, so the spin ends). */
+static bool racing_read_stale(struct vkmm_device_monitor *m)
+{
+    if (m->unordered_stale_reads++ < VKMM_HOPELESS_READS)
+        return true;
+    m->unordered_stale_reads = 0;
+    return false;
 }
 
 /* A non-private, non-atomic access judged by happens-before between
@@ -752,23 +784,39 @@ static void judge_order(struct vkmm_device_monitor *m, uint64_t at, uint32_t siz
                         bool *stale, bool *racing_write)
 {
     struct vkmm_unordered earlier;
+    note_pointer_semantics(m, flags, a);
     if ((flags & VKMM_WORKGROUP_READ) &&
-        (unordered(m, at, size, false, a, &earlier) || unseen(m, at, size, flags, a, &earlier))) {
-        *stale |= m->unordered_stale_reads++ < VKMM_HOPELESS_READS;
-        if (!*stale)
-            m->unordered_stale_reads = 0;
-    }
+        (unordered(m, at, size, false, a, &earlier) || unseen(m, at, size, flags, a, &earlier)))
+        *stale |= racing_read_stale(m);
     if ((flags & VKMM_WORKGROUP_WRITE) && unordered(m, at, size, true, a, &earlier))
         *racing_write = earlier.write;
 }
 
 /* An atomic's part in happens-before between workgroups: only atomics at
- * Device scope (or wider) can synchronize two workgroups. */
-static void order_atomic(struct vkmm_device_monitor *m, uint64_t at, uint32_t flags, uint32_t tag)
+ * Device scope (or wider) can synchronize two workgroups, and only they
+ * are mutually ordered with another workgroup's atomics; one of narrower
+ * scope is judged like a non-private access (happens_before.h,
+ * vkmm_happens_before_scoped_atomic).  Returns true for a load racing with
+ * a write: it reads, like a racing coherent read, the bytes from before
+ * the dispatch (until such reads pile up: a spin on the flag then ends). */
+static bool order_atomic(struct vkmm_device_monitor *m, uint64_t at, uint32_t size, uint32_t flags, struct access *a)
 {
-    if ((flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) == VKMM_SCOPE_DEVICE)
-        vkmm_happens_before_atomic(m->order, tag, at, (flags & VKMM_WORKGROUP_READ) != 0,
-                                   (flags & VKMM_WORKGROUP_WRITE) != 0);
+    bool read = (flags & VKMM_WORKGROUP_READ) != 0, write = (flags & VKMM_WORKGROUP_WRITE) != 0;
+    if ((flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) == VKMM_SCOPE_DEVICE) {
+        vkmm_happens_before_atomic(m->order, a->tag, at, read, write);
+        return false;
+    }
+    struct vkmm_unordered earlier;
+    if (!vkmm_happens_before_scoped_atomic(m->order, at, size, read, write, a->tag, subgroup_of(m, a),
+                                           a->invocation, a->site, &earlier))
+        return false;
+    if (m->races) {
+        a->write = write;
+        a->atomic = true;
+        record_unordered(m, &earlier, a, at, size);
+        a->atomic = false;
+    }
+    return !write && earlier.write && racing_read_stale(m);
 }
 
 int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
@@ -815,7 +863,7 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         }
         bool racing_write = false, unordered_read = false;
         if (flags & VKMM_WORKGROUP_ATOMIC)
-            order_atomic(m, at, flags, a.tag);
+            unordered_read = order_atomic(m, at, size, flags, &a);
         else if (!a.private_)
             judge_order(m, at, size, flags, &a, &unordered_read, &racing_write);
         bool drop = (flags & VKMM_WORKGROUP_WRITE) && !(flags & VKMM_WORKGROUP_READ) && size <= 64 &&
@@ -889,13 +937,20 @@ uint32_t vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32
     /* A visibility operation of the subgroup: MakeVisible, or any acquire
      * at Subgroup scope or naming no device memory (VKMM_FENCE_SYNC: not
      * told apart, so counted — fewer races, never more). */
-    if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_SYNC)) ||
-        ((kind & VKMM_FENCE_ACQUIRE) && vkmm_dispatch_levels_common_fences(m->levels)))
+    bool common = vkmm_dispatch_levels_common_fences(m->levels);
+    if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_SYNC)) || ((kind & VKMM_FENCE_ACQUIRE) && common))
         vkmm_happens_before_visible(m->order, tag, subgroup);
     /* An acquire naming device memory at Workgroup scope or wider (VKMM_FENCE_SYNC
      * at such a scope names none). */
     if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_ACQUIRE | VKMM_FENCE_ATOMIC)) && (kind & 3u) >= VKMM_SCOPE_WORKGROUP)
         vkmm_happens_before_device_acquire(m->order, tag, subgroup);
+    /* Availability and visibility at Device scope: what a pair with an
+     * atomic of narrower scope needs between workgroups (with
+     * VKMM_SHADER_FENCES=common, any release or acquire on device memory). */
+    if (wide && ((kind & VKMM_FENCE_AVAILABLE) || ((kind & VKMM_FENCE_RELEASE) && common)))
+        vkmm_happens_before_device_available(m->order, tag);
+    if (wide && ((kind & VKMM_FENCE_VISIBLE) || ((kind & VKMM_FENCE_ACQUIRE) && common)))
+        vkmm_happens_before_device_visible(m->order, tag, subgroup);
     if (kind & (VKMM_FENCE_AVAILABLE | VKMM_FENCE_RELEASE))
         vkmm_happens_before_release(m->order, tag, wide);
     if ((kind & 3u) < VKMM_SCOPE_WORKGROUP)

@@ -30,6 +30,7 @@ struct vkmm_device_race_access {
     uint32_t workgroup;  /* linear index */
     uint32_t invocation; /* local invocation index, UINT32_MAX: unknown */
     bool write, private_;
+    bool atomic; /* an atomic at Workgroup scope or narrower */
 };
 
 struct vkmm_device_race {

@@ -264,6 +264,8 @@ static void take_marks(struct vkmm_dispatch_mirror *mirror, const struct mirrore
 /* "`data` (OpLoad, line 14)" as the verb for a report. */
 static const char *device_race_verb(const struct vkmm_device_race_access *side)
 {
+    if (side->atomic)
+        return side->write ? "atomic write" : "atomic read";
     return side->write ? (side->private_ ? "write" : "coherent write") : (side->private_ ? "read" : "coherent read");
 }
 
@@ -405,6 +407,10 @@ static void describe_unordered_race(const struct vkmm_strict_grid *grid, const s
             "no barrier() between them, and the reading invocation performed no acquire naming this memory (the "
             "semantics of its acquire must hold gl_StorageSemanticsBuffer or gl_StorageSemanticsImage, not only "
             "gl_StorageSemanticsShared)",
+        [VKMM_UNORDERED_SCOPED_ATOMIC] =
+            "the atomic's scope is Workgroup (or narrower) but the two invocations are in different workgroups, "
+            "so the atomics are not ordered with each other; use gl_ScopeDevice (or make the write available "
+            "and the read visible at Device scope)",
     };
     const char *who = r->why == VKMM_UNORDERED_NO_BARRIER || r->why == VKMM_UNORDERED_NOT_ACQUIRED
                           ? "by different invocations of one workgroup are not ordered"
@@ -413,7 +419,7 @@ static void describe_unordered_race(const struct vkmm_strict_grid *grid, const s
                           : "by different workgroups are not ordered";
     snprintf(hazard->missing, sizeof(hazard->missing), "the %s of %s and the %s of %s %s: %s",
              device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text, who,
-             hints[r->why <= VKMM_UNORDERED_NOT_ACQUIRED ? r->why : VKMM_UNORDERED_NO_SYNC]);
+             hints[r->why <= VKMM_UNORDERED_SCOPED_ATOMIC ? r->why : VKMM_UNORDERED_NO_SYNC]);
     char first[112], second[112];
     device_race_workgroup(first, sizeof(first), grid, &r->earlier);
     device_race_workgroup(second, sizeof(second), grid, &r->later);

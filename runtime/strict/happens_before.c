@@ -32,6 +32,8 @@ struct workgroup {
     uint32_t did;
     uint64_t visible_subgroups;  /* bit s: subgroup s performed a visibility operation */
     uint64_t acquired_subgroups; /* bit s: subgroup s performed an acquire naming device memory */
+    uint64_t device_visible_subgroups; /* bit s: subgroup s performed a visibility operation at Device scope */
+    uint32_t device_available; /* availability operations at Device scope so far (saturating) */
     bool has_released;
     struct clock seen;     /* what its acquires joined */
     struct clock pending;  /* what its atomic reads returned since its last acquire */
@@ -52,12 +54,18 @@ struct index {
 
 /* A record of a data word's access: `id` holds the tag (19 bits), site (8),
  * invoker (16: local invocation index + 1, 0 unknown) and epoch (21), 0:
- * none; `phase` its workgroup's barrier phase. */
+ * none; `phase` its workgroup's barrier phase; `kind` whether it was an
+ * atomic of narrow scope (a read-modify-write?) and its workgroup's
+ * availability operations at Device scope when it ran. */
 struct record {
     uint64_t id;
-    uint32_t phase, unused;
+    uint32_t phase, kind;
 };
+#define KIND_NARROW_ATOMIC 0x80000000u
+#define KIND_RMW 0x40000000u
+#define KIND_AVAILABLE 0x3fffffffu
 #define TAG_BITS 19u
+#define TAG_MASK ((1u << TAG_BITS) - 1u)
 #define SITE_SHIFT 19u
 #define INVOKER_SHIFT 27u
 #define EPOCH_SHIFT 43u
@@ -359,7 +367,7 @@ void vkmm_happens_before_barrier(struct vkmm_happens_before *h, uint32_t tag)
 
 static uint32_t record_tag(uint64_t record)
 {
-    return (uint32_t)(record & ((1u << TAG_BITS) - 1u));
+    return (uint32_t)(record & TAG_MASK);
 }
 
 static uint32_t record_epoch(uint64_t record)
@@ -407,15 +415,35 @@ static enum vkmm_unordered_why why_unordered(const struct workgroup *a, const st
     return did & DID_NARROW ? VKMM_UNORDERED_NARROW_SCOPE : VKMM_UNORDERED_RELAXED;
 }
 
-static void describe(const struct vkmm_happens_before *h, uint64_t record, bool write, uint32_t tag,
+static void describe(const struct vkmm_happens_before *h, const struct record *record, bool write, uint32_t tag,
                      const struct workgroup *w, struct vkmm_unordered *earlier)
 {
-    uint32_t invoker = record_invoker(record);
-    earlier->tag = record_tag(record);
-    earlier->site = (uint32_t)(record >> SITE_SHIFT & 0xffu);
+    uint32_t invoker = record_invoker(record->id);
+    earlier->tag = record_tag(record->id);
+    earlier->site = (uint32_t)(record->id >> SITE_SHIFT & 0xffu);
     earlier->invocation = invoker ? invoker - 1u : UINT32_MAX;
     earlier->write = write;
-    earlier->why = earlier->tag == tag ? VKMM_UNORDERED_NO_BARRIER : why_unordered(w, find_workgroup(h, earlier->tag));
+    earlier->atomic = (record->kind & KIND_NARROW_ATOMIC) != 0;
+    earlier->why = earlier->tag == tag ? VKMM_UNORDERED_NO_BARRIER
+                   : earlier->atomic   ? VKMM_UNORDERED_SCOPED_ATOMIC
+                                       : why_unordered(w, find_workgroup(h, earlier->tag));
+}
+
+/* The record of an access by invocation `invoker` (local index + 1, 0
+ * unknown) of workgroup `tag` (entry `w`, or NULL) at `site`. */
+static struct record self_record(uint32_t tag, const struct workgroup *w, uint32_t invoker, uint32_t site,
+                                 uint32_t kind)
+{
+    uint64_t epoch = w ? w->epoch : 1;
+    uint64_t id = (tag & TAG_MASK) | (uint64_t)(site & 0xffu) << SITE_SHIFT | (uint64_t)invoker << INVOKER_SHIFT |
+                  epoch << EPOCH_SHIFT;
+    return (struct record){ .id = id, .phase = w ? w->phase : 0,
+                            .kind = kind | (w ? w->device_available & KIND_AVAILABLE : 0) };
+}
+
+static uint32_t invoker_of(uint32_t invocation)
+{
+    return invocation < 0xfffeu ? invocation + 1u : 0;
 }
 
 /* The data words [*first, *last] of an access, their records refreshed;
@@ -433,6 +461,19 @@ static bool judged_words(struct vkmm_happens_before *h, uint64_t offset, uint32_
     return true;
 }
 
+/* The word's records after an access `self`. */
+static void keep_record(struct record *record, const struct record *self, bool write, bool read_ordered)
+{
+    if (write) {
+        record[0] = *self;
+        record[1] = (struct record){ 0 };
+    } else if (read_ordered) {
+        /* Reads of other workgroups that this one is not ordered after
+         * stay: a later write must still be judged against them. */
+        record[1] = *self;
+    }
+}
+
 bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool write,
                                 uint32_t tag, uint32_t invocation, uint32_t site, struct vkmm_unordered *earlier)
 {
@@ -440,33 +481,23 @@ bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, 
     if (!judged_words(h, offset, size, &first, &last))
         return false;
     const struct workgroup *w = find_workgroup(h, tag);
-    uint64_t epoch = w ? w->epoch : 1;
-    uint64_t invoker = invocation < 0xfffeu ? invocation + 1u : 0;
-    uint64_t self = (tag & ((1u << TAG_BITS) - 1u)) | (uint64_t)(site & 0xffu) << SITE_SHIFT |
-                    invoker << INVOKER_SHIFT | epoch << EPOCH_SHIFT;
+    uint32_t invoker = invoker_of(invocation);
+    struct record self = self_record(tag, w, invoker, site, 0);
     bool found = false;
-    uint32_t phase = w ? w->phase : 0;
     for (uint64_t word = first; word <= last; word++) {
         struct record *record = h->records + word * 2;
-        bool write_ordered = ordered_before(&record[0], tag, (uint32_t)invoker, w);
-        bool read_ordered = ordered_before(&record[1], tag, (uint32_t)invoker, w);
+        bool write_ordered = ordered_before(&record[0], tag, invoker, w);
+        bool read_ordered = ordered_before(&record[1], tag, invoker, w);
         /* 000 "Data Race": a read conflicts with an earlier write, a write
          * with both. */
         if (!found && !write_ordered) {
-            describe(h, record[0].id, true, tag, w, earlier);
+            describe(h, &record[0], true, tag, w, earlier);
             found = true;
         } else if (!found && write && !read_ordered) {
-            describe(h, record[1].id, false, tag, w, earlier);
+            describe(h, &record[1], false, tag, w, earlier);
             found = true;
         }
-        if (write) {
-            record[0] = (struct record){ .id = self, .phase = phase };
-            record[1] = (struct record){ 0 };
-        } else if (read_ordered) {
-            /* Reads of other workgroups that this one is not ordered after
-             * stay: a later write must still be judged against them. */
-            record[1] = (struct record){ .id = self, .phase = phase };
-        }
+        keep_record(record, &self, write, read_ordered);
     }
     return found;
 }
@@ -493,11 +524,11 @@ bool vkmm_happens_before_unseen_write(struct vkmm_happens_before *h, uint64_t of
     if (subgroup >= 64 || invocation >= 0xfffeu || (w && (w->visible_subgroups >> subgroup & 1)) ||
         !judged_words(h, offset, size, &first, &last))
         return false;
-    uint32_t self = tag & ((1u << TAG_BITS) - 1u);
+    uint32_t self = tag & TAG_MASK;
     for (uint64_t word = first; word <= last; word++) {
-        uint64_t write = h->records[word * 2].id;
-        uint32_t writer = record_invoker(write);
-        if (!record_tag(write) || (record_tag(write) == self && (!writer || writer == invocation + 1u)))
+        const struct record *write = &h->records[word * 2];
+        uint32_t writer = record_invoker(write->id);
+        if (!record_tag(write->id) || (record_tag(write->id) == self && (!writer || writer == invocation + 1u)))
             continue; /* no write in this dispatch, or the reader's own (program order) */
         describe(h, write, true, tag, w, earlier);
         earlier->why = VKMM_UNORDERED_NOT_VISIBLE;
@@ -521,16 +552,86 @@ bool vkmm_happens_before_unacquired_write(struct vkmm_happens_before *h, uint64_
     if (subgroup >= 64 || !width || !w || w->synchronized_phase != w->phase + 1 ||
         (w->acquired_subgroups >> subgroup & 1) || !judged_words(h, offset, size, &first, &last))
         return false;
-    uint32_t self = tag & ((1u << TAG_BITS) - 1u);
+    uint32_t self = tag & TAG_MASK;
     for (uint64_t word = first; word <= last; word++) {
         const struct record *write = &h->records[word * 2];
         uint32_t writer = record_invoker(write->id);
         if (record_tag(write->id) != self || !writer || write->phase != w->phase ||
             (writer - 1u) / width == subgroup || writer == invocation + 1u)
             continue; /* no write of another subgroup of this workgroup in this phase */
-        describe(h, write->id, true, tag, w, earlier);
+        describe(h, write, true, tag, w, earlier);
         earlier->why = VKMM_UNORDERED_NOT_ACQUIRED;
         return true;
     }
     return false;
+}
+
+void vkmm_happens_before_device_available(struct vkmm_happens_before *h, uint32_t tag)
+{
+    struct workgroup *w = workgroup(h, tag);
+    if (w && w->device_available < KIND_AVAILABLE)
+        w->device_available++;
+}
+
+void vkmm_happens_before_device_visible(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
+{
+    struct workgroup *w = subgroup < 64 ? workgroup(h, tag) : NULL;
+    if (w)
+        w->device_visible_subgroups |= 1ull << subgroup;
+}
+
+/* Is the write `record` of another workgroup, which happens before a read
+ * by subgroup `subgroup` of `reader`, also visible to it at Device scope:
+ * made available at Device scope by its workgroup after it, and a
+ * visibility operation at Device scope by the reader's subgroup?  (000
+ * "Location-Ordered", through a visibility chain.) */
+static bool visible_at_device(const struct vkmm_happens_before *h, const struct record *record,
+                              const struct workgroup *reader, uint32_t subgroup)
+{
+    const struct workgroup *writer = find_workgroup(h, record_tag(record->id));
+    bool available = writer && writer->device_available > (record->kind & KIND_AVAILABLE);
+    bool visible = subgroup >= 64 || (reader && (reader->device_visible_subgroups >> subgroup & 1));
+    return available && visible;
+}
+
+/* Is the record `record` one a scoped atomic of workgroup `tag` (`rmw`: a
+ * read-modify-write) is judged against: another workgroup's access, not a
+ * read-modify-write of narrow scope when this one is one too? */
+static bool judged_against(const struct record *record, uint32_t tag, bool rmw)
+{
+    uint32_t other = record_tag(record->id);
+    bool both_rmw = rmw && (record->kind & KIND_NARROW_ATOMIC) && (record->kind & KIND_RMW);
+    return other && other != (tag & TAG_MASK) && !both_rmw;
+}
+
+bool vkmm_happens_before_scoped_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,
+                                       bool write, uint32_t tag, uint32_t subgroup, uint32_t invocation,
+                                       uint32_t site, struct vkmm_unordered *earlier)
+{
+    uint64_t first, last;
+    if ((!read && !write) || !judged_words(h, offset, size, &first, &last))
+        return false;
+    const struct workgroup *w = find_workgroup(h, tag);
+    uint32_t invoker = invoker_of(invocation);
+    bool rmw = read && write;
+    struct record self = self_record(tag, w, invoker, site, KIND_NARROW_ATOMIC | (rmw ? KIND_RMW : 0));
+    bool found = false;
+    for (uint64_t word = first; word <= last; word++) {
+        struct record *record = h->records + word * 2;
+        bool write_ordered = ordered_before(&record[0], tag, invoker, w);
+        bool read_ordered = ordered_before(&record[1], tag, invoker, w);
+        /* 000 "Data Race": not mutually ordered atomics, so a read needs
+         * the write location-ordered before it; a write needs both earlier
+         * accesses ordered before it. */
+        bool write_races = judged_against(&record[0], tag, rmw) &&
+                           (!write_ordered || (read && !visible_at_device(h, &record[0], w, subgroup)));
+        bool read_races = write && judged_against(&record[1], tag, rmw) && !read_ordered;
+        if (!found && (write_races || read_races)) {
+            describe(h, &record[write_races ? 0 : 1], write_races, tag, w, earlier);
+            earlier->why = VKMM_UNORDERED_SCOPED_ATOMIC;
+            found = true;
+        }
+        keep_record(record, &self, write, read_ordered);
+    }
+    return found;
 }

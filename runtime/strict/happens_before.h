@@ -57,6 +57,9 @@ enum vkmm_unordered_why {
     VKMM_UNORDERED_NO_BARRIER,    /* invocations of one workgroup with no control barrier between */
     VKMM_UNORDERED_NOT_VISIBLE,   /* ordered, but the read is not made visible to its invocation */
     VKMM_UNORDERED_NOT_ACQUIRED,  /* one workgroup, one phase: the reader acquired nothing naming the memory */
+    VKMM_UNORDERED_SCOPED_ATOMIC, /* an atomic at Workgroup scope or narrower, and the other access in another
+                                     workgroup: not mutually ordered, and not made available and visible at
+                                     Device scope between them */
 };
 
 /* The earlier of two unordered accesses. */
@@ -65,6 +68,7 @@ struct vkmm_unordered {
     uint32_t site;       /* its instruction, as the caller numbered it */
     uint32_t invocation; /* local invocation index, UINT32_MAX: unknown */
     bool write;
+    bool atomic; /* an atomic at Workgroup scope or narrower */
     enum vkmm_unordered_why why;
 };
 
@@ -134,6 +138,32 @@ void vkmm_happens_before_device_acquire(struct vkmm_happens_before *h, uint32_t 
 bool vkmm_happens_before_unacquired_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,
                                           uint32_t subgroup, uint32_t invocation, uint32_t width,
                                           struct vkmm_unordered *earlier);
+/* Workgroup `tag` performed an availability operation at Device scope
+ * (MakeAvailable at Device scope: a fence's, a barrier's or an atomic's
+ * release half), or subgroup `subgroup` of it a visibility operation at
+ * Device scope: what a pair with an atomic of narrower scope needs between
+ * workgroups (vkmm_happens_before_scoped_atomic). */
+void vkmm_happens_before_device_available(struct vkmm_happens_before *h, uint32_t tag);
+void vkmm_happens_before_device_visible(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup);
+/* An atomic at Workgroup scope or narrower (`read`, `write`: a
+ * read-modify-write is both) of [offset, offset + size) by invocation
+ * `invocation` (of subgroup `subgroup`) of workgroup `tag` at instruction
+ * `site`: records it as a non-private access, and returns true with
+ * *earlier filled when it conflicts with an access of another workgroup
+ * that is not location-ordered before it.  Its scope instance does not
+ * hold the other workgroup, so the two are not mutually ordered atomics
+ * (000 "Data Race"): they race unless one happens before the other and,
+ * for a write and a read, the write was made available at Device scope by
+ * its workgroup and the reader's subgroup performed a visibility operation
+ * at Device scope (000 "Location-Ordered": the atomic's own availability
+ * and visibility have its scope only; Khronos mpnotinscope1-6).  Two
+ * read-modify-writes are left to the levels' lost updates (one report per
+ * bug); pairs inside one workgroup are ordered here.  The workgroup stands
+ * for the writing invocation and the subgroup for the reading one, and any
+ * such operation in the dispatch counts (fewer races, never more). */
+bool vkmm_happens_before_scoped_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,
+                                       bool write, uint32_t tag, uint32_t subgroup, uint32_t invocation,
+                                       uint32_t site, struct vkmm_unordered *earlier);
 /* A non-private, non-atomic access of [offset, offset + size) by
  * invocation `invocation` of workgroup `tag` at instruction `site` (8
  * bits): records it, and returns true with *earlier filled when an access

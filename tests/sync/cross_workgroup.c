@@ -14,10 +14,14 @@
  * nothing visible (the read of `nonprivate` words is ordered after the
  * write but the write is never visible to it: a race), and a hand-off
  * between two subgroups of one workgroup whose acquire names only shared
- * memory (nothing orders the buffer write before the read: a race).  Strict mode reports each once
+ * memory (nothing orders the buffer write before the read: a race), and a
+ * hand-off whose words are atomics of Workgroup scope with nothing made
+ * available and visible at Device scope (not mutually ordered atomics, not
+ * location-ordered: a race).  Strict mode reports each once
  * and the answer is wrong on every seed; the correct variants (two
  * dispatches with a barrier; coherent data; release/acquire with
- * MakeAvailable/MakeVisible; Device-scope fences) are right and report-free. */
+ * MakeAvailable/MakeVisible; Device-scope fences; Workgroup-scope atomics
+ * made available and visible at Device scope) are right and report-free. */
 #include "sync_harness.h"
 
 enum {
@@ -36,6 +40,8 @@ enum {
     NOT_VISIBLE_HANDOFF,
     CORRECT_SUBGROUP_HANDOFF,
     NOT_ACQUIRED_HANDOFF,
+    WORKGROUP_SCOPE_ATOMICS_HANDOFF,
+    CORRECT_WORKGROUP_SCOPE_ATOMICS_HANDOFF,
     VARIANTS
 };
 
@@ -60,6 +66,12 @@ static const struct sync_variant variants[VARIANTS] = {
     [CORRECT_SUBGROUP_HANDOFF] = { "correct_subgroup_handoff_acquire_naming_the_buffer", NULL },
     [NOT_ACQUIRED_HANDOFF] = { "bug_acquire_naming_only_shared_memory", "VKMM-HAZARD-DISPATCH-RACE",
                                .mentions = "performed no acquire naming this memory" },
+    [WORKGROUP_SCOPE_ATOMICS_HANDOFF] = { "bug_data_atomics_at_workgroup_scope_across_workgroups",
+                                          "VKMM-HAZARD-DISPATCH-RACE",
+                                          .mentions = "the atomic's scope is Workgroup (or narrower) but the two "
+                                                      "invocations are in different workgroups" },
+    [CORRECT_WORKGROUP_SCOPE_ATOMICS_HANDOFF] = { "correct_workgroup_scope_atomics_made_visible_at_device_scope",
+                                                  NULL },
     [CORRECT_DEVICE_SCOPE_COUNTER] = { "correct_counter_atomics_at_device_scope", NULL },
     [WORKGROUP_SCOPE_COUNTER] = { "bug_counter_atomics_at_workgroup_scope_across_workgroups",
                                   "VKMM-HAZARD-DISPATCH-LOST-UPDATE", .mentions = "invocation (" },
@@ -80,6 +92,8 @@ static const char *const handoff_shaders[VARIANTS] = {
     [NOT_VISIBLE_HANDOFF] = "sync_handoff_vmm_not_visible",
     [CORRECT_SUBGROUP_HANDOFF] = "sync_handoff_subgroups_acquire_buffer",
     [NOT_ACQUIRED_HANDOFF] = "sync_handoff_subgroups_acquire_shared_only",
+    [WORKGROUP_SCOPE_ATOMICS_HANDOFF] = "sync_handoff_workgroup_scope_atomics",
+    [CORRECT_WORKGROUP_SCOPE_ATOMICS_HANDOFF] = "sync_handoff_workgroup_scope_atomics_made_visible",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -212,6 +226,12 @@ static void bug_workgroup_scope_counter(void **state) { (void)state; run(WORKGRO
 static void bug_not_visible_handoff(void **state) { (void)state; run(NOT_VISIBLE_HANDOFF); }
 static void correct_subgroup_handoff(void **state) { (void)state; run(CORRECT_SUBGROUP_HANDOFF); }
 static void bug_not_acquired_handoff(void **state) { (void)state; run(NOT_ACQUIRED_HANDOFF); }
+static void bug_workgroup_scope_atomics_handoff(void **state) { (void)state; run(WORKGROUP_SCOPE_ATOMICS_HANDOFF); }
+static void correct_workgroup_scope_atomics_handoff(void **state)
+{
+    (void)state;
+    run(CORRECT_WORKGROUP_SCOPE_ATOMICS_HANDOFF);
+}
 
 int main(void)
 {
@@ -231,6 +251,8 @@ int main(void)
         cmocka_unit_test(bug_not_visible_handoff),
         cmocka_unit_test(correct_subgroup_handoff),
         cmocka_unit_test(bug_not_acquired_handoff),
+        cmocka_unit_test(bug_workgroup_scope_atomics_handoff),
+        cmocka_unit_test(correct_workgroup_scope_atomics_handoff),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

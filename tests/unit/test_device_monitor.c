@@ -86,7 +86,7 @@ struct reference {
 
 struct ref_access {
     uint32_t tag, site, invocation;
-    bool write, private_;
+    bool write, private_, atomic;
 };
 
 /* Two accesses of different agents to one byte race when at least one
@@ -222,9 +222,9 @@ static void ref_record_unordered(struct reference *r, const struct vkmm_unordere
     if (!race)
         return;
     struct vkmm_device_race_access other = { .text = text_of(u->site), .word = u->site, .workgroup = u->tag - 1,
-                                             .invocation = u->invocation, .write = u->write };
+                                             .invocation = u->invocation, .write = u->write, .atomic = u->atomic };
     struct vkmm_device_race_access self = { .text = text_of(a->site), .word = a->site, .workgroup = a->tag - 1,
-                                            .invocation = a->invocation, .write = a->write };
+                                            .invocation = a->invocation, .write = a->write, .atomic = a->atomic };
     bool in_order = other.word <= self.word;
     *race = (struct vkmm_device_race){ .earlier = in_order ? other : self, .later = in_order ? self : other,
                                        .offset = offset, .bytes = size, .unordered = true, .why = (uint8_t)u->why };
@@ -238,11 +238,45 @@ static bool ref_unseen(struct reference *r, uint64_t at, uint32_t size, uint32_t
 {
     uint32_t subgroup = a->invocation / WIDTH;
     bool made_visible = (flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) != VKMM_SCOPE_NONE;
-    if (made_visible)
-        vkmm_happens_before_visible(r->order, a->tag, subgroup);
-    else if (vkmm_happens_before_unseen_write(r->order, at, size, a->tag, subgroup, a->invocation, u))
+    if (!made_visible && vkmm_happens_before_unseen_write(r->order, at, size, a->tag, subgroup, a->invocation, u))
         return true;
     return vkmm_happens_before_unacquired_write(r->order, at, size, a->tag, subgroup, a->invocation, WIDTH, u);
+}
+
+/* A non-private access's MakePointerVisible / MakePointerAvailable (legacy
+ * Coherent: at Device scope) counts as its invocation's operation. */
+static void ref_pointer_semantics(struct reference *r, uint32_t flags, const struct ref_access *a)
+{
+    uint32_t scope = flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u, subgroup = a->invocation / WIDTH;
+    if (scope != VKMM_SCOPE_NONE && (flags & VKMM_WORKGROUP_READ))
+        vkmm_happens_before_visible(r->order, a->tag, subgroup);
+    if (scope == VKMM_SCOPE_DEVICE && (flags & VKMM_WORKGROUP_READ))
+        vkmm_happens_before_device_visible(r->order, a->tag, subgroup);
+    if (scope == VKMM_SCOPE_DEVICE && (flags & VKMM_WORKGROUP_WRITE))
+        vkmm_happens_before_device_available(r->order, a->tag);
+}
+
+/* An atomic of narrower scope than Device: judged against other
+ * workgroups' accesses (vkmm_happens_before_scoped_atomic); a load racing
+ * with a write reads like a racing coherent read (returns true). */
+static bool ref_scoped_atomic(struct reference *r, uint64_t at, uint32_t size, uint32_t flags, struct ref_access *a)
+{
+    struct vkmm_unordered u;
+    bool read = (flags & VKMM_WORKGROUP_READ) != 0, write = (flags & VKMM_WORKGROUP_WRITE) != 0;
+    if (!vkmm_happens_before_scoped_atomic(r->order, at, size, read, write, a->tag, a->invocation / WIDTH,
+                                           a->invocation, a->site - FIRST_SITE + 1, &u))
+        return false;
+    u.site = u.site + FIRST_SITE - 1;
+    a->write = write;
+    a->atomic = true;
+    ref_record_unordered(r, &u, a, at, size);
+    a->atomic = false;
+    if (write || !u.write)
+        return false;
+    bool stale = r->unordered_stale_reads++ < (1u << 16);
+    if (!stale)
+        r->unordered_stale_reads = 0;
+    return stale;
 }
 
 /* The monitor's judgement of a non-private access by happens-before:
@@ -254,6 +288,7 @@ static bool ref_judge_order(struct reference *r, uint64_t at, uint32_t size, uin
 {
     struct vkmm_unordered u;
     bool stale = false;
+    ref_pointer_semantics(r, flags, a);
     if (flags & VKMM_WORKGROUP_READ) {
         a->write = false;
         if (vkmm_happens_before_access(r->order, at, size, false, a->tag, a->invocation, a->site - FIRST_SITE + 1,
@@ -324,6 +359,8 @@ static int64_t ref_access(struct reference *r, uint64_t *addresses, uint64_t lan
         if ((flags & VKMM_WORKGROUP_ATOMIC) && (flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) == VKMM_SCOPE_DEVICE)
             vkmm_happens_before_atomic(r->order, tag, at, (flags & VKMM_WORKGROUP_READ) != 0,
                                        (flags & VKMM_WORKGROUP_WRITE) != 0);
+        else if (flags & VKMM_WORKGROUP_ATOMIC)
+            unordered_read = ref_scoped_atomic(r, at, size, flags, &a);
         else if (!(flags & VKMM_WORKGROUP_ATOMIC) && !private_)
             unordered_read = ref_judge_order(r, at, size, flags, &a, &racing_write);
         /* A private write over another workgroup's write (judged by the
@@ -752,6 +789,10 @@ static void random_access(struct sides *s, uint64_t *rng, int64_t marks, uint64_
 static void ref_fence(struct reference *r, uint32_t tag, uint32_t subgroup, uint32_t kind)
 {
     bool wide = (kind & 3u) == VKMM_SCOPE_DEVICE;
+    if (wide && (kind & VKMM_FENCE_AVAILABLE))
+        vkmm_happens_before_device_available(r->order, tag);
+    if (wide && (kind & VKMM_FENCE_VISIBLE))
+        vkmm_happens_before_device_visible(r->order, tag, subgroup);
     if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_ACQUIRE | VKMM_FENCE_ATOMIC)) ||
         ((kind & VKMM_FENCE_SYNC) && (wide || (kind & 3u) < VKMM_SCOPE_WORKGROUP)))
         vkmm_happens_before_acquire(r->order, tag, wide);

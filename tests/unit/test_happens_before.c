@@ -296,6 +296,93 @@ static void test_a_read_with_no_acquire_naming_the_memory_races(void **state)
     vkmm_happens_before_destroy(h);
 }
 
+/* An atomic at Workgroup scope of workgroup `tag` on the data (a store,
+ * a load or a read-modify-write). */
+static bool scoped_atomic(struct vkmm_happens_before *h, uint32_t tag, bool read, bool write, uint32_t site,
+                          struct vkmm_unordered *u)
+{
+    return vkmm_happens_before_scoped_atomic(h, DATA, 4, read, write, tag, 0, 3, site, u);
+}
+
+/* Atomics at Workgroup scope in two workgroups are not mutually ordered
+ * (Khronos mpnotinscope1-6): message passing through a Device-scope flag
+ * orders them, but the store must be made available at Device scope after
+ * it and the load's subgroup must make it visible at Device scope; without
+ * both the pair races (reported whichever the schedule), with both it does
+ * not; with no release/acquire at all it races too. */
+static void test_atomics_of_narrow_scope_race_between_workgroups(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    /* mpnotinscope2: release/acquire on the flag, nothing made available. */
+    assert_false(scoped_atomic(h, 1, false, true, SITE_WRITE, &u));
+    hand_over(h, 1, 2, true, true, true);
+    vkmm_happens_before_device_visible(h, 2, 0);
+    assert_true(scoped_atomic(h, 2, true, false, SITE_READ, &u));
+    assert_int_equal(u.tag, 1);
+    assert_int_equal(u.site, SITE_WRITE);
+    assert_true(u.write);
+    assert_true(u.atomic);
+    assert_int_equal(u.why, VKMM_UNORDERED_SCOPED_ATOMIC);
+    /* mpnotinscope1: made available at Device scope after the store and
+     * visible at Device scope before the load. */
+    vkmm_happens_before_begin(h);
+    assert_false(scoped_atomic(h, 1, false, true, SITE_WRITE, &u));
+    vkmm_happens_before_device_available(h, 1);
+    hand_over(h, 1, 2, true, true, true);
+    assert_true(scoped_atomic(h, 2, true, false, SITE_READ, &u)); /* not yet visible */
+    vkmm_happens_before_begin(h);
+    assert_false(scoped_atomic(h, 1, false, true, SITE_WRITE, &u));
+    vkmm_happens_before_device_available(h, 1);
+    hand_over(h, 1, 2, true, true, true);
+    vkmm_happens_before_device_visible(h, 2, 0);
+    assert_false(scoped_atomic(h, 2, true, false, SITE_READ, &u));
+    /* Made available before the store (mpnotinscope5): not after it. */
+    vkmm_happens_before_begin(h);
+    vkmm_happens_before_device_available(h, 1);
+    assert_false(scoped_atomic(h, 1, false, true, SITE_WRITE, &u));
+    hand_over(h, 1, 2, true, true, true);
+    vkmm_happens_before_device_visible(h, 2, 0);
+    assert_true(scoped_atomic(h, 2, true, false, SITE_READ, &u));
+    /* Nothing orders them: a race in either order, a load and a
+     * non-atomic write too. */
+    vkmm_happens_before_begin(h);
+    assert_false(scoped_atomic(h, 2, true, false, SITE_READ, &u));
+    assert_true(scoped_atomic(h, 1, false, true, SITE_WRITE, &u));
+    assert_false(u.write);
+    vkmm_happens_before_begin(h);
+    assert_false(vkmm_happens_before_access(h, DATA, 4, true, 1, 5, SITE_WRITE, &u));
+    assert_true(scoped_atomic(h, 2, true, false, SITE_READ, &u));
+    assert_false(u.atomic);
+    assert_int_equal(u.why, VKMM_UNORDERED_SCOPED_ATOMIC);
+    /* A non-atomic read after an unordered scoped store names it. */
+    vkmm_happens_before_begin(h);
+    assert_false(scoped_atomic(h, 1, false, true, SITE_WRITE, &u));
+    assert_true(read_data(h, 2, &u));
+    assert_true(u.atomic);
+    assert_int_equal(u.why, VKMM_UNORDERED_SCOPED_ATOMIC);
+    vkmm_happens_before_destroy(h);
+}
+
+/* Inside one workgroup, atomics at Workgroup scope are mutually ordered:
+ * no race; two read-modify-writes of different workgroups are left to the
+ * levels' lost updates. */
+static void test_scoped_atomics_inside_a_workgroup_and_counters(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    assert_false(vkmm_happens_before_scoped_atomic(h, DATA, 4, false, true, 4, 0, 1, SITE_WRITE, &u));
+    assert_false(vkmm_happens_before_scoped_atomic(h, DATA, 4, true, false, 4, 1, 9, SITE_READ, &u));
+    assert_false(vkmm_happens_before_scoped_atomic(h, DATA, 4, true, true, 4, 2, 17, SITE_OTHER, &u));
+    vkmm_happens_before_begin(h);
+    for (uint32_t tag = 1; tag <= 4; tag++)
+        assert_false(scoped_atomic(h, tag, true, true, SITE_OTHER, &u));
+    assert_true(scoped_atomic(h, 5, true, false, SITE_READ, &u));
+    vkmm_happens_before_destroy(h);
+}
+
 /* A module without atomics: its fences synchronize nothing, so a phase
  * with a fence is judged all the same (memoryBarrierBuffer() where
  * barrier() belongs); a new dispatch forgets it. */
@@ -387,6 +474,8 @@ int main(void)
         cmocka_unit_test(test_many_workgroups_and_flags),
         cmocka_unit_test(test_a_read_never_made_visible_races),
         cmocka_unit_test(test_a_read_with_no_acquire_naming_the_memory_races),
+        cmocka_unit_test(test_atomics_of_narrow_scope_race_between_workgroups),
+        cmocka_unit_test(test_scoped_atomics_inside_a_workgroup_and_counters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
