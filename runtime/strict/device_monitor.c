@@ -816,7 +816,14 @@ static bool order_atomic(struct vkmm_device_monitor *m, uint64_t at, uint32_t si
         record_unordered(m, &earlier, a, at, size);
         a->atomic = false;
     }
-    return !write && earlier.write && racing_read_stale(m);
+    if (write || !earlier.write)
+        return false;
+    if (++m->hopeless_reads == VKMM_HOPELESS_READS)
+        snprintf(m->hopeless, sizeof(m->hopeless),
+                 "every invocation still running spins on %s, an atomic of Workgroup scope (or narrower) whose "
+                 "value another workgroup writes: atomics whose scope does not hold both invocations need never "
+                 "see each other's writes (use gl_ScopeDevice)", m->sites[a->site].text);
+    return racing_read_stale(m);
 }
 
 int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t lanes, uint32_t size_flags,

@@ -67,15 +67,16 @@ static bool strict_mode(void)
  * value it can never see and ends the dispatch at once — well before the
  * watchdog's 20 s — with a message naming the load.  Fast mode is coherent:
  * the spin sees the flag. */
-static void test_spin_on_stale_copy_ends_at_once(void **state)
+/* A spin that can never see its flag (strict mode): the device is lost at
+ * once, with a message naming the spin (`mention`, the block `Flag`). */
+static void spin_that_never_sees(const char *shader, const char *mention)
 {
-    (void)state;
     struct vkmm_test *t = vkmm_test_create(&(struct vkmm_test_options){ .no_validation = true });
     t->expected_errors = UINT32_MAX;
     const VkMemoryPropertyFlags coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
     struct vkmm_test_buffer b = vkmm_test_buffer_create(t, 8, coherent);
     memset(b.mapped, 0, 8);
-    struct vkmm_test_compute k = vkmm_test_compute_create(t, "spin_on_stale_copy", 1, 0, NULL);
+    struct vkmm_test_compute k = vkmm_test_compute_create(t, shader, 1, 0, NULL);
     vkmm_test_compute_bind_buffer(t, &k, 0, b.buffer, 0, VK_WHOLE_SIZE);
     VkCommandBuffer cmd = vkmm_test_begin(t);
     vkmm_test_compute_dispatch(&k, cmd, NULL, 0, 2, 1, 1);
@@ -94,7 +95,8 @@ static void test_spin_on_stale_copy_ends_at_once(void **state)
         printf("strict mode gave up after %.2f s\n", took);
         assert_true(took < 10.0);
         assert_string_equal(t->first_message_id, "VKMM-DEVICE-LOST");
-        if (!strstr(t->first_message, "can never finish") || !strstr(t->first_message, "`Flag`"))
+        if (!strstr(t->first_message, "can never finish") || !strstr(t->first_message, "`Flag`") ||
+            !strstr(t->first_message, mention))
             fail_msg("the device-lost message does not name the spin: %s", t->first_message);
     } else {
         assert_int_equal(waited, VK_SUCCESS);
@@ -106,11 +108,24 @@ static void test_spin_on_stale_copy_ends_at_once(void **state)
     vkmm_test_destroy(t);
 }
 
+static void test_spin_on_stale_copy_ends_at_once(void **state)
+{
+    (void)state;
+    spin_that_never_sees("spin_on_stale_copy", "OpLoad");
+}
+
+static void test_spin_on_workgroup_scope_flag_ends_at_once(void **state)
+{
+    (void)state;
+    spin_that_never_sees("spin_on_workgroup_scope_flag", "OpAtomicLoad, line 14), an atomic of Workgroup scope");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spin_on_private_flag_loses_the_device),
         cmocka_unit_test(test_spin_on_stale_copy_ends_at_once),
+        cmocka_unit_test(test_spin_on_workgroup_scope_flag_ends_at_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
