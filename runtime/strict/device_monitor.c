@@ -951,6 +951,9 @@ uint32_t vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32
      * at such a scope names none). */
     if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_ACQUIRE | VKMM_FENCE_ATOMIC)) && (kind & 3u) >= VKMM_SCOPE_WORKGROUP)
         vkmm_happens_before_device_acquire(m->order, tag, subgroup);
+    /* A release naming device memory at Workgroup scope or wider, likewise. */
+    if ((kind & (VKMM_FENCE_AVAILABLE | VKMM_FENCE_RELEASE)) && (kind & 3u) >= VKMM_SCOPE_WORKGROUP)
+        vkmm_happens_before_device_release(m->order, tag, subgroup);
     /* Availability and visibility at Device scope: what a pair with an
      * atomic of narrower scope needs between workgroups (with
      * VKMM_SHADER_FENCES=common, any release or acquire on device memory). */

@@ -411,15 +411,20 @@ static void describe_unordered_race(const struct vkmm_strict_grid *grid, const s
             "the atomic's scope is Workgroup (or narrower) but the two invocations are in different workgroups, "
             "so the atomics are not ordered with each other; use gl_ScopeDevice (or make the write available "
             "and the read visible at Device scope)",
+        [VKMM_UNORDERED_NOT_RELEASED] =
+            "no barrier() between them, and the writing invocation performed no release naming this memory after "
+            "the write (gl_SemanticsRelease with gl_StorageSemanticsBuffer on the flag's atomic store, or "
+            "memoryBarrierBuffer() before it)",
     };
-    const char *who = r->why == VKMM_UNORDERED_NO_BARRIER || r->why == VKMM_UNORDERED_NOT_ACQUIRED
+    const char *who = r->why == VKMM_UNORDERED_NO_BARRIER || r->why == VKMM_UNORDERED_NOT_ACQUIRED ||
+                              r->why == VKMM_UNORDERED_NOT_RELEASED
                           ? "by different invocations of one workgroup are not ordered"
                       : r->why == VKMM_UNORDERED_NOT_VISIBLE
                           ? "by different invocations are not location-ordered (000)"
                           : "by different workgroups are not ordered";
     snprintf(hazard->missing, sizeof(hazard->missing), "the %s of %s and the %s of %s %s: %s",
              device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text, who,
-             hints[r->why <= VKMM_UNORDERED_SCOPED_ATOMIC ? r->why : VKMM_UNORDERED_NO_SYNC]);
+             hints[r->why <= VKMM_UNORDERED_NOT_RELEASED ? r->why : VKMM_UNORDERED_NO_SYNC]);
     char first[112], second[112];
     device_race_workgroup(first, sizeof(first), grid, &r->earlier);
     device_race_workgroup(second, sizeof(second), grid, &r->later);

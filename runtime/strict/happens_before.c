@@ -31,9 +31,15 @@ struct workgroup {
     uint32_t synchronized_phase; /* phase + 1 when a fence or an atomic's release/acquire ran in that phase */
     uint32_t did;
     uint64_t visible_subgroups;  /* bit s: subgroup s performed a visibility operation */
-    uint64_t acquired_subgroups; /* bit s: subgroup s performed an acquire naming device memory */
     uint64_t device_visible_subgroups; /* bit s: subgroup s performed a visibility operation at Device scope */
     uint32_t device_available; /* availability operations at Device scope so far (saturating) */
+    /* Releases and acquires naming device memory by its subgroups, against
+     * its writes: `moment` grows at such an operation that follows a write
+     * (`wrote`), each write record keeps it, and `events` (index + 1 into
+     * the events array, 0: none yet) says when each subgroup last released
+     * and acquired. */
+    uint32_t moment, events;
+    bool wrote;
     bool has_released;
     struct clock seen;     /* what its acquires joined */
     struct clock pending;  /* what its atomic reads returned since its last acquire */
@@ -43,6 +49,13 @@ struct workgroup {
 struct word_clock {
     uint64_t word;
     struct clock clock;
+};
+
+/* The moment each subgroup of a workgroup last released and acquired
+ * (naming device memory, at Workgroup scope or wider); 0: never. */
+#define EVENT_SUBGROUPS 64u
+struct subgroup_events {
+    uint16_t released[EVENT_SUBGROUPS], acquired[EVENT_SUBGROUPS];
 };
 
 /* A hash table from a key to an index into an array (open addressing;
@@ -55,15 +68,19 @@ struct index {
 /* A record of a data word's access: `id` holds the tag (19 bits), site (8),
  * invoker (16: local invocation index + 1, 0 unknown) and epoch (21), 0:
  * none; `phase` its workgroup's barrier phase; `kind` whether it was an
- * atomic of narrow scope (a read-modify-write?) and its workgroup's
- * availability operations at Device scope when it ran. */
+ * atomic of narrow scope (a read-modify-write?), its workgroup's
+ * availability operations at Device scope (14 bits) and its moment (16
+ * bits) when it ran.  Both counts saturate; a saturated one orders
+ * everything (fewer races, never more). */
 struct record {
     uint64_t id;
     uint32_t phase, kind;
 };
 #define KIND_NARROW_ATOMIC 0x80000000u
 #define KIND_RMW 0x40000000u
-#define KIND_AVAILABLE 0x3fffffffu
+#define KIND_AVAILABLE_SHIFT 16u
+#define AVAILABLE_MAX 0x3fffu
+#define MOMENT_MAX 0xffffu
 #define TAG_BITS 19u
 #define TAG_MASK ((1u << TAG_BITS) - 1u)
 #define SITE_SHIFT 19u
@@ -87,6 +104,8 @@ struct vkmm_happens_before {
     struct word_clock *word_clocks;
     uint32_t word_clock_count, word_clock_room;
     struct index word_index;
+    struct subgroup_events *events;
+    uint32_t event_count, event_room;
     bool gave_up; /* out of room or memory in this dispatch: nothing is judged until the next */
     bool no_atomics; /* the module has no atomic: fences synchronize nothing */
 };
@@ -118,6 +137,7 @@ void vkmm_happens_before_destroy(struct vkmm_happens_before *h)
     free(h->workgroup_index.slots);
     free(h->word_clocks);
     free(h->word_index.slots);
+    free(h->events);
     free(h);
 }
 
@@ -136,6 +156,7 @@ void vkmm_happens_before_begin(struct vkmm_happens_before *h)
         index_clear(&h->word_index);
     h->workgroup_count = 0;
     h->word_clock_count = 0;
+    h->event_count = 0;
     h->gave_up = false;
     h->no_atomics = false;
 }
@@ -242,6 +263,7 @@ static struct workgroup *workgroup(struct vkmm_happens_before *h, uint32_t tag)
     memset(w, 0, sizeof(*w));
     w->tag = tag;
     w->epoch = 1;
+    w->wrote = true; /* its writes before it had an entry were recorded at moment 0 */
     h->workgroup_index.slots[index_slot(&h->workgroup_index, tag, workgroup_key, h->workgroups)] =
         ++h->workgroup_count;
     return w;
@@ -430,15 +452,28 @@ static void describe(const struct vkmm_happens_before *h, const struct record *r
 }
 
 /* The record of an access by invocation `invoker` (local index + 1, 0
- * unknown) of workgroup `tag` (entry `w`, or NULL) at `site`. */
-static struct record self_record(uint32_t tag, const struct workgroup *w, uint32_t invoker, uint32_t site,
-                                 uint32_t kind)
+ * unknown) of workgroup `tag` (entry `w`, or NULL) at `site`; a write
+ * marks its workgroup as having written since its last moment. */
+static struct record self_record(uint32_t tag, struct workgroup *w, uint32_t invoker, uint32_t site, uint32_t kind,
+                                 bool write)
 {
     uint64_t epoch = w ? w->epoch : 1;
     uint64_t id = (tag & TAG_MASK) | (uint64_t)(site & 0xffu) << SITE_SHIFT | (uint64_t)invoker << INVOKER_SHIFT |
                   epoch << EPOCH_SHIFT;
+    if (w && write)
+        w->wrote = true;
     return (struct record){ .id = id, .phase = w ? w->phase : 0,
-                            .kind = kind | (w ? w->device_available & KIND_AVAILABLE : 0) };
+                            .kind = kind | (w ? w->device_available << KIND_AVAILABLE_SHIFT | w->moment : 0) };
+}
+
+static uint32_t record_available(const struct record *record)
+{
+    return record->kind >> KIND_AVAILABLE_SHIFT & AVAILABLE_MAX;
+}
+
+static uint32_t record_moment(const struct record *record)
+{
+    return record->kind & MOMENT_MAX;
 }
 
 static uint32_t invoker_of(uint32_t invocation)
@@ -480,9 +515,9 @@ bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, 
     uint64_t first, last;
     if (!judged_words(h, offset, size, &first, &last))
         return false;
-    const struct workgroup *w = find_workgroup(h, tag);
+    struct workgroup *w = find_workgroup(h, tag);
     uint32_t invoker = invoker_of(invocation);
-    struct record self = self_record(tag, w, invoker, site, 0);
+    struct record self = self_record(tag, w, invoker, site, 0, write);
     bool found = false;
     for (uint64_t word = first; word <= last; word++) {
         struct record *record = h->records + word * 2;
@@ -504,16 +539,11 @@ bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, 
 
 /* Subgroup `subgroup` of workgroup `tag` made something visible, or
  * (`acquired`) performed an acquire naming device memory. */
-static void note_subgroup(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup, bool acquired)
+void vkmm_happens_before_visible(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
 {
     struct workgroup *w = subgroup < 64 ? workgroup(h, tag) : NULL;
     if (w)
-        *(acquired ? &w->acquired_subgroups : &w->visible_subgroups) |= 1ull << subgroup;
-}
-
-void vkmm_happens_before_visible(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
-{
-    note_subgroup(h, tag, subgroup, false);
+        w->visible_subgroups |= 1ull << subgroup;
 }
 
 bool vkmm_happens_before_unseen_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,
@@ -537,30 +567,88 @@ bool vkmm_happens_before_unseen_write(struct vkmm_happens_before *h, uint64_t of
     return false;
 }
 
+/* The events of workgroup `w`'s subgroups, made on first use; NULL when
+ * out of room (then nothing is judged). */
+static struct subgroup_events *events_of(struct vkmm_happens_before *h, struct workgroup *w)
+{
+    if (w->events)
+        return &h->events[w->events - 1];
+    if (!reserve((void **)&h->events, &h->event_room, h->event_count, sizeof(struct subgroup_events),
+                 MAX_WORKGROUPS))
+        return give_up(h);
+    memset(&h->events[h->event_count], 0, sizeof(struct subgroup_events));
+    w->events = ++h->event_count;
+    return &h->events[w->events - 1];
+}
+
+/* Subgroup `subgroup` of workgroup `tag` released (`acquired`: acquired)
+ * naming device memory: a new moment when its workgroup wrote since the
+ * last one. */
+static void note_event(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup, bool acquired)
+{
+    struct workgroup *w = subgroup < EVENT_SUBGROUPS ? workgroup(h, tag) : NULL;
+    struct subgroup_events *events = w ? events_of(h, w) : NULL;
+    if (!events)
+        return;
+    if (w->wrote && w->moment < MOMENT_MAX)
+        w->moment++;
+    w->wrote = false;
+    (acquired ? events->acquired : events->released)[subgroup] = (uint16_t)w->moment;
+}
+
 void vkmm_happens_before_device_acquire(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
 {
-    note_subgroup(h, tag, subgroup, true);
+    note_event(h, tag, subgroup, true);
+}
+
+void vkmm_happens_before_device_release(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
+{
+    note_event(h, tag, subgroup, false);
+}
+
+/* Is the write `record` by subgroup `writer` of workgroup `w` ordered
+ * before a read by its subgroup `reader` through synchronization: the
+ * writer released after it (or it is an atomic) and the reader acquired
+ * after it (both naming device memory)?  Otherwise *why says which side is
+ * missing. */
+static bool synchronized_after(const struct vkmm_happens_before *h, const struct workgroup *w,
+                               const struct record *record, uint32_t writer, uint32_t reader,
+                               enum vkmm_unordered_why *why)
+{
+    uint32_t moment = record_moment(record);
+    if (writer >= EVENT_SUBGROUPS || moment == MOMENT_MAX)
+        return true;
+    const struct subgroup_events *events = w->events ? &h->events[w->events - 1] : NULL;
+    /* An atomic write may be its own release (000 "Synchronizes-With":
+     * the release is the atomic); not told apart: counted as one. */
+    bool released = (record->kind & KIND_NARROW_ATOMIC) || (events && events->released[writer] > moment);
+    bool acquired = events && events->acquired[reader] > moment;
+    *why = acquired ? VKMM_UNORDERED_NOT_RELEASED : VKMM_UNORDERED_NOT_ACQUIRED;
+    return released && acquired;
 }
 
 bool vkmm_happens_before_unacquired_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,
                                           uint32_t subgroup, uint32_t invocation, uint32_t width,
                                           struct vkmm_unordered *earlier)
 {
-    /* A phase judged by vkmm_happens_before_access, or the reader acquired: nothing more to find. */
+    /* A phase judged by vkmm_happens_before_access: nothing more to find. */
     const struct workgroup *w = find_workgroup(h, tag);
     uint64_t first, last;
-    if (subgroup >= 64 || !width || !w || w->synchronized_phase != w->phase + 1 ||
-        (w->acquired_subgroups >> subgroup & 1) || !judged_words(h, offset, size, &first, &last))
+    if (subgroup >= EVENT_SUBGROUPS || !width || !w || w->synchronized_phase != w->phase + 1 ||
+        !judged_words(h, offset, size, &first, &last))
         return false;
     uint32_t self = tag & TAG_MASK;
     for (uint64_t word = first; word <= last; word++) {
         const struct record *write = &h->records[word * 2];
         uint32_t writer = record_invoker(write->id);
+        enum vkmm_unordered_why why;
         if (record_tag(write->id) != self || !writer || write->phase != w->phase ||
             (writer - 1u) / width == subgroup || writer == invocation + 1u)
             continue; /* no write of another subgroup of this workgroup in this phase */
+        if (synchronized_after(h, w, write, (writer - 1u) / width, subgroup, &why))
+            continue;
         describe(h, write, true, tag, w, earlier);
-        earlier->why = VKMM_UNORDERED_NOT_ACQUIRED;
+        earlier->why = why;
         return true;
     }
     return false;
@@ -569,7 +657,7 @@ bool vkmm_happens_before_unacquired_write(struct vkmm_happens_before *h, uint64_
 void vkmm_happens_before_device_available(struct vkmm_happens_before *h, uint32_t tag)
 {
     struct workgroup *w = workgroup(h, tag);
-    if (w && w->device_available < KIND_AVAILABLE)
+    if (w && w->device_available < AVAILABLE_MAX)
         w->device_available++;
 }
 
@@ -589,7 +677,8 @@ static bool visible_at_device(const struct vkmm_happens_before *h, const struct 
                               const struct workgroup *reader, uint32_t subgroup)
 {
     const struct workgroup *writer = find_workgroup(h, record_tag(record->id));
-    bool available = writer && writer->device_available > (record->kind & KIND_AVAILABLE);
+    bool available = writer && (writer->device_available == AVAILABLE_MAX ||
+                                writer->device_available > record_available(record));
     bool visible = subgroup >= 64 || (reader && (reader->device_visible_subgroups >> subgroup & 1));
     return available && visible;
 }
@@ -611,10 +700,10 @@ bool vkmm_happens_before_scoped_atomic(struct vkmm_happens_before *h, uint64_t o
     uint64_t first, last;
     if ((!read && !write) || !judged_words(h, offset, size, &first, &last))
         return false;
-    const struct workgroup *w = find_workgroup(h, tag);
+    struct workgroup *w = find_workgroup(h, tag);
     uint32_t invoker = invoker_of(invocation);
     bool rmw = read && write;
-    struct record self = self_record(tag, w, invoker, site, KIND_NARROW_ATOMIC | (rmw ? KIND_RMW : 0));
+    struct record self = self_record(tag, w, invoker, site, KIND_NARROW_ATOMIC | (rmw ? KIND_RMW : 0), write);
     bool found = false;
     for (uint64_t word = first; word <= last; word++) {
         struct record *record = h->records + word * 2;

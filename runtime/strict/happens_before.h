@@ -60,6 +60,8 @@ enum vkmm_unordered_why {
     VKMM_UNORDERED_SCOPED_ATOMIC, /* an atomic at Workgroup scope or narrower, and the other access in another
                                      workgroup: not mutually ordered, and not made available and visible at
                                      Device scope between them */
+    VKMM_UNORDERED_NOT_RELEASED,  /* one workgroup, one phase: the writer released nothing naming the memory
+                                     after the write */
 };
 
 /* The earlier of two unordered accesses. */
@@ -119,22 +121,27 @@ void vkmm_happens_before_visible(struct vkmm_happens_before *h, uint32_t tag, ui
  * subgroup past the 64th counts as having made everything visible. */
 bool vkmm_happens_before_unseen_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,
                                       uint32_t subgroup, uint32_t invocation, struct vkmm_unordered *earlier);
-/* Subgroup `subgroup` of workgroup `tag` performed an acquire naming device
- * memory at Workgroup scope or wider (a fence, a barrier's or an atomic's
- * acquire with storage semantics of buffers or images). */
+/* Subgroup `subgroup` of workgroup `tag` performed an acquire (a release)
+ * naming device memory at Workgroup scope or wider (a fence, a barrier's
+ * or an atomic's acquire (release) with storage semantics of buffers or
+ * images). */
 void vkmm_happens_before_device_acquire(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup);
+void vkmm_happens_before_device_release(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup);
 /* A non-private read of [offset, offset + size) by invocation `invocation`
  * (of subgroup `subgroup`, `width` lanes a subgroup) of workgroup `tag`,
  * recorded already, in a barrier phase that fences or atomics synchronized
  * (the phases do not follow them, so vkmm_happens_before_access takes the
  * pair as ordered): true with *earlier filled when the bytes' last write is
- * another subgroup's of the same workgroup in the same phase and the
- * reader's subgroup performed no acquire naming device memory in the
- * dispatch.  Then nothing orders the write before the read (000
- * "Synchronizes-With": only an acquire whose storage semantics hold the
+ * another subgroup's of the same workgroup in the same phase, and the
+ * writer's subgroup performed no release naming device memory after the
+ * write, or the reader's subgroup no acquire naming device memory after it
+ * (VKMM_UNORDERED_NOT_RELEASED, _NOT_ACQUIRED).  Then nothing orders the
+ * write before the read (000 "Synchronizes-With": only a release after the
+ * write and an acquire before the read whose storage semantics hold the
  * memory, or a control barrier, would): a race (Khronos test1, an acquire
- * naming only Workgroup memory).  A subgroup past the 64th counts as having
- * acquired. */
+ * naming only Workgroup memory; a flag stored without release).  Which
+ * release the acquire synchronized with is not followed (more order, never
+ * less); a subgroup past the 64th counts as having done both. */
 bool vkmm_happens_before_unacquired_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,
                                           uint32_t subgroup, uint32_t invocation, uint32_t width,
                                           struct vkmm_unordered *earlier);

@@ -17,7 +17,8 @@
  * memory (nothing orders the buffer write before the read: a race), and a
  * hand-off whose words are atomics of Workgroup scope with nothing made
  * available and visible at Device scope (not mutually ordered atomics, not
- * location-ordered: a race).  Strict mode reports each once
+ * location-ordered: a race), and a hand-off between two subgroups of one
+ * workgroup whose flag is stored without release (a race).  Strict mode reports each once
  * and the answer is wrong on every seed; the correct variants (two
  * dispatches with a barrier; coherent data; release/acquire with
  * MakeAvailable/MakeVisible; Device-scope fences; Workgroup-scope atomics
@@ -42,6 +43,7 @@ enum {
     NOT_ACQUIRED_HANDOFF,
     WORKGROUP_SCOPE_ATOMICS_HANDOFF,
     CORRECT_WORKGROUP_SCOPE_ATOMICS_HANDOFF,
+    NOT_RELEASED_HANDOFF,
     VARIANTS
 };
 
@@ -72,6 +74,8 @@ static const struct sync_variant variants[VARIANTS] = {
                                                       "invocations are in different workgroups" },
     [CORRECT_WORKGROUP_SCOPE_ATOMICS_HANDOFF] = { "correct_workgroup_scope_atomics_made_visible_at_device_scope",
                                                   NULL },
+    [NOT_RELEASED_HANDOFF] = { "bug_subgroup_handoff_flag_stored_without_release", "VKMM-HAZARD-DISPATCH-RACE",
+                               .mentions = "performed no release naming this memory after the write" },
     [CORRECT_DEVICE_SCOPE_COUNTER] = { "correct_counter_atomics_at_device_scope", NULL },
     [WORKGROUP_SCOPE_COUNTER] = { "bug_counter_atomics_at_workgroup_scope_across_workgroups",
                                   "VKMM-HAZARD-DISPATCH-LOST-UPDATE", .mentions = "invocation (" },
@@ -94,6 +98,7 @@ static const char *const handoff_shaders[VARIANTS] = {
     [NOT_ACQUIRED_HANDOFF] = "sync_handoff_subgroups_acquire_shared_only",
     [WORKGROUP_SCOPE_ATOMICS_HANDOFF] = "sync_handoff_workgroup_scope_atomics",
     [CORRECT_WORKGROUP_SCOPE_ATOMICS_HANDOFF] = "sync_handoff_workgroup_scope_atomics_made_visible",
+    [NOT_RELEASED_HANDOFF] = "sync_handoff_subgroups_no_release",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -227,6 +232,7 @@ static void bug_not_visible_handoff(void **state) { (void)state; run(NOT_VISIBLE
 static void correct_subgroup_handoff(void **state) { (void)state; run(CORRECT_SUBGROUP_HANDOFF); }
 static void bug_not_acquired_handoff(void **state) { (void)state; run(NOT_ACQUIRED_HANDOFF); }
 static void bug_workgroup_scope_atomics_handoff(void **state) { (void)state; run(WORKGROUP_SCOPE_ATOMICS_HANDOFF); }
+static void bug_not_released_handoff(void **state) { (void)state; run(NOT_RELEASED_HANDOFF); }
 static void correct_workgroup_scope_atomics_handoff(void **state)
 {
     (void)state;
@@ -253,6 +259,7 @@ int main(void)
         cmocka_unit_test(bug_not_acquired_handoff),
         cmocka_unit_test(bug_workgroup_scope_atomics_handoff),
         cmocka_unit_test(correct_workgroup_scope_atomics_handoff),
+        cmocka_unit_test(bug_not_released_handoff),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -804,6 +804,8 @@ static void ref_fence(struct reference *r, uint32_t tag, uint32_t subgroup, uint
         vkmm_happens_before_visible(r->order, tag, subgroup);
     if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_ACQUIRE | VKMM_FENCE_ATOMIC)) && (kind & 3u) >= VKMM_SCOPE_WORKGROUP)
         vkmm_happens_before_device_acquire(r->order, tag, subgroup);
+    if ((kind & (VKMM_FENCE_AVAILABLE | VKMM_FENCE_RELEASE)) && (kind & 3u) >= VKMM_SCOPE_WORKGROUP)
+        vkmm_happens_before_device_release(r->order, tag, subgroup);
     vkmm_dispatch_levels_fence(r->levels, tag, subgroup, kind);
 }
 

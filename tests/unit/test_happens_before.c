@@ -276,6 +276,7 @@ static void test_a_read_with_no_acquire_naming_the_memory_races(void **state)
     struct vkmm_happens_before *h = start();
     assert_false(write_data(h, 4, &u)); /* invocation 5: subgroup 0 */
     vkmm_happens_before_release(h, 4, false);
+    vkmm_happens_before_device_release(h, 4, 0);
     assert_false(vkmm_happens_before_access(h, DATA, 16, false, 4, 9, SITE_READ, &u));
     assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
     assert_int_equal(u.tag, 4);
@@ -383,6 +384,47 @@ static void test_scoped_atomics_inside_a_workgroup_and_counters(void **state)
     vkmm_happens_before_destroy(h);
 }
 
+/* Inside a workgroup, in a phase fences or atomics synchronized: a read of
+ * another subgroup's write races unless the writer's subgroup released
+ * (naming device memory) after the write and the reader's acquired after
+ * it — a release or an acquire before the write does not count, nor
+ * another subgroup's release. */
+static void test_a_write_with_no_release_after_it_races(void **state)
+{
+    (void)state;
+    enum { WIDTH = 8 };
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    vkmm_happens_before_release(h, 4, false);
+    vkmm_happens_before_device_release(h, 4, 0); /* before the write */
+    vkmm_happens_before_device_acquire(h, 4, 1); /* before the write */
+    assert_false(write_data(h, 4, &u));           /* subgroup 0 */
+    assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
+    assert_int_equal(u.why, VKMM_UNORDERED_NOT_ACQUIRED);
+    vkmm_happens_before_device_acquire(h, 4, 1); /* after it, but nothing released after it */
+    assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
+    assert_int_equal(u.why, VKMM_UNORDERED_NOT_RELEASED);
+    assert_int_equal(u.invocation, 5);
+    vkmm_happens_before_device_release(h, 4, 2); /* another subgroup's release */
+    assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
+    /* Released after the write: ordered (the acquire is not matched with
+     * the release it read from: either order counts). */
+    vkmm_happens_before_device_release(h, 4, 0);
+    assert_false(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
+    /* Acquires repeated with no write between (a spin) make no new
+     * moment: a write after them still needs a release and an acquire. */
+    for (int i = 0; i < 100000; i++)
+        vkmm_happens_before_device_acquire(h, 4, 1);
+    assert_false(write_data(h, 4, &u));
+    assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
+    /* An atomic write (Khronos test17: a release store read by an acquire
+     * load) needs no release after it. */
+    assert_false(vkmm_happens_before_scoped_atomic(h, DATA, 4, false, true, 4, 0, 1, SITE_WRITE, &u));
+    vkmm_happens_before_device_acquire(h, 4, 1);
+    assert_false(vkmm_happens_before_unacquired_write(h, DATA, 4, 4, 1, 9, WIDTH, &u));
+    vkmm_happens_before_destroy(h);
+}
+
 /* A module without atomics: its fences synchronize nothing, so a phase
  * with a fence is judged all the same (memoryBarrierBuffer() where
  * barrier() belongs); a new dispatch forgets it. */
@@ -475,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_a_read_never_made_visible_races),
         cmocka_unit_test(test_a_read_with_no_acquire_naming_the_memory_races),
         cmocka_unit_test(test_atomics_of_narrow_scope_race_between_workgroups),
+        cmocka_unit_test(test_a_write_with_no_release_after_it_races),
         cmocka_unit_test(test_scoped_atomics_inside_a_workgroup_and_counters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
