@@ -796,19 +796,23 @@ static void judge_order(struct vkmm_device_monitor *m, uint64_t at, uint32_t siz
  * Device scope (or wider) can synchronize two workgroups, and only they
  * are mutually ordered with another workgroup's atomics; one of narrower
  * scope is judged like a non-private access (happens_before.h,
- * vkmm_happens_before_scoped_atomic).  Returns true for a load racing with
- * a write: it reads, like a racing coherent read, the bytes from before
- * the dispatch (until such reads pile up: a spin on the flag then ends). */
+ * vkmm_happens_before_scoped_atomic), one of Device scope against the
+ * non-atomic accesses before it (vkmm_happens_before_wide_atomic).
+ * Returns true for a load racing with a write: it reads, like a racing
+ * coherent read, the bytes from before the dispatch (until such reads pile
+ * up: a spin on the flag then ends, or for a narrow scope is hopeless). */
 static bool order_atomic(struct vkmm_device_monitor *m, uint64_t at, uint32_t size, uint32_t flags, struct access *a)
 {
     bool read = (flags & VKMM_WORKGROUP_READ) != 0, write = (flags & VKMM_WORKGROUP_WRITE) != 0;
-    if ((flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) == VKMM_SCOPE_DEVICE) {
-        vkmm_happens_before_atomic(m->order, a->tag, at, read, write);
-        return false;
-    }
+    bool wide = (flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) == VKMM_SCOPE_DEVICE;
     struct vkmm_unordered earlier;
-    if (!vkmm_happens_before_scoped_atomic(m->order, at, size, read, write, a->tag, subgroup_of(m, a),
-                                           a->invocation, a->site, &earlier))
+    bool race = wide ? vkmm_happens_before_wide_atomic(m->order, at, size, read, write, a->tag, a->invocation,
+                                                       &earlier)
+                     : vkmm_happens_before_scoped_atomic(m->order, at, size, read, write, a->tag,
+                                                         subgroup_of(m, a), a->invocation, a->site, &earlier);
+    if (wide)
+        vkmm_happens_before_atomic(m->order, a->tag, at, read, write);
+    if (!race)
         return false;
     if (m->races) {
         a->write = write;
@@ -818,7 +822,9 @@ static bool order_atomic(struct vkmm_device_monitor *m, uint64_t at, uint32_t si
     }
     if (write || !earlier.write)
         return false;
-    if (++m->hopeless_reads == VKMM_HOPELESS_READS)
+    /* A Device-scope load sees the newer bytes once racing reads pile up;
+     * one of narrower scope never has to: a spin on it is hopeless. */
+    if (!wide && ++m->hopeless_reads == VKMM_HOPELESS_READS)
         snprintf(m->hopeless, sizeof(m->hopeless),
                  "every invocation still running spins on %s, an atomic of Workgroup scope (or narrower) whose "
                  "value another workgroup writes: atomics whose scope does not hold both invocations need never "

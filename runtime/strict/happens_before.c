@@ -100,6 +100,7 @@ struct vkmm_happens_before {
     uint64_t generation;
     struct workgroup *workgroups;
     uint32_t workgroup_count, workgroup_room;
+    uint32_t last_found; /* index + 1 of the entry find_workgroup found last, 0: none */
     struct index workgroup_index;
     struct word_clock *word_clocks;
     uint32_t word_clock_count, word_clock_room;
@@ -220,11 +221,17 @@ static uint64_t word_key(const void *entries, uint32_t i)
     return ((const struct word_clock *)entries)[i].word;
 }
 
-static struct workgroup *find_workgroup(const struct vkmm_happens_before *h, uint32_t tag)
+/* The entry of workgroup `tag`, or NULL.  A lane's access asks for its
+ * workgroup several times in a row: the last one found is kept. */
+static struct workgroup *find_workgroup(struct vkmm_happens_before *h, uint32_t tag)
 {
     if (!h->workgroup_count)
         return NULL;
+    if (h->last_found && h->last_found <= h->workgroup_count && h->workgroups[h->last_found - 1].tag == tag)
+        return &h->workgroups[h->last_found - 1];
     uint32_t at = h->workgroup_index.slots[index_slot(&h->workgroup_index, tag, workgroup_key, h->workgroups)];
+    if (at)
+        h->last_found = at;
     return at ? &h->workgroups[at - 1] : NULL;
 }
 
@@ -437,7 +444,7 @@ static enum vkmm_unordered_why why_unordered(const struct workgroup *a, const st
     return did & DID_NARROW ? VKMM_UNORDERED_NARROW_SCOPE : VKMM_UNORDERED_RELAXED;
 }
 
-static void describe(const struct vkmm_happens_before *h, const struct record *record, bool write, uint32_t tag,
+static void describe(struct vkmm_happens_before *h, const struct record *record, bool write, uint32_t tag,
                      const struct workgroup *w, struct vkmm_unordered *earlier)
 {
     uint32_t invoker = record_invoker(record->id);
@@ -673,7 +680,7 @@ void vkmm_happens_before_device_visible(struct vkmm_happens_before *h, uint32_t 
  * made available at Device scope by its workgroup after it, and a
  * visibility operation at Device scope by the reader's subgroup?  (000
  * "Location-Ordered", through a visibility chain.) */
-static bool visible_at_device(const struct vkmm_happens_before *h, const struct record *record,
+static bool visible_at_device(struct vkmm_happens_before *h, const struct record *record,
                               const struct workgroup *reader, uint32_t subgroup)
 {
     const struct workgroup *writer = find_workgroup(h, record_tag(record->id));
@@ -723,4 +730,26 @@ bool vkmm_happens_before_scoped_atomic(struct vkmm_happens_before *h, uint64_t o
         keep_record(record, &self, write, read_ordered);
     }
     return found;
+}
+
+bool vkmm_happens_before_wide_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,
+                                     bool write, uint32_t tag, uint32_t invocation, struct vkmm_unordered *earlier)
+{
+    uint64_t first, last;
+    if ((!read && !write) || !judged_words(h, offset, size, &first, &last))
+        return false;
+    struct workgroup *w = find_workgroup(h, tag);
+    uint32_t invoker = invoker_of(invocation);
+    for (uint64_t word = first; word <= last; word++) {
+        const struct record *record = h->records + word * 2;
+        /* 000 "Data Race": a read conflicts with the last write, a write
+         * with both. */
+        bool write_races = !ordered_before(&record[0], tag, invoker, w);
+        bool read_races = write && !ordered_before(&record[1], tag, invoker, w);
+        if (write_races || read_races) {
+            describe(h, &record[write_races ? 0 : 1], write_races, tag, w, earlier);
+            return true;
+        }
+    }
+    return false;
 }

@@ -171,6 +171,20 @@ void vkmm_happens_before_device_visible(struct vkmm_happens_before *h, uint32_t 
 bool vkmm_happens_before_scoped_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,
                                        bool write, uint32_t tag, uint32_t subgroup, uint32_t invocation,
                                        uint32_t site, struct vkmm_unordered *earlier);
+/* An atomic at Device scope (or wider) of [offset, offset + size) by
+ * invocation `invocation` of workgroup `tag` (`read`, `write`: a
+ * read-modify-write is both): judged, not recorded — true with
+ * *earlier filled when a non-private, non-atomic access (or an atomic of
+ * narrower scope) of another invocation conflicts with it and is not
+ * ordered before it.  Atomics are mutually ordered only with atomics (000
+ * "Data Race"): a flag stored with a plain store and spun on with an atomic
+ * load, or a counter initialized with a plain store another workgroup's
+ * atomics then update, race unless happens-before orders them.  Device
+ * atomics leave no record (so a plain access after them is not judged
+ * against them: whether a relaxed atomic after a release fence is ordered
+ * before the acquirer's plain access is left alone). */
+bool vkmm_happens_before_wide_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,
+                                     bool write, uint32_t tag, uint32_t invocation, struct vkmm_unordered *earlier);
 /* A non-private, non-atomic access of [offset, offset + size) by
  * invocation `invocation` of workgroup `tag` at instruction `site` (8
  * bits): records it, and returns true with *earlier filled when an access

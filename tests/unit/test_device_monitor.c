@@ -256,15 +256,22 @@ static void ref_pointer_semantics(struct reference *r, uint32_t flags, const str
         vkmm_happens_before_device_available(r->order, a->tag);
 }
 
-/* An atomic of narrower scope than Device: judged against other
- * workgroups' accesses (vkmm_happens_before_scoped_atomic); a load racing
- * with a write reads like a racing coherent read (returns true). */
+/* An atomic: one of narrower scope than Device judged against other
+ * workgroups' accesses (vkmm_happens_before_scoped_atomic), one of Device
+ * scope against non-atomic ones (vkmm_happens_before_wide_atomic); a load
+ * racing with a write reads like a racing coherent read (returns true). */
 static bool ref_scoped_atomic(struct reference *r, uint64_t at, uint32_t size, uint32_t flags, struct ref_access *a)
 {
     struct vkmm_unordered u;
     bool read = (flags & VKMM_WORKGROUP_READ) != 0, write = (flags & VKMM_WORKGROUP_WRITE) != 0;
-    if (!vkmm_happens_before_scoped_atomic(r->order, at, size, read, write, a->tag, a->invocation / WIDTH,
-                                           a->invocation, a->site - FIRST_SITE + 1, &u))
+    bool wide = (flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) == VKMM_SCOPE_DEVICE;
+    bool race = wide ? vkmm_happens_before_wide_atomic(r->order, at, size, read, write, a->tag, a->invocation, &u)
+                     : vkmm_happens_before_scoped_atomic(r->order, at, size, read, write, a->tag,
+                                                         a->invocation / WIDTH, a->invocation,
+                                                         a->site - FIRST_SITE + 1, &u);
+    if (wide)
+        vkmm_happens_before_atomic(r->order, a->tag, at, read, write);
+    if (!race)
         return false;
     u.site = u.site + FIRST_SITE - 1;
     a->write = write;
@@ -356,10 +363,7 @@ static int64_t ref_access(struct reference *r, uint64_t *addresses, uint64_t lan
             for (uint32_t i = 0; i < size; i++)
                 stale |= ref_byte_access(r, at + i, &a, marks_delta);
         bool racing_write = false, unordered_read = false;
-        if ((flags & VKMM_WORKGROUP_ATOMIC) && (flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) == VKMM_SCOPE_DEVICE)
-            vkmm_happens_before_atomic(r->order, tag, at, (flags & VKMM_WORKGROUP_READ) != 0,
-                                       (flags & VKMM_WORKGROUP_WRITE) != 0);
-        else if (flags & VKMM_WORKGROUP_ATOMIC)
+        if (flags & VKMM_WORKGROUP_ATOMIC)
             unordered_read = ref_scoped_atomic(r, at, size, flags, &a);
         else if (!(flags & VKMM_WORKGROUP_ATOMIC) && !private_)
             unordered_read = ref_judge_order(r, at, size, flags, &a, &racing_write);

@@ -425,6 +425,42 @@ static void test_a_write_with_no_release_after_it_races(void **state)
     vkmm_happens_before_destroy(h);
 }
 
+/* An atomic of Device scope and a non-atomic access of another workgroup
+ * are not mutually ordered: a flag stored plainly and loaded atomically, or
+ * a counter written plainly and then updated atomically, race unless
+ * happens-before orders them; atomics leave no record, so what follows
+ * them is not judged against them. */
+static void test_device_atomics_and_plain_accesses(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    assert_false(vkmm_happens_before_access(h, DATA, 4, true, 1, 5, SITE_WRITE, &u));
+    assert_true(vkmm_happens_before_wide_atomic(h, DATA, 4, true, false, 2, 7, &u));
+    assert_int_equal(u.tag, 1);
+    assert_true(u.write);
+    assert_false(u.atomic);
+    assert_int_equal(u.why, VKMM_UNORDERED_NO_SYNC);
+    assert_true(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 3, 7, &u)); /* an update */
+    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 1, 5, &u)); /* its own write */
+    /* Ordered by a hand-over: no race. */
+    vkmm_happens_before_begin(h);
+    assert_false(vkmm_happens_before_access(h, DATA, 4, true, 1, 5, SITE_WRITE, &u));
+    hand_over(h, 1, 2, true, true, true);
+    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, false, 2, 7, &u));
+    /* A plain read, then another workgroup's atomic write: a race too. */
+    vkmm_happens_before_begin(h);
+    assert_false(vkmm_happens_before_access(h, DATA, 4, false, 1, 5, SITE_READ, &u));
+    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, false, 2, 7, &u)); /* reads do not conflict */
+    assert_true(vkmm_happens_before_wide_atomic(h, DATA, 4, false, true, 2, 7, &u));
+    assert_false(u.write);
+    /* Device atomics leave no record. */
+    vkmm_happens_before_begin(h);
+    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 1, 5, &u));
+    assert_false(vkmm_happens_before_access(h, DATA, 4, false, 2, 7, SITE_READ, &u));
+    vkmm_happens_before_destroy(h);
+}
+
 /* A module without atomics: its fences synchronize nothing, so a phase
  * with a fence is judged all the same (memoryBarrierBuffer() where
  * barrier() belongs); a new dispatch forgets it. */
@@ -518,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_a_read_with_no_acquire_naming_the_memory_races),
         cmocka_unit_test(test_atomics_of_narrow_scope_race_between_workgroups),
         cmocka_unit_test(test_a_write_with_no_release_after_it_races),
+        cmocka_unit_test(test_device_atomics_and_plain_accesses),
         cmocka_unit_test(test_scoped_atomics_inside_a_workgroup_and_counters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
