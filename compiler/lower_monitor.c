@@ -345,6 +345,16 @@ static bool releases(const struct tr *t)
     return release_semantics(spv_constant_of(t->m, spv_words(t->m, insn)[3]));
 }
 
+/* Does strict mode's workgroup monitor see this module's Workgroup memory?
+ * It follows control barriers only: not where atomics or fences may order
+ * Workgroup memory too (those modules' atomics all on Workgroup storage get
+ * store buffers instead). */
+static bool workgroup_monitored(const struct tr *t)
+{
+    return t->options->monitor_workgroup_memory &&
+           (!t->has_atomics || t->shared_store_buffers || t->shared_by_barriers);
+}
+
 /* Before an access to Workgroup storage: the monitor records it, finds
  * races, and returns how far to move the lanes' addresses (0 unless a racing
  * read must see another value, held in the monitor's view).  Returns the
@@ -352,8 +362,7 @@ static bool releases(const struct tr *t)
 LLVMValueRef spv_monitor_workgroup_access(struct tr *t, uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef mask,
                                           unsigned size, unsigned flags)
 {
-    if (!t->options->monitor_workgroup_memory || !t->monitor_addresses || !pointer_id ||
-        (t->has_atomics && !t->shared_store_buffers))
+    if (!workgroup_monitored(t) || !t->monitor_addresses || !pointer_id)
         return addresses;
     if (t->shared_store_buffers)
         flags |= VKMM_ACCESS_STORE_BUFFER | (releases(t) ? VKMM_ACCESS_RELEASE : 0);
@@ -423,7 +432,7 @@ static void call_workgroup_barrier(struct tr *t, unsigned kind)
  * docs/memory-model.md "Inside a dispatch"). */
 void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_t semantics)
 {
-    if (!t->options->monitor_workgroup_memory || (t->has_atomics && !t->shared_store_buffers))
+    if (!workgroup_monitored(t))
         return;
     bool ordering = (semantics & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsReleaseMask |
                                   SpvMemorySemanticsAcquireReleaseMask |

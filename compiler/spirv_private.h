@@ -263,7 +263,8 @@ struct tr {
     uint32_t current_line;
     const struct spv_insn *current_insn;
     bool yield_at_loops;            /* strict mode, coherent reads: every loop header is a suspension point */
-    bool has_atomics;               /* the dispatcher rotates after spin-wait steps; no workgroup monitor (lower_memory.c) */
+    bool has_atomics;               /* the dispatcher rotates after spin-wait steps; no workgroup monitor unless
+                                       shared_store_buffers or shared_by_barriers (lower_monitor.c) */
     LLVMValueRef loop_passes;       /* ptr to i32: loop-header passes, for the watchdog's poll */
     LLVMValueRef early_slot;        /* ptr to <W x i8> in the state: lanes whose store went early
                                        (early_stores.c), NULL when stores never go early */
@@ -274,6 +275,8 @@ struct tr {
     bool workgroup_fences;          /* an OpMemoryBarrier acquires or releases Workgroup memory */
     bool shared_store_buffers;      /* strict mode, every atomic on Workgroup storage: its atomic stores wait in
                                        store buffers (runtime/strict/workgroup_store_buffer.h) */
+    bool shared_by_barriers;        /* strict mode, atomics on device memory only and nothing but control barriers
+                                       orders Workgroup memory: the workgroup monitor judges it all the same */
     LLVMValueRef monitor_addresses; /* [W x i64] alloca: the lanes' addresses for the workgroup monitor */
     LLVMValueRef texel_scratch;     /* [10W x i32] alloca in the entry block: texel conversions (spirv_image.c) */
     /* Handy types. */
@@ -283,6 +286,21 @@ struct tr {
 };
 
 /* spirv_types.c */
+/* workgroup_ordering.c: what can order Workgroup-memory accesses. */
+bool spv_is_atomic(uint16_t opcode); /* translate.c */
+/* An OpMemoryBarrier that acquires or releases Workgroup memory: with a
+ * control barrier between two such fences, invocations synchronize. */
+bool spv_fences_workgroup_memory(const struct spv_module *m, const struct spv_insn *insn);
+/* Do all the module's atomics work on Workgroup storage?  Then strict mode
+ * may hold its atomic stores in store buffers: no atomic on device memory
+ * can carry a release of Workgroup memory past them
+ * (workgroup_store_buffer.h). */
+bool spv_atomics_on_workgroup_only(const struct spv_module *m);
+/* Can nothing but a control barrier order the module's Workgroup-memory
+ * accesses: no atomic on Workgroup storage, no fence or atomic whose
+ * semantics acquire or release Workgroup memory?  (A shared-memory
+ * reduction whose result goes out through an atomicAdd on a buffer.) */
+bool spv_workgroup_ordered_by_barriers_only(const struct spv_module *m);
 bool spv_types_lower(struct tr *t);
 LLVMTypeRef spv_scalar_llvm(struct tr *t, const struct spv_type *type); /* element type of one lane */
 /* Layout of `type` in memory with explicit decorations (buffers) or the

@@ -103,7 +103,7 @@ static void new_segment(struct tr *t)
 
 /* --- Analysis ------------------------------------------------------------------ */
 
-static bool is_atomic(uint16_t opcode)
+bool spv_is_atomic(uint16_t opcode)
 {
     return (opcode >= SpvOpAtomicLoad && opcode <= SpvOpAtomicXor) || opcode == SpvOpAtomicFAddEXT ||
            opcode == SpvOpAtomicFMinEXT || opcode == SpvOpAtomicFMaxEXT;
@@ -114,42 +114,8 @@ static bool is_atomic(uint16_t opcode)
  * so a workgroup spinning on a flag set by another still progresses). */
 bool spv_is_suspension_point(const struct tr *t, const struct spv_insn *insn)
 {
-    return insn->opcode == SpvOpControlBarrier || (t->options->suspend_at_atomics && is_atomic(insn->opcode)) ||
+    return insn->opcode == SpvOpControlBarrier || (t->options->suspend_at_atomics && spv_is_atomic(insn->opcode)) ||
            (t->yield_at_loops && insn->opcode == SpvOpLoopMerge);
-}
-
-/* An OpMemoryBarrier that acquires or releases Workgroup memory: with a
- * control barrier between two such fences, invocations synchronize. */
-static bool fences_workgroup_memory(const struct spv_module *m, const struct spv_insn *insn)
-{
-    if (insn->opcode != SpvOpMemoryBarrier)
-        return false;
-    const uint32_t *w = spv_words(m, insn);
-    const struct spv_insn *constant = &m->insns[m->ids[w[2]].insn];
-    uint32_t semantics = constant->word_count > 3 ? spv_words(m, constant)[3] : 0;
-    return (semantics & SpvMemorySemanticsWorkgroupMemoryMask) &&
-           (semantics & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsReleaseMask |
-                         SpvMemorySemanticsAcquireReleaseMask | SpvMemorySemanticsSequentiallyConsistentMask));
-}
-
-/* Do all the module's atomics work on Workgroup storage?  Then strict mode
- * may hold its atomic stores in store buffers: no atomic on device memory
- * can carry a release of Workgroup memory past them
- * (workgroup_store_buffer.h). */
-static bool atomics_on_workgroup_only(const struct spv_module *m)
-{
-    for (uint32_t i = 0; i < m->insn_count; i++) {
-        const struct spv_insn *insn = &m->insns[i];
-        if (!is_atomic(insn->opcode) || insn->word_count < 4)
-            continue;
-        uint32_t pointer = spv_words(m, insn)[insn->opcode == SpvOpAtomicStore ? 1 : 3];
-        if (pointer >= m->bound || !m->ids[pointer].type)
-            return false;
-        const struct spv_type *type = spv_type(m, m->ids[pointer].type);
-        if (!type || type->kind != SPV_TYPE_POINTER || type->storage_class != SpvStorageClassWorkgroup)
-            return false;
-    }
-    return true;
 }
 
 /* Does the module read memory another invocation may write while it runs
@@ -640,7 +606,7 @@ static bool translate_instruction(struct tr *t, const struct spv_insn *insn)
     default:
         break;
     }
-    if (is_atomic(insn->opcode)) {
+    if (spv_is_atomic(insn->opcode)) {
         if (!spv_translate_memory(t, insn, &handled))
             return false;
         note_spin(t, insn, w);
@@ -1060,10 +1026,13 @@ bool spv_translate(struct tr *t)
     t->yield_at_loops = t->options->suspend_at_atomics && reads_coherent_memory(m);
     for (uint32_t i = 0; i < m->insn_count; i++) {
         m->has_barrier |= spv_is_suspension_point(t, &m->insns[i]);
-        t->has_atomics |= is_atomic(m->insns[i].opcode);
-        t->workgroup_fences |= fences_workgroup_memory(m, &m->insns[i]);
+        t->has_atomics |= spv_is_atomic(m->insns[i].opcode);
+        t->workgroup_fences |= spv_fences_workgroup_memory(m, &m->insns[i]);
     }
-    t->shared_store_buffers = t->options->monitor_workgroup_memory && t->has_atomics && atomics_on_workgroup_only(m);
+    t->shared_store_buffers =
+        t->options->monitor_workgroup_memory && t->has_atomics && spv_atomics_on_workgroup_only(m);
+    t->shared_by_barriers = t->options->monitor_workgroup_memory && t->has_atomics && !t->shared_store_buffers &&
+                            spv_workgroup_ordered_by_barriers_only(m);
     t->values = calloc(m->bound, sizeof(LLVMValueRef));
     t->value_generation = calloc(m->bound, sizeof(uint32_t));
     t->generation = 1;

@@ -16,6 +16,8 @@ enum {
     MEMORY_BARRIER_ONLY,
     VMM_EXECUTION_ONLY,
     ROTATE_NO_BARRIER,
+    CORRECT_EXCHANGE_ATOMIC_OUT,
+    NO_BARRIER_ATOMIC_OUT,
     VARIANTS
 };
 
@@ -28,6 +30,8 @@ static const struct sync_variant variants[VARIANTS] = {
     [MEMORY_BARRIER_ONLY] = { "bug_memory_barrier_shared_instead_of_barrier", "VKMM-HAZARD-WORKGROUP-RACE" },
     [VMM_EXECUTION_ONLY] = { "bug_control_barrier_without_semantics", "VKMM-HAZARD-WORKGROUP-RACE" },
     [ROTATE_NO_BARRIER] = { "bug_in_place_rotation_without_barrier", "VKMM-HAZARD-WORKGROUP-RACE" },
+    [CORRECT_EXCHANGE_ATOMIC_OUT] = { "correct_exchange_with_barrier_atomic_output", NULL },
+    [NO_BARRIER_ATOMIC_OUT] = { "bug_exchange_without_barrier_atomic_output", "VKMM-HAZARD-WORKGROUP-RACE" },
 };
 
 static const char *const shaders[VARIANTS] = {
@@ -39,6 +43,8 @@ static const char *const shaders[VARIANTS] = {
     [MEMORY_BARRIER_ONLY] = "sync_shared_memory_barrier_only",
     [VMM_EXECUTION_ONLY] = "sync_shared_vmm_execution_only",
     [ROTATE_NO_BARRIER] = "sync_shared_rotate_no_barrier",
+    [CORRECT_EXCHANGE_ATOMIC_OUT] = "sync_shared_exchange_atomic_out",
+    [NO_BARRIER_ATOMIC_OUT] = "sync_shared_no_barrier_atomic_out",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -109,6 +115,8 @@ static void bug_no_barrier(void **state) { (void)state; run(NO_BARRIER); }
 static void bug_memory_barrier_only(void **state) { (void)state; run(MEMORY_BARRIER_ONLY); }
 static void bug_vmm_execution_only(void **state) { (void)state; run(VMM_EXECUTION_ONLY); }
 static void bug_rotate_no_barrier(void **state) { (void)state; run(ROTATE_NO_BARRIER); }
+static void correct_exchange_atomic_out(void **state) { (void)state; run(CORRECT_EXCHANGE_ATOMIC_OUT); }
+static void bug_no_barrier_atomic_out(void **state) { (void)state; run(NO_BARRIER_ATOMIC_OUT); }
 
 int main(void)
 {
@@ -117,6 +125,7 @@ int main(void)
         cmocka_unit_test(correct_rotate),       cmocka_unit_test(correct_atomic_count),
         cmocka_unit_test(bug_no_barrier),       cmocka_unit_test(bug_memory_barrier_only),
         cmocka_unit_test(bug_vmm_execution_only), cmocka_unit_test(bug_rotate_no_barrier),
+        cmocka_unit_test(correct_exchange_atomic_out), cmocka_unit_test(bug_no_barrier_atomic_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
