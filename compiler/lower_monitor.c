@@ -345,14 +345,10 @@ static bool releases(const struct tr *t)
     return release_semantics(spv_constant_of(t->m, spv_words(t->m, insn)[3]));
 }
 
-/* Does strict mode's workgroup monitor see this module's Workgroup memory?
- * It follows control barriers only: not where atomics or fences may order
- * Workgroup memory too (those modules' atomics all on Workgroup storage get
- * store buffers instead). */
+/* Does strict mode's workgroup monitor see this module's Workgroup memory? */
 static bool workgroup_monitored(const struct tr *t)
 {
-    return t->options->monitor_workgroup_memory &&
-           (!t->has_atomics || t->shared_store_buffers || t->shared_by_barriers);
+    return t->options->monitor_workgroup_memory;
 }
 
 /* Before an access to Workgroup storage: the monitor records it, finds
@@ -366,8 +362,8 @@ LLVMValueRef spv_monitor_workgroup_access(struct tr *t, uint32_t pointer_id, LLV
         return addresses;
     if (t->shared_store_buffers)
         flags |= VKMM_ACCESS_STORE_BUFFER | (releases(t) ? VKMM_ACCESS_RELEASE : 0);
-    else
-        flags |= read_again_later(t, pointer_id) ? VKMM_ACCESS_READ_AGAIN : 0;
+    flags |= t->shared_atomic_sync ? VKMM_ACCESS_ATOMIC_SYNC : 0;
+    flags |= read_again_later(t, pointer_id) ? VKMM_ACCESS_READ_AGAIN : 0;
     flags |= t->early_copy ? VKMM_ACCESS_EARLY_STORE : 0;
     LLVMValueRef delta = call_monitor(t, VKMM_INVOCATION_WORKGROUP_MONITOR, VKMM_INVOCATION_WORKGROUP_ACCESS,
                                       tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32), pointer_id,
@@ -450,11 +446,29 @@ void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_
     else if (!t->shared_store_buffers)
         return;
     else
-        kind = VKMM_WORKGROUP_BARRIER_EXECUTION;
+        kind = VKMM_SUBGROUP_BARRIER_EXECUTION;
     /* The store buffers empty at every control barrier: it is passed by
      * every invocation together, after its release. */
     kind |= t->shared_store_buffers ? VKMM_BARRIER_STORE_BUFFER : 0;
     call_workgroup_barrier(t, kind);
+}
+
+/* A fence (atomic false) or an atomic that may order Workgroup memory, in a
+ * module whose fences or atomics may (000 "Synchronizes-With"): the
+ * workgroup monitor follows its release and acquire, and for an atomic
+ * whether it writes and reads, before the access. */
+void spv_monitor_workgroup_sync(struct tr *t, uint32_t semantics, bool atomic, bool writes, bool reads)
+{
+    if (!t->shared_atomic_sync)
+        return;
+    bool workgroup = (semantics & SpvMemorySemanticsWorkgroupMemoryMask) != 0;
+    bool acquire = (semantics & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsAcquireReleaseMask |
+                                 SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
+    unsigned kind = (workgroup && release_semantics(semantics) && (!atomic || writes) ? VKMM_SYNC_RELEASE : 0) |
+                    (workgroup && acquire && (!atomic || reads) ? VKMM_SYNC_ACQUIRE : 0) |
+                    (atomic && writes ? VKMM_SYNC_ATOMIC_WRITE : 0) | (atomic && reads ? VKMM_SYNC_ATOMIC_READ : 0);
+    if (kind)
+        call_workgroup_barrier(t, VKMM_WORKGROUP_SYNC | kind);
 }
 
 /* An OpMemoryBarrier releasing Workgroup memory in a store-buffer module:

@@ -112,6 +112,10 @@ enum vkmm_workgroup_access_flag {
      * (compiler/early_stores.c): a racing read may see its bytes on seeds
      * other than 0 (load buffering), even where it is its variable's last. */
     VKMM_ACCESS_EARLY_STORE = 1024,
+    /* The module's fences or atomics may order Workgroup memory (000
+     * "Synchronizes-With"): the workgroup monitor follows their releases
+     * and acquires (VKMM_WORKGROUP_SYNC) besides control barriers. */
+    VKMM_ACCESS_ATOMIC_SYNC = 2048,
 };
 #define VKMM_ACCESS_SCOPE_SHIFT 4 /* 2 bits: enum vkmm_access_scope */
 
@@ -141,7 +145,19 @@ enum vkmm_workgroup_barrier_kind {
     VKMM_WORKGROUP_BARRIER_MEMORY = 1,    /* Workgroup execution scope, synchronizes Workgroup memory */
     VKMM_SUBGROUP_BARRIER_MEMORY = 2,     /* Subgroup execution scope, synchronizes Workgroup memory */
     VKMM_WORKGROUP_FENCE_RELEASE = 3,     /* OpMemoryBarrier releasing Workgroup memory (store-buffer modules) */
+    VKMM_SUBGROUP_BARRIER_EXECUTION = 4,  /* Subgroup execution scope, orders no Workgroup memory (store-buffer
+                                             modules: it empties the subgroup's buffer) */
+    VKMM_WORKGROUP_SYNC = 5,              /* a fence or an atomic, in a module whose fences or atomics may order
+                                             Workgroup memory: VKMM_SYNC_* bits say what it does */
 };
+/* With VKMM_WORKGROUP_SYNC: releases / acquires Workgroup memory; an atomic
+ * (otherwise a fence) that writes / reads.  A release fence releases
+ * through the subgroup's next atomic write, an acquire fence acquires
+ * through its last atomic read (000 "Synchronizes-With"). */
+#define VKMM_SYNC_RELEASE 16u
+#define VKMM_SYNC_ACQUIRE 32u
+#define VKMM_SYNC_ATOMIC_WRITE 64u
+#define VKMM_SYNC_ATOMIC_READ 128u
 /* With a barrier kind: the module's Workgroup-storage atomic stores wait in
  * store buffers (VKMM_ACCESS_STORE_BUFFER), which a control barrier empties. */
 #define VKMM_BARRIER_STORE_BUFFER 8u

@@ -263,8 +263,7 @@ struct tr {
     uint32_t current_line;
     const struct spv_insn *current_insn;
     bool yield_at_loops;            /* strict mode, coherent reads: every loop header is a suspension point */
-    bool has_atomics;               /* the dispatcher rotates after spin-wait steps; no workgroup monitor unless
-                                       shared_store_buffers or shared_by_barriers (lower_monitor.c) */
+    bool has_atomics;               /* the dispatcher rotates after spin-wait steps */
     LLVMValueRef loop_passes;       /* ptr to i32: loop-header passes, for the watchdog's poll */
     LLVMValueRef early_slot;        /* ptr to <W x i8> in the state: lanes whose store went early
                                        (early_stores.c), NULL when stores never go early */
@@ -275,8 +274,8 @@ struct tr {
     bool workgroup_fences;          /* an OpMemoryBarrier acquires or releases Workgroup memory */
     bool shared_store_buffers;      /* strict mode, every atomic on Workgroup storage: its atomic stores wait in
                                        store buffers (runtime/strict/workgroup_store_buffer.h) */
-    bool shared_by_barriers;        /* strict mode, atomics on device memory only and nothing but control barriers
-                                       orders Workgroup memory: the workgroup monitor judges it all the same */
+    bool shared_atomic_sync;        /* strict mode, a fence or an atomic acquires or releases Workgroup memory:
+                                       the workgroup monitor follows them (VKMM_WORKGROUP_SYNC) */
     LLVMValueRef monitor_addresses; /* [W x i64] alloca: the lanes' addresses for the workgroup monitor */
     LLVMValueRef texel_scratch;     /* [10W x i32] alloca in the entry block: texel conversions (spirv_image.c) */
     /* Handy types. */
@@ -336,6 +335,7 @@ bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handl
 /* lower_memory.c: a control barrier's effect on the workgroup-memory monitor (strict mode). */
 void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_t semantics);
 void spv_monitor_workgroup_fence(struct tr *t, uint32_t semantics);
+void spv_monitor_workgroup_sync(struct tr *t, uint32_t semantics, bool atomic, bool writes, bool reads);
 void spv_device_fence(struct tr *t, uint32_t scope, uint32_t semantics, bool available, bool visible);
 void spv_device_fence_kind(struct tr *t, uint32_t scope, uint32_t semantics, bool available, bool visible,
                            unsigned extra);

@@ -1031,8 +1031,8 @@ bool spv_translate(struct tr *t)
     }
     t->shared_store_buffers =
         t->options->monitor_workgroup_memory && t->has_atomics && spv_atomics_on_workgroup_only(m);
-    t->shared_by_barriers = t->options->monitor_workgroup_memory && t->has_atomics && !t->shared_store_buffers &&
-                            spv_workgroup_ordered_by_barriers_only(m);
+    t->shared_atomic_sync =
+        t->options->monitor_workgroup_memory && t->has_atomics && !spv_workgroup_ordered_by_barriers_only(m);
     t->values = calloc(m->bound, sizeof(LLVMValueRef));
     t->value_generation = calloc(m->bound, sizeof(uint32_t));
     t->generation = 1;

@@ -1,9 +1,11 @@
 /* What can order a module's Workgroup-memory accesses between invocations
  * (strict mode's workgroup monitor, runtime/strict/workgroup_monitor.h):
  * control barriers always; fences and atomics whose semantics acquire or
- * release Workgroup memory, and atomics on Workgroup storage, too (000
- * "Synchronizes-With").  The monitor follows control barriers only, so it
- * judges a module's shared memory when nothing else can order it. */
+ * release Workgroup memory, too (000 "Synchronizes-With": a relaxed atomic
+ * synchronizes only through such a fence).  The monitor follows control
+ * barriers only, so it judges a module's shared memory when nothing else
+ * can order it; relaxed atomics on Workgroup storage (a shared histogram's
+ * atomicAdd) do not race with each other and order nothing. */
 #include "lower_memory.h"
 #include "spirv_private.h"
 
@@ -64,9 +66,7 @@ bool spv_workgroup_ordered_by_barriers_only(const struct spv_module *m)
         const struct spv_insn *insn = &m->insns[i];
         if (spv_fences_workgroup_memory(m, insn))
             return false;
-        if (!spv_is_atomic(insn->opcode))
-            continue;
-        if (on_workgroup_storage(m, atomic_pointer(m, insn)) || orders_workgroup_memory(atomic_semantics(m, insn)))
+        if (spv_is_atomic(insn->opcode) && orders_workgroup_memory(atomic_semantics(m, insn)))
             return false;
     }
     return true;

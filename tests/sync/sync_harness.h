@@ -185,7 +185,8 @@ static inline void sync_check(sync_program program, int variant, const struct sy
         if (!check_bugs)
             continue;
         if (memcmp(result, expected, sizeof(result)) == 0)
-            fail_msg("%s: the mistake went unnoticed: right answer in strict mode", v->name);
+            fail_msg("%s: the mistake went unnoticed: right answer in strict mode (%u reports, first %s)", v->name,
+                     hazards, hazards ? ids[0] : "-");
         bool named = false;
         for (uint32_t i = 0; i < hazards && i < 32; i++)
             named |= strcmp(ids[i], v->hazard) == 0;
@@ -198,8 +199,10 @@ static inline void sync_check(sync_program program, int variant, const struct sy
             fail_msg("%s: VKMM_REPORT got no JSON lines", v->name);
         /* One mistake, one report line (DESIGN §3.4). */
         unsigned lines = sync_report_lines(report, report_size);
-        if (lines != 1)
-            fail_msg("%s: %u report lines for one mistake", v->name, lines);
+        if (lines != 1) {
+            printf("%.*s", (int)report_size, report);
+            fail_msg("%s: %u report lines for one mistake (above)", v->name, lines);
+        }
         if (run == 0) {
             memcpy(first, result, sizeof(first));
             memcpy(first_hazards, ids, sizeof(first_hazards));

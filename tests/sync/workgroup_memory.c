@@ -18,6 +18,15 @@ enum {
     ROTATE_NO_BARRIER,
     CORRECT_EXCHANGE_ATOMIC_OUT,
     NO_BARRIER_ATOMIC_OUT,
+    CORRECT_HISTOGRAM,
+    HISTOGRAM_NO_BARRIER,
+    ATOMIC_COUNT_NO_BARRIER,
+    ATOMIC_COUNT_NO_RESET_BARRIER,
+    CORRECT_HANDOFF,
+    HANDOFF_RELAXED,
+    HANDOFF_NO_RELEASE,
+    HANDOFF_NO_ACQUIRE,
+    CORRECT_HANDOFF_FENCES,
     VARIANTS
 };
 
@@ -32,6 +41,16 @@ static const struct sync_variant variants[VARIANTS] = {
     [ROTATE_NO_BARRIER] = { "bug_in_place_rotation_without_barrier", "VKMM-HAZARD-WORKGROUP-RACE" },
     [CORRECT_EXCHANGE_ATOMIC_OUT] = { "correct_exchange_with_barrier_atomic_output", NULL },
     [NO_BARRIER_ATOMIC_OUT] = { "bug_exchange_without_barrier_atomic_output", "VKMM-HAZARD-WORKGROUP-RACE" },
+    [CORRECT_HISTOGRAM] = { "correct_shared_histogram", NULL },
+    [HISTOGRAM_NO_BARRIER] = { "bug_shared_histogram_read_without_barrier", "VKMM-HAZARD-WORKGROUP-RACE" },
+    [ATOMIC_COUNT_NO_BARRIER] = { "bug_shared_atomic_count_read_without_barrier", "VKMM-HAZARD-WORKGROUP-RACE" },
+    [ATOMIC_COUNT_NO_RESET_BARRIER] = { "bug_shared_atomic_count_cleared_without_barrier",
+                                        "VKMM-HAZARD-WORKGROUP-RACE" },
+    [CORRECT_HANDOFF] = { "correct_shared_flag_handoff_release_acquire", NULL },
+    [HANDOFF_RELAXED] = { "bug_shared_flag_handoff_relaxed", "VKMM-HAZARD-WORKGROUP-RACE" },
+    [HANDOFF_NO_RELEASE] = { "bug_shared_flag_handoff_without_release", "VKMM-HAZARD-WORKGROUP-RACE" },
+    [HANDOFF_NO_ACQUIRE] = { "bug_shared_flag_handoff_without_acquire", "VKMM-HAZARD-WORKGROUP-RACE" },
+    [CORRECT_HANDOFF_FENCES] = { "correct_shared_flag_handoff_fences", NULL },
 };
 
 static const char *const shaders[VARIANTS] = {
@@ -45,6 +64,15 @@ static const char *const shaders[VARIANTS] = {
     [ROTATE_NO_BARRIER] = "sync_shared_rotate_no_barrier",
     [CORRECT_EXCHANGE_ATOMIC_OUT] = "sync_shared_exchange_atomic_out",
     [NO_BARRIER_ATOMIC_OUT] = "sync_shared_no_barrier_atomic_out",
+    [CORRECT_HISTOGRAM] = "sync_shared_histogram",
+    [HISTOGRAM_NO_BARRIER] = "sync_shared_histogram_no_barrier",
+    [ATOMIC_COUNT_NO_BARRIER] = "sync_shared_atomic_count_no_barrier",
+    [ATOMIC_COUNT_NO_RESET_BARRIER] = "sync_shared_atomic_count_no_reset_barrier",
+    [CORRECT_HANDOFF] = "sync_shared_handoff_release_acquire",
+    [HANDOFF_RELAXED] = "sync_shared_handoff_relaxed",
+    [HANDOFF_NO_RELEASE] = "sync_shared_handoff_no_release",
+    [HANDOFF_NO_ACQUIRE] = "sync_shared_handoff_no_acquire",
+    [CORRECT_HANDOFF_FENCES] = "sync_shared_handoff_fences",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -86,7 +114,17 @@ static void expected_result(int variant, uint32_t expected[SYNC_WORDS])
         case ROTATE_NO_BARRIER:
             expected[i] = input_word(neighbour) * 2u;
             break;
-        case CORRECT_ATOMIC_COUNT: {
+        case CORRECT_HISTOGRAM:
+        case HISTOGRAM_NO_BARRIER: {
+            uint32_t count = 0;
+            for (uint32_t j = 0; j < 64 && i % 64 < 16; j++)
+                count += input_word(group * 64 + j) % 16u == i % 64;
+            expected[i] = count;
+            break;
+        }
+        case CORRECT_ATOMIC_COUNT:
+        case ATOMIC_COUNT_NO_BARRIER:
+        case ATOMIC_COUNT_NO_RESET_BARRIER: {
             uint32_t sum = 0;
             for (uint32_t j = 0; j < 64; j++)
                 sum += input_word(group * 64 + j);
@@ -117,6 +155,15 @@ static void bug_vmm_execution_only(void **state) { (void)state; run(VMM_EXECUTIO
 static void bug_rotate_no_barrier(void **state) { (void)state; run(ROTATE_NO_BARRIER); }
 static void correct_exchange_atomic_out(void **state) { (void)state; run(CORRECT_EXCHANGE_ATOMIC_OUT); }
 static void bug_no_barrier_atomic_out(void **state) { (void)state; run(NO_BARRIER_ATOMIC_OUT); }
+static void correct_histogram(void **state) { (void)state; run(CORRECT_HISTOGRAM); }
+static void bug_histogram_no_barrier(void **state) { (void)state; run(HISTOGRAM_NO_BARRIER); }
+static void bug_atomic_count_no_barrier(void **state) { (void)state; run(ATOMIC_COUNT_NO_BARRIER); }
+static void bug_atomic_count_no_reset_barrier(void **state) { (void)state; run(ATOMIC_COUNT_NO_RESET_BARRIER); }
+static void correct_handoff(void **state) { (void)state; run(CORRECT_HANDOFF); }
+static void bug_handoff_relaxed(void **state) { (void)state; run(HANDOFF_RELAXED); }
+static void bug_handoff_no_release(void **state) { (void)state; run(HANDOFF_NO_RELEASE); }
+static void bug_handoff_no_acquire(void **state) { (void)state; run(HANDOFF_NO_ACQUIRE); }
+static void correct_handoff_fences(void **state) { (void)state; run(CORRECT_HANDOFF_FENCES); }
 
 int main(void)
 {
@@ -126,6 +173,11 @@ int main(void)
         cmocka_unit_test(bug_no_barrier),       cmocka_unit_test(bug_memory_barrier_only),
         cmocka_unit_test(bug_vmm_execution_only), cmocka_unit_test(bug_rotate_no_barrier),
         cmocka_unit_test(correct_exchange_atomic_out), cmocka_unit_test(bug_no_barrier_atomic_out),
+        cmocka_unit_test(correct_histogram),    cmocka_unit_test(bug_histogram_no_barrier),
+        cmocka_unit_test(bug_atomic_count_no_barrier), cmocka_unit_test(bug_atomic_count_no_reset_barrier),
+        cmocka_unit_test(correct_handoff),      cmocka_unit_test(bug_handoff_relaxed),
+        cmocka_unit_test(bug_handoff_no_release), cmocka_unit_test(bug_handoff_no_acquire),
+        cmocka_unit_test(correct_handoff_fences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -117,6 +117,8 @@ static void assert_same_races(const struct vkmm_workgroup_races *a, const struct
         assert_int_equal(x->offset, y->offset);
         assert_int_equal(x->same_subgroup, y->same_subgroup);
         assert_int_equal(x->execution_barrier_only, y->execution_barrier_only);
+        assert_int_equal(x->unreleased, y->unreleased);
+        assert_int_equal(x->unacquired, y->unacquired);
         const struct vkmm_workgroup_race_access *sides[2][2] = { { &x->earlier, &y->earlier }, { &x->later, &y->later } };
         for (int s = 0; s < 2; s++) {
             assert_int_equal(sides[s][0]->word, sides[s][1]->word);
@@ -166,13 +168,16 @@ static void test_word_states_match_byte_states(void **state)
             if (choice == 0) {
                 for (int k = 0; k < 2; k++)
                     vkmm_workgroup_monitor_barrier_open(m[k]);
-            } else if (choice == 1) {
+            } else if (choice == 1 || choice == 2) {
                 uint32_t subgroup = (uint32_t)next(&rng) % (INVOCATIONS / WIDTH), kind = (uint32_t)next(&rng) % 3;
+                if (choice == 2) /* a fence or an atomic of a module whose atomics order Workgroup memory */
+                    kind = VKMM_WORKGROUP_SYNC | ((uint32_t)next(&rng) % 16) << 4;
                 for (int k = 0; k < 2; k++)
                     vkmm_workgroup_monitor_barrier(m[k], subgroup, kind);
             } else {
                 uint32_t size = sizes[next(&rng) % (sizeof(sizes) / sizeof(*sizes))];
-                uint32_t flags = kinds[next(&rng) % (sizeof(kinds) / sizeof(*kinds))];
+                uint32_t flags = kinds[next(&rng) % (sizeof(kinds) / sizeof(*kinds))] |
+                                 (run % 2 ? VKMM_ACCESS_ATOMIC_SYNC : 0);
                 uint32_t subgroup = (uint32_t)next(&rng) % (INVOCATIONS / WIDTH), word = 10 + (uint32_t)next(&rng) % 6;
                 uint64_t lanes = next(&rng) % 16;
                 uint32_t offsets[WIDTH];
@@ -203,12 +208,104 @@ static void test_word_states_match_byte_states(void **state)
     assert_int_equal(steps, 200 * 300);
 }
 
+/* A plain store, then atomics: another invocation's atomic races with the
+ * plain store even though the last write it sees is an atomic one. */
+static void test_plain_store_then_atomics_races(void **state)
+{
+    (void)state;
+    struct vkmm_workgroup_races races = { 0 };
+    uint8_t shared[SHARED] = { 0 };
+    struct vkmm_workgroup_monitor *m = vkmm_workgroup_monitor_create(local_size, WIDTH, SHARED, &races);
+    assert_non_null(m);
+    vkmm_workgroup_monitor_begin(m, shared, workgroup);
+    const uint32_t at8[WIDTH] = { 8, 8, 8, 8 };
+    const uint32_t rmw = VKMM_WORKGROUP_READ | VKMM_WORKGROUP_WRITE | VKMM_WORKGROUP_ATOMIC;
+    access(m, shared, 0, 1, at8, 4, VKMM_WORKGROUP_WRITE, 10); /* total = 0 by invocation 0 */
+    access(m, shared, 0, 1, at8, 4, rmw, 20);                  /* its own atomicAdd: ordered */
+    assert_int_equal(races.count, 0);
+    access(m, shared, 1, 1, at8, 4, rmw, 20); /* invocation 4's atomicAdd */
+    assert_int_equal(races.count, 1);
+    assert_int_equal(races.race[0].earlier.word, 10);
+    assert_true(races.race[0].earlier.write && !races.race[0].earlier.atomic);
+    assert_true(races.race[0].later.atomic);
+    access(m, shared, 2, 1, at8, 4, rmw, 20); /* the same bug again: no new record */
+    assert_int_equal(races.count, 1);
+    vkmm_workgroup_monitor_destroy(m);
+}
+
+/* In a module whose fences and atomics order Workgroup memory, a write and
+ * another subgroup's read are ordered by a release after the write and an
+ * acquire after it (000 "Synchronizes-With"): a release atomic, or a release
+ * fence and then an atomic write; an acquire atomic, or an atomic read and
+ * then an acquire fence. */
+static uint32_t handoff_races(const uint32_t *producer, uint32_t producer_count, const uint32_t *consumer,
+                              uint32_t consumer_count, struct vkmm_workgroup_race *first)
+{
+    struct vkmm_workgroup_races races = { 0 };
+    uint8_t shared[SHARED] = { 0 };
+    struct vkmm_workgroup_monitor *m = vkmm_workgroup_monitor_create(local_size, WIDTH, SHARED, &races);
+    assert_non_null(m);
+    vkmm_workgroup_monitor_begin(m, shared, workgroup);
+    const uint32_t at8[WIDTH] = { 8, 8, 8, 8 };
+    access(m, shared, 0, 1, at8, 4, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_ATOMIC_SYNC, 10);
+    for (uint32_t i = 0; i < producer_count; i++)
+        vkmm_workgroup_monitor_barrier(m, 0, VKMM_WORKGROUP_SYNC | producer[i]);
+    for (uint32_t i = 0; i < consumer_count; i++)
+        vkmm_workgroup_monitor_barrier(m, 1, VKMM_WORKGROUP_SYNC | consumer[i]);
+    access(m, shared, 1, 1, at8, 4, VKMM_WORKGROUP_READ | VKMM_ACCESS_ATOMIC_SYNC, 20);
+    if (races.count)
+        *first = races.race[0];
+    vkmm_workgroup_monitor_destroy(m);
+    return races.count;
+}
+
+static void test_release_and_acquire_order_a_handoff(void **state)
+{
+    (void)state;
+    struct vkmm_workgroup_race race;
+    const uint32_t release_store[] = { VKMM_SYNC_RELEASE | VKMM_SYNC_ATOMIC_WRITE };
+    const uint32_t acquire_load[] = { VKMM_SYNC_ACQUIRE | VKMM_SYNC_ATOMIC_READ };
+    const uint32_t fence_then_store[] = { VKMM_SYNC_RELEASE, VKMM_SYNC_ATOMIC_WRITE };
+    const uint32_t load_then_fence[] = { VKMM_SYNC_ATOMIC_READ, VKMM_SYNC_ACQUIRE };
+    const uint32_t relaxed_store[] = { VKMM_SYNC_ATOMIC_WRITE };
+    const uint32_t relaxed_load[] = { VKMM_SYNC_ATOMIC_READ };
+    const uint32_t store_then_fence[] = { VKMM_SYNC_ATOMIC_WRITE, VKMM_SYNC_RELEASE };
+    const uint32_t fence_then_load[] = { VKMM_SYNC_ACQUIRE, VKMM_SYNC_ATOMIC_READ };
+    assert_int_equal(handoff_races(release_store, 1, acquire_load, 1, &race), 0);
+    assert_int_equal(handoff_races(fence_then_store, 2, load_then_fence, 2, &race), 0);
+    assert_int_equal(handoff_races(release_store, 1, load_then_fence, 2, &race), 0);
+    assert_int_equal(handoff_races(relaxed_store, 1, acquire_load, 1, &race), 1);
+    assert_true(race.unreleased);
+    assert_int_equal(handoff_races(store_then_fence, 2, acquire_load, 1, &race), 1); /* the fence comes too late */
+    assert_true(race.unreleased);
+    assert_int_equal(handoff_races(release_store, 1, relaxed_load, 1, &race), 1);
+    assert_true(!race.unreleased && race.unacquired);
+    assert_int_equal(handoff_races(release_store, 1, fence_then_load, 2, &race), 1); /* the fence comes too early */
+    assert_true(race.unacquired);
+    /* An acquire before the write orders nothing. */
+    struct vkmm_workgroup_races races = { 0 };
+    uint8_t shared[SHARED] = { 0 };
+    struct vkmm_workgroup_monitor *m = vkmm_workgroup_monitor_create(local_size, WIDTH, SHARED, &races);
+    assert_non_null(m);
+    vkmm_workgroup_monitor_begin(m, shared, workgroup);
+    const uint32_t at8[WIDTH] = { 8, 8, 8, 8 };
+    vkmm_workgroup_monitor_barrier(m, 1, VKMM_WORKGROUP_SYNC | VKMM_SYNC_ACQUIRE | VKMM_SYNC_ATOMIC_READ);
+    access(m, shared, 0, 1, at8, 4, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_ATOMIC_SYNC, 10);
+    vkmm_workgroup_monitor_barrier(m, 0, VKMM_WORKGROUP_SYNC | VKMM_SYNC_RELEASE | VKMM_SYNC_ATOMIC_WRITE);
+    access(m, shared, 1, 1, at8, 4, VKMM_WORKGROUP_READ | VKMM_ACCESS_ATOMIC_SYNC, 20);
+    assert_int_equal(races.count, 1);
+    assert_true(races.race[0].unacquired);
+    vkmm_workgroup_monitor_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_word_race_is_one_record_and_the_later_write_is_lost),
         cmocka_unit_test(test_byte_stores_into_one_word_do_not_race),
         cmocka_unit_test(test_word_states_match_byte_states),
+        cmocka_unit_test(test_plain_store_then_atomics_races),
+        cmocka_unit_test(test_release_and_acquire_order_a_handoff),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
