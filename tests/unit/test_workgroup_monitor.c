@@ -36,6 +36,15 @@ static int64_t access(struct vkmm_workgroup_monitor *m, uint8_t *shared, uint32_
     return vkmm_workgroup_monitor_access(m, addresses, lanes, size | flags << 16, subgroup, site(word), "text");
 }
 
+/* A monitor at the start of workgroup (0,0,0) over `shared`. */
+static struct vkmm_workgroup_monitor *started(struct vkmm_workgroup_races *races, uint8_t *shared)
+{
+    struct vkmm_workgroup_monitor *m = vkmm_workgroup_monitor_create(local_size, WIDTH, SHARED, races);
+    assert_non_null(m);
+    vkmm_workgroup_monitor_begin(m, shared, workgroup);
+    return m;
+}
+
 static void store(uint8_t *shared, uint64_t lanes, const uint32_t offsets[WIDTH], uint32_t size, uint8_t value)
 {
     for (uint32_t lane = 0; lane < WIDTH; lane++)
@@ -51,9 +60,7 @@ static void test_word_race_is_one_record_and_the_later_write_is_lost(void **stat
     (void)state;
     struct vkmm_workgroup_races races = { 0 };
     uint8_t shared[SHARED] = { 0 };
-    struct vkmm_workgroup_monitor *m = vkmm_workgroup_monitor_create(local_size, WIDTH, SHARED, &races);
-    assert_non_null(m);
-    vkmm_workgroup_monitor_begin(m, shared, workgroup);
+    struct vkmm_workgroup_monitor *m = started(&races, shared);
     const uint32_t at8[WIDTH] = { 8, 8, 8, 8 };
     access(m, shared, 0, 1, at8, 4, VKMM_WORKGROUP_WRITE, 10);
     store(shared, 1, at8, 4, 0x11);
@@ -79,9 +86,7 @@ static void test_byte_stores_into_one_word_do_not_race(void **state)
     (void)state;
     struct vkmm_workgroup_races races = { 0 };
     uint8_t shared[SHARED] = { 0 };
-    struct vkmm_workgroup_monitor *m = vkmm_workgroup_monitor_create(local_size, WIDTH, SHARED, &races);
-    assert_non_null(m);
-    vkmm_workgroup_monitor_begin(m, shared, workgroup);
+    struct vkmm_workgroup_monitor *m = started(&races, shared);
     const uint32_t word[WIDTH] = { 0, 4, 8, 12 }, bytes[WIDTH] = { 16, 17, 18, 19 }, at16[WIDTH] = { 16, 16, 16, 16 };
     access(m, shared, 0, 0xf, word, 4, VKMM_WORKGROUP_WRITE, 10); /* word states */
     access(m, shared, 1, 0xf, bytes, 1, VKMM_WORKGROUP_WRITE, 20);
@@ -215,9 +220,7 @@ static void test_plain_store_then_atomics_races(void **state)
     (void)state;
     struct vkmm_workgroup_races races = { 0 };
     uint8_t shared[SHARED] = { 0 };
-    struct vkmm_workgroup_monitor *m = vkmm_workgroup_monitor_create(local_size, WIDTH, SHARED, &races);
-    assert_non_null(m);
-    vkmm_workgroup_monitor_begin(m, shared, workgroup);
+    struct vkmm_workgroup_monitor *m = started(&races, shared);
     const uint32_t at8[WIDTH] = { 8, 8, 8, 8 };
     const uint32_t rmw = VKMM_WORKGROUP_READ | VKMM_WORKGROUP_WRITE | VKMM_WORKGROUP_ATOMIC;
     access(m, shared, 0, 1, at8, 4, VKMM_WORKGROUP_WRITE, 10); /* total = 0 by invocation 0 */
@@ -243,9 +246,7 @@ static uint32_t handoff_races(const uint32_t *producer, uint32_t producer_count,
 {
     struct vkmm_workgroup_races races = { 0 };
     uint8_t shared[SHARED] = { 0 };
-    struct vkmm_workgroup_monitor *m = vkmm_workgroup_monitor_create(local_size, WIDTH, SHARED, &races);
-    assert_non_null(m);
-    vkmm_workgroup_monitor_begin(m, shared, workgroup);
+    struct vkmm_workgroup_monitor *m = started(&races, shared);
     const uint32_t at8[WIDTH] = { 8, 8, 8, 8 };
     access(m, shared, 0, 1, at8, 4, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_ATOMIC_SYNC, 10);
     for (uint32_t i = 0; i < producer_count; i++)
@@ -285,9 +286,7 @@ static void test_release_and_acquire_order_a_handoff(void **state)
     /* An acquire before the write orders nothing. */
     struct vkmm_workgroup_races races = { 0 };
     uint8_t shared[SHARED] = { 0 };
-    struct vkmm_workgroup_monitor *m = vkmm_workgroup_monitor_create(local_size, WIDTH, SHARED, &races);
-    assert_non_null(m);
-    vkmm_workgroup_monitor_begin(m, shared, workgroup);
+    struct vkmm_workgroup_monitor *m = started(&races, shared);
     const uint32_t at8[WIDTH] = { 8, 8, 8, 8 };
     vkmm_workgroup_monitor_barrier(m, 1, VKMM_WORKGROUP_SYNC | VKMM_SYNC_ACQUIRE | VKMM_SYNC_ATOMIC_READ);
     access(m, shared, 0, 1, at8, 4, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_ATOMIC_SYNC, 10);
