@@ -753,9 +753,10 @@ static void note_pointer_semantics(struct vkmm_device_monitor *m, uint32_t flags
     if (scope == VKMM_SCOPE_NONE)
         return;
     if (flags & VKMM_WORKGROUP_READ) {
-        vkmm_happens_before_visible(m->order, a->tag, subgroup_of(m, a));
+        uint32_t subgroup = subgroup_of(m, a);
+        vkmm_happens_before_visible(m->order, a->tag, subgroup);
         if (scope == VKMM_SCOPE_DEVICE)
-            vkmm_happens_before_device_visible(m->order, a->tag, subgroup_of(m, a));
+            vkmm_happens_before_device_visible(m->order, a->tag, subgroup);
     }
     if ((flags & VKMM_WORKGROUP_WRITE) && scope == VKMM_SCOPE_DEVICE)
         vkmm_happens_before_device_available(m->order, a->tag);

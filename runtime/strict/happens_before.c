@@ -54,6 +54,7 @@ struct word_clock {
 /* The moment each subgroup of a workgroup last released and acquired
  * (naming device memory, at Workgroup scope or wider); 0: never. */
 #define EVENT_SUBGROUPS 64u
+_Static_assert(EVENT_SUBGROUPS <= 64, "per-workgroup subgroup masks are 64 bits");
 struct subgroup_events {
     uint16_t released[EVENT_SUBGROUPS], acquired[EVENT_SUBGROUPS];
 };
@@ -548,7 +549,7 @@ bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, 
  * (`acquired`) performed an acquire naming device memory. */
 void vkmm_happens_before_visible(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
 {
-    struct workgroup *w = subgroup < 64 ? workgroup(h, tag) : NULL;
+    struct workgroup *w = subgroup < EVENT_SUBGROUPS ? workgroup(h, tag) : NULL;
     if (w)
         w->visible_subgroups |= 1ull << subgroup;
 }
@@ -670,7 +671,7 @@ void vkmm_happens_before_device_available(struct vkmm_happens_before *h, uint32_
 
 void vkmm_happens_before_device_visible(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
 {
-    struct workgroup *w = subgroup < 64 ? workgroup(h, tag) : NULL;
+    struct workgroup *w = subgroup < EVENT_SUBGROUPS ? workgroup(h, tag) : NULL;
     if (w)
         w->device_visible_subgroups |= 1ull << subgroup;
 }
