@@ -711,7 +711,7 @@ static bool translate_atomic(struct tr *t, const struct spv_insn *insn, const ui
     if (op == SpvOpAtomicCompareExchange)
         semantics |= spv_constant_of(m, w[6]);
     spv_device_fence(t, scope, semantics, true, false);
-    spv_monitor_workgroup_sync(t, semantics, true, op != SpvOpAtomicLoad, !is_store);
+    spv_monitor_workgroup_sync(t, scope, semantics, true, op != SpvOpAtomicLoad, !is_store);
     if (at.kind == SPV_STORAGE_EXPLICIT) {
         if (!is_store)
             spv_mark_accesses(t, addresses, mask, size, false);
@@ -865,7 +865,7 @@ bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handl
         memory_barrier(t, w[1], w[2]);
         spv_device_fence(t, spv_constant_of(t->m, w[1]), spv_constant_of(t->m, w[2]), true, true);
         spv_monitor_workgroup_fence(t, spv_constant_of(t->m, w[2]));
-        spv_monitor_workgroup_sync(t, spv_constant_of(t->m, w[2]), false, false, false);
+        spv_monitor_workgroup_sync(t, spv_constant_of(t->m, w[1]), spv_constant_of(t->m, w[2]), false, false, false);
         return true;
     case SpvOpControlBarrier:
         /* The visibility half comes after the barrier (translate.c). */

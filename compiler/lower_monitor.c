@@ -457,7 +457,8 @@ void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_
  * module whose fences or atomics may (000 "Synchronizes-With"): the
  * workgroup monitor follows its release and acquire, and for an atomic
  * whether it writes and reads, before the access. */
-void spv_monitor_workgroup_sync(struct tr *t, uint32_t semantics, bool atomic, bool writes, bool reads)
+void spv_monitor_workgroup_sync(struct tr *t, uint32_t scope, uint32_t semantics, bool atomic, bool writes,
+                                bool reads)
 {
     if (!t->shared_atomic_sync)
         return;
@@ -466,7 +467,8 @@ void spv_monitor_workgroup_sync(struct tr *t, uint32_t semantics, bool atomic, b
                                  SpvMemorySemanticsSequentiallyConsistentMask)) != 0;
     unsigned kind = (workgroup && release_semantics(semantics) && (!atomic || writes) ? VKMM_SYNC_RELEASE : 0) |
                     (workgroup && acquire && (!atomic || reads) ? VKMM_SYNC_ACQUIRE : 0) |
-                    (atomic && writes ? VKMM_SYNC_ATOMIC_WRITE : 0) | (atomic && reads ? VKMM_SYNC_ATOMIC_READ : 0);
+                    (atomic && writes ? VKMM_SYNC_ATOMIC_WRITE : 0) | (atomic && reads ? VKMM_SYNC_ATOMIC_READ : 0) |
+                    (level_of_scope(scope) < VKMM_SCOPE_WORKGROUP ? VKMM_SYNC_NARROW : 0);
     if (kind)
         call_workgroup_barrier(t, VKMM_WORKGROUP_SYNC | kind);
 }

@@ -158,6 +158,7 @@ enum vkmm_workgroup_barrier_kind {
 #define VKMM_SYNC_ACQUIRE 32u
 #define VKMM_SYNC_ATOMIC_WRITE 64u
 #define VKMM_SYNC_ATOMIC_READ 128u
+#define VKMM_SYNC_NARROW 256u /* at Subgroup or Invocation scope: orders only the subgroup's own lanes */
 /* With a barrier kind: the module's Workgroup-storage atomic stores wait in
  * store buffers (VKMM_ACCESS_STORE_BUFFER), which a control barrier empties. */
 #define VKMM_BARRIER_STORE_BUFFER 8u

@@ -335,7 +335,8 @@ bool spv_translate_memory(struct tr *t, const struct spv_insn *insn, bool *handl
 /* lower_memory.c: a control barrier's effect on the workgroup-memory monitor (strict mode). */
 void spv_monitor_control_barrier(struct tr *t, uint32_t execution_scope, uint32_t semantics);
 void spv_monitor_workgroup_fence(struct tr *t, uint32_t semantics);
-void spv_monitor_workgroup_sync(struct tr *t, uint32_t semantics, bool atomic, bool writes, bool reads);
+void spv_monitor_workgroup_sync(struct tr *t, uint32_t scope, uint32_t semantics, bool atomic, bool writes,
+                                bool reads);
 void spv_device_fence(struct tr *t, uint32_t scope, uint32_t semantics, bool available, bool visible);
 void spv_device_fence_kind(struct tr *t, uint32_t scope, uint32_t semantics, bool available, bool visible,
                            unsigned extra);

@@ -527,12 +527,13 @@ static void workgroup_race_missing(const struct vkmm_workgroup_race *r, char *ou
         why = "; the barrier between them orders execution only (its semantics lack AcquireRelease with "
               "WorkgroupMemory)";
     else if (r->unreleased)
-        why = "; nor did the first invocation's subgroup release Workgroup memory after its access (an atomic "
-              "with Release and WorkgroupMemory semantics, or such a fence and then an atomic write) for the "
-              "second to acquire";
+        why = "; nor did the first invocation's subgroup release Workgroup memory after its access at a scope "
+              "holding the second (an atomic with Release and WorkgroupMemory semantics at gl_ScopeWorkgroup, or "
+              "such a fence and then an atomic write)";
     else if (r->unacquired)
-        why = "; nor did the second invocation's subgroup acquire Workgroup memory after the first access (an "
-              "atomic with Acquire and WorkgroupMemory semantics, or an atomic read and then such a fence)";
+        why = "; nor did the second invocation's subgroup acquire Workgroup memory after the first access at a "
+              "scope holding the first (an atomic with Acquire and WorkgroupMemory semantics at gl_ScopeWorkgroup, "
+              "or an atomic read and then such a fence)";
     else if (r->earlier.atomic != r->later.atomic)
         why = "; an atomic and a plain access do not order each other";
     else if (r->same_subgroup)

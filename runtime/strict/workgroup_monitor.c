@@ -45,6 +45,14 @@ struct cell {
     uint32_t writer_moment, reader_moment, plain_writer_moment;
 };
 
+/* A subgroup's releases and acquires of Workgroup memory, as sync moments
+ * (0: none): its last release, its last acquire, its last release fence
+ * (it releases through the next atomic write) and its last atomic read (an
+ * acquire fence acquires from it). */
+struct sync_state {
+    uint32_t released, acquired, fence_released, atomic_read;
+};
+
 struct vkmm_workgroup_monitor {
     uint32_t local_size[3];
     uint32_t width, subgroups, size;
@@ -58,9 +66,8 @@ struct vkmm_workgroup_monitor {
      * (VKMM_WORKGROUP_SYNC_*): a moment counts them all; per subgroup, the
      * moment of its last release and of its last acquire. */
     uint32_t moment, last_release;
-    uint32_t *released, *acquired;
-    uint32_t *fence_released; /* per subgroup: its last release fence, not yet followed by an atomic write */
-    uint32_t *atomic_read;    /* per subgroup: the moment of its last atomic read */
+    struct sync_state *wide;  /* per subgroup, releases and acquires at Workgroup scope or wider */
+    struct sync_state *local; /* per subgroup, those of any scope: what orders lanes of one subgroup */
     uint32_t interval;
     bool arrivals_synchronize;     /* every subgroup at the pending barrier synchronizes memory */
     bool execution_barrier_passed; /* in this interval, a barrier without memory semantics */
@@ -91,14 +98,12 @@ struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t loca
     m->words = calloc(words, sizeof(*m->words));
     m->bytes = calloc(words * WORD, sizeof(*m->bytes));
     m->epoch = calloc(m->subgroups ? m->subgroups : 1, sizeof(*m->epoch));
-    m->released = calloc(m->subgroups ? m->subgroups : 1, sizeof(*m->released));
-    m->acquired = calloc(m->subgroups ? m->subgroups : 1, sizeof(*m->acquired));
-    m->fence_released = calloc(m->subgroups ? m->subgroups : 1, sizeof(*m->fence_released));
-    m->atomic_read = calloc(m->subgroups ? m->subgroups : 1, sizeof(*m->atomic_read));
+    m->wide = calloc(m->subgroups ? m->subgroups : 1, sizeof(*m->wide));
+    m->local = calloc(m->subgroups ? m->subgroups : 1, sizeof(*m->local));
     m->lost = malloc(slots * sizeof(*m->lost));
     m->buffers = vkmm_store_buffers_create(m->subgroups, shared_size);
     m->lane_offsets = calloc(width ? width : 1, sizeof(*m->lane_offsets));
-    if (!m->view || !m->words || !m->bytes || !m->epoch || !m->released || !m->acquired || !m->fence_released || !m->atomic_read || !m->lost || !m->buffers || !m->lane_offsets) {
+    if (!m->view || !m->words || !m->bytes || !m->epoch || !m->wide || !m->local || !m->lost || !m->buffers || !m->lane_offsets) {
         vkmm_workgroup_monitor_destroy(m);
         return NULL;
     }
@@ -118,10 +123,8 @@ void vkmm_workgroup_monitor_destroy(struct vkmm_workgroup_monitor *m)
     free(m->words);
     free(m->bytes);
     free(m->epoch);
-    free(m->released);
-    free(m->acquired);
-    free(m->fence_released);
-    free(m->atomic_read);
+    free(m->wide);
+    free(m->local);
     free(m->lost);
     vkmm_store_buffers_destroy(m->buffers);
     free(m->lane_offsets);
@@ -133,10 +136,8 @@ void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *m, uint8_t *sha
     m->shared = shared;
     memcpy(m->workgroup, workgroup, sizeof(m->workgroup));
     memset(m->epoch, 0, m->subgroups * sizeof(*m->epoch));
-    memset(m->released, 0, m->subgroups * sizeof(*m->released));
-    memset(m->acquired, 0, m->subgroups * sizeof(*m->acquired));
-    memset(m->fence_released, 0, m->subgroups * sizeof(*m->fence_released));
-    memset(m->atomic_read, 0, m->subgroups * sizeof(*m->atomic_read));
+    memset(m->wide, 0, m->subgroups * sizeof(*m->wide));
+    memset(m->local, 0, m->subgroups * sizeof(*m->local));
     m->moment = m->last_release = 0;
     m->interval++; /* every cell state of the last workgroup is stale now */
     m->arrivals_synchronize = true;
@@ -176,30 +177,39 @@ static uint32_t later_moment(uint32_t a, uint32_t b)
     return a > b ? a : b;
 }
 
-/* A fence or an atomic of a module whose fences and atomics may order
- * Workgroup memory, before its access (000 "Synchronizes-With"): a release
- * is a release atomic, or a release fence followed by an atomic write; an
- * acquire is an acquire atomic's read, or an atomic read followed by an
- * acquire fence (acquiring from that read's moment on). */
-static void note_sync(struct vkmm_workgroup_monitor *m, uint32_t subgroup, uint32_t kind)
+/* One fence or atomic in a subgroup's sync state (000 "Synchronizes-With"):
+ * a release is a release atomic, or a release fence followed by an atomic
+ * write; an acquire is an acquire atomic's read, or an atomic read followed
+ * by an acquire fence (acquiring from that read's moment on). */
+static void apply_sync(struct sync_state *s, uint32_t kind, uint32_t moment)
 {
-    bool atomic = kind & (VKMM_SYNC_ATOMIC_WRITE | VKMM_SYNC_ATOMIC_READ);
-    if (!atomic) {
+    if (!(kind & (VKMM_SYNC_ATOMIC_WRITE | VKMM_SYNC_ATOMIC_READ))) {
         if (kind & VKMM_SYNC_RELEASE)
-            m->fence_released[subgroup] = ++m->moment;
+            s->fence_released = moment;
         if (kind & VKMM_SYNC_ACQUIRE)
-            m->acquired[subgroup] = later_moment(m->acquired[subgroup], m->atomic_read[subgroup]);
+            s->acquired = later_moment(s->acquired, s->atomic_read);
         return;
     }
     if (kind & VKMM_SYNC_RELEASE)
-        m->released[subgroup] = ++m->moment;
+        s->released = moment;
     else if (kind & VKMM_SYNC_ATOMIC_WRITE)
-        m->released[subgroup] = later_moment(m->released[subgroup], m->fence_released[subgroup]);
-    m->last_release = later_moment(m->last_release, m->released[subgroup]);
+        s->released = later_moment(s->released, s->fence_released);
     if (kind & VKMM_SYNC_ATOMIC_READ)
-        m->atomic_read[subgroup] = ++m->moment;
+        s->atomic_read = moment;
     if (kind & VKMM_SYNC_ACQUIRE)
-        m->acquired[subgroup] = m->atomic_read[subgroup];
+        s->acquired = s->atomic_read;
+}
+
+/* A fence or an atomic of a module whose fences and atomics may order
+ * Workgroup memory, before its access.  One of Subgroup scope orders only
+ * the lanes of its subgroup (000: the scope must hold both agents). */
+static void note_sync(struct vkmm_workgroup_monitor *m, uint32_t subgroup, uint32_t kind)
+{
+    uint32_t moment = ++m->moment;
+    apply_sync(&m->local[subgroup], kind, moment);
+    if (!(kind & VKMM_SYNC_NARROW))
+        apply_sync(&m->wide[subgroup], kind, moment);
+    m->last_release = later_moment(m->last_release, m->local[subgroup].released);
 }
 
 void vkmm_workgroup_monitor_barrier(void *monitor, uint32_t subgroup, uint32_t kind)
@@ -261,27 +271,38 @@ struct access {
  * matched, and a subgroup stands for its invocations: lenient, so a correct
  * program is never reported. */
 static inline bool synchronized_after(const struct vkmm_workgroup_monitor *m, uint32_t released, uint32_t moment,
-                                      const struct access *a)
+                                      const struct access *a, bool same_subgroup)
 {
-    return a->atomic_sync && released > moment && m->acquired[a->subgroup] > moment;
+    const struct sync_state *later = same_subgroup ? &m->local[a->subgroup] : &m->wide[a->subgroup];
+    return a->atomic_sync && released > moment && later->acquired > moment;
 }
 
-static inline uint32_t released_by(const struct vkmm_workgroup_monitor *m, uint16_t invocation)
+/* The last release of the subgroup of `invocation` (+ 1) that can order it
+ * before an access of `a`'s subgroup. */
+static inline uint32_t released_by(const struct vkmm_workgroup_monitor *m, uint16_t invocation,
+                                   const struct access *a)
 {
-    return m->released[(uint32_t)(invocation - 1) / m->width];
+    uint32_t subgroup = (uint32_t)(invocation - 1) / m->width;
+    return subgroup == a->subgroup ? m->local[subgroup].released : m->wide[subgroup].released;
+}
+
+static inline bool same_subgroup(const struct vkmm_workgroup_monitor *m, uint16_t invocation, const struct access *a)
+{
+    return (uint32_t)(invocation - 1) / m->width == a->subgroup;
 }
 
 static inline bool write_ordered(const struct vkmm_workgroup_monitor *m, const struct cell *b, const struct access *a)
 {
     return ordered_after(m, b->writer, b->writer_epoch, a->invocation, a->subgroup) ||
-           synchronized_after(m, released_by(m, b->writer), b->writer_moment, a);
+           synchronized_after(m, released_by(m, b->writer, a), b->writer_moment, a, same_subgroup(m, b->writer, a));
 }
 
 static inline bool plain_write_ordered(const struct vkmm_workgroup_monitor *m, const struct cell *b,
                                        const struct access *a)
 {
     return ordered_after(m, b->plain_writer, b->plain_writer_epoch, a->invocation, a->subgroup) ||
-           synchronized_after(m, released_by(m, b->plain_writer), b->plain_writer_moment, a);
+           synchronized_after(m, released_by(m, b->plain_writer, a), b->plain_writer_moment, a,
+                              same_subgroup(m, b->plain_writer, a));
 }
 
 static inline bool reads_ordered(const struct vkmm_workgroup_monitor *m, const struct cell *b, const struct access *a)
@@ -290,8 +311,13 @@ static inline bool reads_ordered(const struct vkmm_workgroup_monitor *m, const s
         return true;
     if (b->reader_subgroup == a->subgroup + 1 && b->reader_epoch != m->epoch[a->subgroup])
         return true;
-    uint32_t released = b->reader_subgroup == MANY ? m->last_release : m->released[b->reader_subgroup - 1];
-    return synchronized_after(m, released, b->reader_moment, a);
+    /* Several readers: any release of any scope (lenient). */
+    bool one_subgroup = b->reader_subgroup != MANY;
+    bool same = one_subgroup && b->reader_subgroup == a->subgroup + 1;
+    uint32_t released = !one_subgroup ? m->last_release
+                        : same        ? m->local[a->subgroup].released
+                                      : m->wide[b->reader_subgroup - 1].released;
+    return synchronized_after(m, released, b->reader_moment, a, !one_subgroup || same);
 }
 
 /* --- Records -------------------------------------------------------------------- */
@@ -310,6 +336,13 @@ static struct vkmm_workgroup_race_access race_side(const struct vkmm_workgroup_m
                                                .atomic = a->atomic };
     local_id(m, a->invocation, side.invocation);
     return side;
+}
+
+/* The sync states that can order `first` before `second`. */
+static const struct sync_state *sync_of(const struct vkmm_workgroup_monitor *m, const struct access *first,
+                                        const struct access *second)
+{
+    return first->subgroup == second->subgroup ? m->local : m->wide;
 }
 
 /* A race between an earlier access `first` (of another invocation) and
@@ -341,8 +374,8 @@ static void record(struct vkmm_workgroup_monitor *m, uint32_t offset, uint32_t b
         .execution_barrier_only = m->execution_barrier_passed,
         /* Where fences and atomics may order Workgroup memory: which half
          * of a release/acquire pair is missing (synchronized_after). */
-        .unreleased = second->atomic_sync && m->released[first->subgroup] <= first->moment,
-        .unacquired = second->atomic_sync && m->acquired[second->subgroup] <= first->moment,
+        .unreleased = second->atomic_sync && sync_of(m, first, second)[first->subgroup].released <= first->moment,
+        .unacquired = second->atomic_sync && sync_of(m, first, second)[second->subgroup].acquired <= first->moment,
         .offset = offset,
         .bytes = bytes,
     };

@@ -27,6 +27,7 @@ enum {
     HANDOFF_NO_RELEASE,
     HANDOFF_NO_ACQUIRE,
     CORRECT_HANDOFF_FENCES,
+    HANDOFF_SUBGROUP_SCOPE,
     VARIANTS
 };
 
@@ -51,6 +52,7 @@ static const struct sync_variant variants[VARIANTS] = {
     [HANDOFF_NO_RELEASE] = { "bug_shared_flag_handoff_without_release", "VKMM-HAZARD-WORKGROUP-RACE" },
     [HANDOFF_NO_ACQUIRE] = { "bug_shared_flag_handoff_without_acquire", "VKMM-HAZARD-WORKGROUP-RACE" },
     [CORRECT_HANDOFF_FENCES] = { "correct_shared_flag_handoff_fences", NULL },
+    [HANDOFF_SUBGROUP_SCOPE] = { "bug_shared_flag_handoff_at_subgroup_scope", "VKMM-HAZARD-WORKGROUP-RACE" },
 };
 
 static const char *const shaders[VARIANTS] = {
@@ -73,6 +75,7 @@ static const char *const shaders[VARIANTS] = {
     [HANDOFF_NO_RELEASE] = "sync_shared_handoff_no_release",
     [HANDOFF_NO_ACQUIRE] = "sync_shared_handoff_no_acquire",
     [CORRECT_HANDOFF_FENCES] = "sync_shared_handoff_fences",
+    [HANDOFF_SUBGROUP_SCOPE] = "sync_shared_handoff_subgroup_scope",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -164,6 +167,7 @@ static void bug_handoff_relaxed(void **state) { (void)state; run(HANDOFF_RELAXED
 static void bug_handoff_no_release(void **state) { (void)state; run(HANDOFF_NO_RELEASE); }
 static void bug_handoff_no_acquire(void **state) { (void)state; run(HANDOFF_NO_ACQUIRE); }
 static void correct_handoff_fences(void **state) { (void)state; run(CORRECT_HANDOFF_FENCES); }
+static void bug_handoff_subgroup_scope(void **state) { (void)state; run(HANDOFF_SUBGROUP_SCOPE); }
 
 int main(void)
 {
@@ -177,7 +181,7 @@ int main(void)
         cmocka_unit_test(bug_atomic_count_no_barrier), cmocka_unit_test(bug_atomic_count_no_reset_barrier),
         cmocka_unit_test(correct_handoff),      cmocka_unit_test(bug_handoff_relaxed),
         cmocka_unit_test(bug_handoff_no_release), cmocka_unit_test(bug_handoff_no_acquire),
-        cmocka_unit_test(correct_handoff_fences),
+        cmocka_unit_test(correct_handoff_fences), cmocka_unit_test(bug_handoff_subgroup_scope),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -176,7 +176,7 @@ static void test_word_states_match_byte_states(void **state)
             } else if (choice == 1 || choice == 2) {
                 uint32_t subgroup = (uint32_t)next(&rng) % (INVOCATIONS / WIDTH), kind = (uint32_t)next(&rng) % 3;
                 if (choice == 2) /* a fence or an atomic of a module whose atomics order Workgroup memory */
-                    kind = VKMM_WORKGROUP_SYNC | ((uint32_t)next(&rng) % 16) << 4;
+                    kind = VKMM_WORKGROUP_SYNC | ((uint32_t)next(&rng) % 32) << 4;
                 for (int k = 0; k < 2; k++)
                     vkmm_workgroup_monitor_barrier(m[k], subgroup, kind);
             } else {
@@ -283,6 +283,27 @@ static void test_release_and_acquire_order_a_handoff(void **state)
     assert_true(!race.unreleased && race.unacquired);
     assert_int_equal(handoff_races(release_store, 1, fence_then_load, 2, &race), 1); /* the fence comes too early */
     assert_true(race.unacquired);
+    /* At Subgroup scope a release/acquire pair orders nothing between
+     * subgroups (000: the scope must hold both agents) ... */
+    const uint32_t narrow_store[] = { VKMM_SYNC_RELEASE | VKMM_SYNC_ATOMIC_WRITE | VKMM_SYNC_NARROW };
+    const uint32_t narrow_load[] = { VKMM_SYNC_ACQUIRE | VKMM_SYNC_ATOMIC_READ | VKMM_SYNC_NARROW };
+    assert_int_equal(handoff_races(narrow_store, 1, acquire_load, 1, &race), 1);
+    assert_true(race.unreleased);
+    assert_int_equal(handoff_races(release_store, 1, narrow_load, 1, &race), 1);
+    assert_true(race.unacquired);
+    /* ... but does between lanes of one subgroup. */
+    {
+        struct vkmm_workgroup_races races = { 0 };
+        uint8_t shared[SHARED] = { 0 };
+        struct vkmm_workgroup_monitor *m = started(&races, shared);
+        const uint32_t at8[WIDTH] = { 8, 8, 8, 8 };
+        access(m, shared, 0, 1, at8, 4, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_ATOMIC_SYNC, 10); /* lane 0 */
+        vkmm_workgroup_monitor_barrier(m, 0, VKMM_WORKGROUP_SYNC | narrow_store[0]);
+        vkmm_workgroup_monitor_barrier(m, 0, VKMM_WORKGROUP_SYNC | narrow_load[0]);
+        access(m, shared, 0, 2, at8, 4, VKMM_WORKGROUP_READ | VKMM_ACCESS_ATOMIC_SYNC, 20); /* lane 1 */
+        assert_int_equal(races.count, 0);
+        vkmm_workgroup_monitor_destroy(m);
+    }
     /* An acquire before the write orders nothing. */
     struct vkmm_workgroup_races races = { 0 };
     uint8_t shared[SHARED] = { 0 };
