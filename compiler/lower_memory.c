@@ -355,8 +355,11 @@ static LLVMValueRef load_uniform_leaf(struct tr *t, const struct place *at, LLVM
     spv_fence_coherent(t, at, false);
     if (at->kind == SPV_STORAGE_EXPLICIT) {
         spv_mark_accesses(t, tr_splat(t, address), t->exec, size, false);
-        address = first_lane(t, spv_monitor_device_access(t, at->pointer_id, tr_splat(t, address), t->exec, size,
-                                               VKMM_WORKGROUP_READ));
+        /* The monitor moves the active lanes only (a racing read sees the
+         * bytes from before the dispatch): the first active lane's address. */
+        LLVMValueRef moved = spv_monitor_device_access(t, at->pointer_id, tr_splat(t, address), t->exec, size,
+                                                       VKMM_WORKGROUP_READ);
+        address = LLVMBuildExtractElement(t->builder, moved, tr_first_active_lane(t), "");
     }
     if (at->kind == SPV_STORAGE_SHARED)
         address = first_lane(t, spv_monitor_workgroup_access(t, at->pointer_id, tr_splat(t, address), t->exec, size,
@@ -724,7 +727,10 @@ static bool translate_atomic(struct tr *t, const struct spv_insn *insn, const ui
     if (at.kind == SPV_STORAGE_SHARED)
         addresses = spv_monitor_workgroup_access(t, pointer_id, addresses, mask, size,
                                    VKMM_WORKGROUP_ATOMIC | (is_store ? 0 : VKMM_WORKGROUP_READ) |
-                                       (op == SpvOpAtomicLoad ? 0 : VKMM_WORKGROUP_WRITE));
+                                       (op == SpvOpAtomicLoad ? 0 : VKMM_WORKGROUP_WRITE) |
+                                       (scope == SpvScopeSubgroup || scope == SpvScopeInvocation
+                                            ? VKMM_ACCESS_NARROW_ATOMIC
+                                            : 0));
     LLVMValueRef operand = NULL, comparator = NULL;
     if (is_store)
         operand = tr_get(t, w[4]);

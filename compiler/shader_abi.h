@@ -116,6 +116,11 @@ enum vkmm_workgroup_access_flag {
      * "Synchronizes-With"): the workgroup monitor follows their releases
      * and acquires (VKMM_WORKGROUP_SYNC) besides control barriers. */
     VKMM_ACCESS_ATOMIC_SYNC = 2048,
+    /* An atomic on Workgroup storage whose scope is Subgroup or Invocation:
+     * it is mutually ordered only with atomics of its own subgroup (000
+     * "Data Race": atomics race unless each one's scope holds the other
+     * invocation). */
+    VKMM_ACCESS_NARROW_ATOMIC = 4096,
 };
 #define VKMM_ACCESS_SCOPE_SHIFT 4 /* 2 bits: enum vkmm_access_scope */
 

@@ -315,6 +315,7 @@ LLVMValueRef tr_splat(struct tr *t, LLVMValueRef scalar);
 LLVMValueRef tr_lane_index(struct tr *t); /* <W x i32> 0..W-1 */
 LLVMValueRef tr_any(struct tr *t, LLVMValueRef mask);
 LLVMValueRef tr_all(struct tr *t, LLVMValueRef mask);
+LLVMValueRef tr_first_active_lane(struct tr *t);
 LLVMValueRef tr_call_intrinsic(struct tr *t, const char *name, LLVMTypeRef *overloads, unsigned overload_count,
                                LLVMValueRef *args, unsigned arg_count);
 LLVMValueRef tr_zero(struct tr *t, uint32_t type_id);

@@ -99,16 +99,6 @@ static LLVMValueRef mask_bits(struct tr *t, LLVMValueRef mask)
     return LLVMBuildZExt(t->builder, bits, t->i32, "");
 }
 
-/* Index (i32) of the lowest active lane.  A block never runs with an empty
- * mask; the final AND keeps even that case inside the subgroup. */
-static LLVMValueRef first_active_lane(struct tr *t)
-{
-    LLVMValueRef args[2] = { mask_bits(t, t->exec), LLVMConstInt(t->i1, 0, 0) };
-    LLVMTypeRef type = t->i32;
-    LLVMValueRef lane = tr_call_intrinsic(t, "llvm.cttz", &type, 1, args, 2);
-    return LLVMBuildAnd(t->builder, lane, LLVMConstInt(t->i32, t->width - 1, 0), "");
-}
-
 /* A uvec4 ballot value whose first word is `word` (W <= 16 leaves the
  * others zero). */
 static LLVMValueRef ballot_value(struct tr *t, uint32_t type_id, LLVMValueRef word)
@@ -188,14 +178,14 @@ static bool emit_shuffle(struct tr *t, const uint32_t *w, uint32_t value_id, LLV
 static bool translate_broadcast(struct tr *t, const uint32_t *w)
 {
     LLVMValueRef ids = lane_ids(t, tr_get(t, w[5]));
-    LLVMValueRef id = LLVMBuildExtractElement(t->builder, ids, first_active_lane(t), "");
+    LLVMValueRef id = LLVMBuildExtractElement(t->builder, ids, tr_first_active_lane(t), "");
     return emit_shuffle(t, w, w[4], tr_splat(t, id));
 }
 
 static bool translate_broadcast_first(struct tr *t, const uint32_t *w)
 {
     LLVMValueRef value = tr_get(t, w[4]);
-    tr_set(t, w[2], tr_map(t, w[1], &value, 1, broadcast_component, first_active_lane(t)));
+    tr_set(t, w[2], tr_map(t, w[1], &value, 1, broadcast_component, tr_first_active_lane(t)));
     return true;
 }
 
@@ -252,7 +242,7 @@ static bool translate_quad(struct tr *t, const struct spv_insn *insn, const uint
  * lowest id. */
 static bool translate_elect(struct tr *t, const uint32_t *w)
 {
-    LLVMValueRef first = tr_splat(t, first_active_lane(t));
+    LLVMValueRef first = tr_splat(t, tr_first_active_lane(t));
     tr_set(t, w[2], LLVMBuildICmp(t->builder, LLVMIntEQ, tr_lane_index(t), first, ""));
     return true;
 }
@@ -276,7 +266,7 @@ static bool translate_all_equal(struct tr *t, const uint32_t *w)
     LLVMBuilderRef b = t->builder;
     const struct spv_type *type = spv_type(t->m, t->m->ids[w[4]].type);
     LLVMValueRef value = tr_get(t, w[4]);
-    LLVMValueRef first = first_active_lane(t);
+    LLVMValueRef first = tr_first_active_lane(t);
     unsigned count = type->kind == SPV_TYPE_VECTOR ? type->count : 1;
     LLVMValueRef equal = LLVMConstAllOnes(t->mask_type);
     for (unsigned i = 0; i < count; i++) {

@@ -73,6 +73,17 @@ LLVMValueRef tr_any(struct tr *t, LLVMValueRef mask)
     return tr_call_intrinsic(t, "llvm.vector.reduce.or", &type, 1, &mask, 1);
 }
 
+/* Index (i32) of the lowest active lane.  A block never runs with an empty
+ * mask; the final AND keeps even that case inside the subgroup. */
+LLVMValueRef tr_first_active_lane(struct tr *t)
+{
+    LLVMValueRef bits = LLVMBuildBitCast(t->builder, t->exec, LLVMIntTypeInContext(t->context, t->width), "");
+    LLVMValueRef args[2] = { LLVMBuildZExt(t->builder, bits, t->i32, ""), LLVMConstInt(t->i1, 0, 0) };
+    LLVMTypeRef type = t->i32;
+    LLVMValueRef lane = tr_call_intrinsic(t, "llvm.cttz", &type, 1, args, 2);
+    return LLVMBuildAnd(t->builder, lane, LLVMConstInt(t->i32, t->width - 1, 0), "");
+}
+
 LLVMValueRef tr_all(struct tr *t, LLVMValueRef mask)
 {
     LLVMTypeRef type = t->mask_type;

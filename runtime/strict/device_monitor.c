@@ -428,7 +428,11 @@ static uint32_t access_state(struct vkmm_device_monitor *m, uint64_t offset, uin
          * before it: not a read of the bytes as the command found them (an
          * uninitialised buffer used as scratch inside one dispatch). */
         memset(m->base + offset + m->read_marks_delta, 0, count);
-    return new_tag | first_write | a->site << SITE_SHIFT | seen | kind;
+    /* A read keeps the site of the write before it: later accesses that
+     * race with that write name it (one record per pair of instructions,
+     * not a second one naming the read as a write). */
+    uint32_t site = !a->write && (seen & (PRIVATE_WRITE | SHARED_WRITE)) ? owner >> SITE_SHIFT & SITE_MASK : a->site;
+    return new_tag | first_write | site << SITE_SHIFT | seen | kind;
 }
 
 /* The byte states of a word, splitting it: each byte starts with the
@@ -1034,6 +1038,7 @@ void vkmm_device_monitor_end_dispatch(struct vkmm_device_monitor *m)
             .offset = lost[i].offset,
             .bytes = 1,
             .lost = true,
+            .subgroup_scope = lost[i].subgroup_scope,
         };
     }
 }

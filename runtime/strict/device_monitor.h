@@ -46,6 +46,7 @@ struct vkmm_device_race {
     /* A lost update: `earlier` is a workgroup-scope atomic whose workgroup's
      * copy went out over `later`'s change (DESIGN §3.2). */
     bool lost;
+    bool subgroup_scope; /* lost: the atomic had Subgroup scope, `later` is another subgroup's */
     /* Non-private accesses of two workgroups that nothing orders
      * (happens_before.h); `why` is an enum vkmm_unordered_why. */
     bool unordered;

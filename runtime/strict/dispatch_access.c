@@ -335,11 +335,18 @@ static void describe_lost_update(const struct vkmm_strict_grid *grid, const stru
                                  struct vkmm_mm_hazard *hazard)
 {
     hazard->id = VKMM_MM_HAZARD_DISPATCH_LOST_UPDATE;
-    snprintf(hazard->missing, sizeof(hazard->missing),
-             "the atomic %s has Workgroup scope, but another workgroup changed the same bytes (%s): atomics whose "
-             "scope does not hold both invocations are not ordered, and one update was lost; use Device scope "
-             "(gl_ScopeDevice / gl_ScopeQueueFamily) for atomics shared across workgroups",
-             r->earlier.text, r->later.text);
+    if (r->subgroup_scope)
+        snprintf(hazard->missing, sizeof(hazard->missing),
+                 "the atomic %s has Subgroup scope, but another subgroup of its workgroup changed the same bytes "
+                 "(%s): atomics whose scope does not hold both invocations are not ordered, and one update was "
+                 "lost; use gl_ScopeWorkgroup (or wider) for atomics shared by subgroups",
+                 r->earlier.text, r->later.text);
+    else
+        snprintf(hazard->missing, sizeof(hazard->missing),
+                 "the atomic %s has Workgroup scope, but another workgroup changed the same bytes (%s): atomics "
+                 "whose scope does not hold both invocations are not ordered, and one update was lost; use Device "
+                 "scope (gl_ScopeDevice / gl_ScopeQueueFamily) for atomics shared across workgroups",
+                 r->earlier.text, r->later.text);
     char atomic[112], other[112];
     device_race_workgroup(atomic, sizeof(atomic), grid, &r->earlier);
     device_race_workgroup(other, sizeof(other), grid, &r->later);
@@ -522,6 +529,15 @@ static const char *race_verb(const struct vkmm_workgroup_race_access *side)
  * order: the bug's identity, whichever of them ran first. */
 static void workgroup_race_missing(const struct vkmm_workgroup_race *r, char *out, size_t size)
 {
+    if (r->narrow_atomics) {
+        snprintf(out, size,
+                 "the atomics %s and %s have Subgroup scope (gl_ScopeSubgroup), but the two invocations are in "
+                 "different subgroups: atomics whose scope does not hold both invocations are not ordered with "
+                 "each other, and one of the writes was lost; use gl_ScopeWorkgroup (or plain atomicAdd()) for atomics "
+                 "shared by the workgroup",
+                 r->earlier.text, r->later.text);
+        return;
+    }
     const char *why = "";
     if (r->execution_barrier_only)
         why = "; the barrier between them orders execution only (its semantics lack AcquireRelease with "

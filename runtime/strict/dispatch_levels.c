@@ -160,18 +160,18 @@ static struct cache *get_subgroup(struct vkmm_dispatch_levels *l, struct workgro
 
 /* --- Moving bytes between levels ---------------------------------------------- */
 
-/* Workgroup domain -> shader domain: the line's dirty bytes in `mask`. */
-/* A workgroup-scope read-modify-write worked on its workgroup's copy;
- * when the copy goes out, bytes that another agent changed in the device
- * bytes meanwhile lose that change (DESIGN §3.2: lost updates are the
- * correct misbehaviour of atomics whose scopes do not hold each other).
- * Recorded once per instruction. */
-static void note_lost_update(struct vkmm_dispatch_levels *l, const struct line *line, uint64_t mask)
+/* A read-modify-write of narrow scope worked on its agent's copy (a
+ * workgroup-scope one on its workgroup's, a subgroup-scope one on its
+ * subgroup's); when the copy goes out, bytes that another agent changed in
+ * the next level (`outer`, the line's 64 bytes there) meanwhile lose that
+ * change (DESIGN §3.2: lost updates are the correct misbehaviour of atomics
+ * whose scopes do not hold each other).  Recorded once per instruction. */
+static void note_lost_update(struct vkmm_dispatch_levels *l, const struct line *line, uint64_t mask,
+                             const uint8_t *outer, bool subgroup_scope)
 {
-    const uint8_t *device = granule_bytes(l, line->granule);
     for (uint64_t bytes = mask & line->scoped; bytes; bytes &= bytes - 1) {
         unsigned b = (unsigned)__builtin_ctzll(bytes);
-        if (device[b] == line->base[b])
+        if (outer[b] == line->base[b])
             continue;
         for (uint32_t i = 0; i < l->lost_count; i++)
             if (l->lost[i].writer_site == line->writer_site)
@@ -182,6 +182,7 @@ static void note_lost_update(struct vkmm_dispatch_levels *l, const struct line *
                 .writer_tag = line->writer_tag,
                 .writer_site = line->writer_site,
                 .writer_invocation = line->writer_invocation[b],
+                .subgroup_scope = subgroup_scope,
             };
         return;
     }
@@ -227,7 +228,7 @@ static void push_to_device(struct vkmm_dispatch_levels *l, struct line *line, ui
 {
     mask &= line->dirty;
     if (line->scoped & mask) {
-        note_lost_update(l, line, mask);
+        note_lost_update(l, line, mask, granule_bytes(l, line->granule), false);
         line->scoped &= ~mask;
     }
     copy_bytes(line->base, line->bytes, mask);
@@ -243,6 +244,16 @@ static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *
     mask &= line->dirty;
     if (!mask)
         return;
+    if (line->scoped & mask) {
+        /* What the workgroup's level holds now: its copy, else the device bytes. */
+        uint8_t now[LINE_BYTES];
+        const struct line *held = vkmm_level_find(&w->domain, line->granule);
+        memcpy(now, granule_bytes(l, line->granule), LINE_BYTES);
+        if (held)
+            copy_bytes(now, held->bytes, held->valid);
+        note_lost_update(l, line, mask, now, true);
+        line->scoped &= ~mask;
+    }
     /* A device-scope atomic store leaves the store buffer for the shader
      * domain: it is performed there, and the workgroup's copy of its bytes
      * takes the new value (an older write held there is overwritten: it
@@ -628,6 +639,13 @@ static uint8_t *access_atomic(struct vkmm_dispatch_levels *l, struct workgroup *
                        mask & ~line->valid);
             line->valid |= mask;
         }
+        if (!store_only && (flags & VKMM_WORKGROUP_WRITE)) {
+            /* A read-modify-write on the subgroup's copy: what the copy held
+             * before its first one, for the lost-update check when it goes
+             * out (push_to_workgroup). */
+            copy_bytes(line->base, line->bytes, mask & ~line->scoped);
+            line->scoped |= mask;
+        }
         if (flags & VKMM_WORKGROUP_WRITE)
             mark_dirty(l, sg, line, mask, 0);
         return line->bytes + first;
@@ -905,7 +923,7 @@ static void evict(struct vkmm_dispatch_levels *l, struct workgroup *w, struct ca
     if (l->seed == 0) {
         uint32_t dirty;
         struct line *newest = newest_dirty(c, &dirty);
-        if (dirty < 2 || !newest)
+        if (dirty < 2 || !newest || (subgroup_level && newest->scoped))
             return;
         if (subgroup_level) {
             /* Out through every level, while the older line waits in the
@@ -932,7 +950,10 @@ static void evict(struct vkmm_dispatch_levels *l, struct workgroup *w, struct ca
         first = NULL;
     for (uint32_t n = 0; n < c->count; n++) {
         struct line *line = line_at(c, n);
-        if (line == first || !may_leave(line, oldest) || (next_random(l) & 1))
+        /* A subgroup's copy that its Subgroup-scope read-modify-writes
+         * work on stays until the subgroup releases or ends: other
+         * subgroups work on their own copies on every seed. */
+        if (line == first || !may_leave(line, oldest) || (subgroup_level && line->scoped) || (next_random(l) & 1))
             continue;
         if (subgroup_level)
             push_to_workgroup(l, w, line, ~0ull);

@@ -74,13 +74,15 @@ struct vkmm_level_stale {
     uint32_t writer_invocation; /* held: its local invocation index (UINT32_MAX: unknown) */
     uint64_t offset;        /* the first stale byte */
 };
-/* A workgroup-scope read-modify-write whose workgroup's copy went out over
- * a change another agent made meanwhile: a lost update. */
+/* A read-modify-write of Workgroup (Subgroup) scope whose workgroup's
+ * (subgroup's) copy went out over a change another agent made meanwhile: a
+ * lost update. */
 struct vkmm_level_lost {
     uint64_t offset;      /* the first lost byte */
     uint32_t writer_tag;  /* the atomic's workgroup tag */
     uint32_t writer_site; /* the atomic's site (the caller's index) */
     uint32_t writer_invocation; /* its local invocation index */
+    bool subgroup_scope;  /* the atomic had Subgroup scope: another subgroup of its workgroup changed the bytes */
 };
 #define VKMM_LEVEL_MAX_LOST 16
 /* The lost updates of the dispatch so far (one per instruction). */

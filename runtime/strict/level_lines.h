@@ -27,9 +27,11 @@ struct line {
     uint64_t epoch;   /* the subgroup's release epoch of its atomic bytes */
     uint32_t writer_tag, writer_site; /* the last write into the line (for reports) */
     uint16_t writer_invocation[LINE_BYTES]; /* per byte: the local invocation index of its last write */
-    uint64_t scoped;  /* workgroup domain: bytes a workgroup-scope atomic read-modify-write changed */
+    uint64_t scoped;  /* bytes a read-modify-write of this level's scope changed (workgroup domain:
+                         Workgroup scope; subgroup domain: Subgroup scope) */
     uint8_t bytes[LINE_BYTES];
-    uint8_t base[LINE_BYTES]; /* workgroup domain: the device bytes when the line was filled */
+    uint8_t base[LINE_BYTES]; /* workgroup domain: the device bytes when the line was filled; subgroup
+                                 domain: the `scoped` bytes before the first read-modify-write */
     /* Whose cache holds it: the workgroup's slot, and its subgroup or
      * DOMAIN_CACHE. */
     uint32_t workgroup, subgroup;

@@ -27,6 +27,7 @@ struct cell {
     uint16_t reader_subgroup; /* subgroup + 1 of every reader, MANY if several */
     uint16_t reader_epoch;    /* the last reader's subgroup-barrier count */
     bool writer_atomic, plain_read, lost;
+    bool writer_narrow;       /* the last write was an atomic of Subgroup scope (VKMM_ACCESS_NARROW_ATOMIC) */
     bool writer_early;        /* the last write went before a load ahead of it (VKMM_ACCESS_EARLY_STORE) */
     bool split;               /* words only: the state is in the four byte cells */
     uint32_t old;             /* the value at the start of the interval (its low byte for a byte cell) */
@@ -260,6 +261,7 @@ struct access {
     uint32_t invocation, subgroup, word;
     const char *text;
     bool write, atomic, early;
+    bool narrow;      /* an atomic of Subgroup scope */
     bool atomic_sync; /* the module's fences or atomics may order Workgroup memory (VKMM_ACCESS_ATOMIC_SYNC) */
     uint32_t moment;  /* an earlier access: the sync moment it was made at */
 };
@@ -303,6 +305,22 @@ static inline bool plain_write_ordered(const struct vkmm_workgroup_monitor *m, c
     return ordered_after(m, b->plain_writer, b->plain_writer_epoch, a->invocation, a->subgroup) ||
            synchronized_after(m, released_by(m, b->plain_writer, a), b->plain_writer_moment, a,
                               same_subgroup(m, b->plain_writer, a));
+}
+
+/* Are two atomic writes mutually ordered (no race between them)?  When
+ * each one's scope holds the other invocation (000 "Data Race"): always at
+ * Workgroup scope, only within one subgroup when either has Subgroup scope
+ * (one subgroup's additions to a count another subgroup updates are lost).
+ * An atomic read and an atomic write of Subgroup scope in different
+ * subgroups race as well, but are left to the data they guard: a flag
+ * handed between subgroups at Subgroup scope leaves its payload's race,
+ * whose report names the scope (one report per bug). */
+static inline bool atomics_ordered(const struct vkmm_workgroup_monitor *m, bool earlier_atomic, bool earlier_narrow,
+                                   uint16_t earlier, const struct access *a)
+{
+    if (!earlier_atomic || !a->atomic)
+        return false;
+    return (!earlier_narrow && !a->narrow) || (earlier != NOBODY && (uint32_t)(earlier - 1) / m->width == a->subgroup);
 }
 
 static inline bool reads_ordered(const struct vkmm_workgroup_monitor *m, const struct cell *b, const struct access *a)
@@ -372,6 +390,7 @@ static void record(struct vkmm_workgroup_monitor *m, uint32_t offset, uint32_t b
         .later = race_side(m, in_order ? second : first),
         .same_subgroup = first->subgroup == second->subgroup,
         .execution_barrier_only = m->execution_barrier_passed,
+        .narrow_atomics = first->atomic && second->atomic && (first->narrow || second->narrow),
         /* Where fences and atomics may order Workgroup memory: which half
          * of a release/acquire pair is missing (synchronized_after). */
         .unreleased = second->atomic_sync && sync_of(m, first, second)[first->subgroup].released <= first->moment,
@@ -388,7 +407,7 @@ static struct access last_writer(const struct vkmm_workgroup_monitor *m, const s
     uint32_t invocation = b->writer - 1u;
     return (struct access){ .invocation = invocation, .subgroup = invocation / m->width, .word = b->writer_word,
                             .text = b->writer_text, .write = true, .atomic = b->writer_atomic,
-                            .moment = b->writer_moment };
+                            .narrow = b->writer_narrow, .moment = b->writer_moment };
 }
 
 static struct access last_plain_writer(const struct vkmm_workgroup_monitor *m, const struct cell *b)
@@ -542,7 +561,7 @@ static inline bool read_cell(struct vkmm_workgroup_monitor *m, struct cell *b, u
 static inline void write_cell(struct vkmm_workgroup_monitor *m, struct cell *b, uint32_t offset, uint32_t width,
                        const struct access *a)
 {
-    if (!write_ordered(m, b, a) && !(a->atomic && b->writer_atomic)) {
+    if (!write_ordered(m, b, a) && !atomics_ordered(m, b->writer_atomic, b->writer_narrow, b->writer, a)) {
         struct access writer = last_writer(m, b);
         record(m, offset, width, &writer, a);
         /* The earlier write must have landed to be kept: lanes of one
@@ -581,6 +600,7 @@ static inline void write_cell(struct vkmm_workgroup_monitor *m, struct cell *b, 
     b->writer_moment = m->moment;
     b->writer_epoch = m->epoch[a->subgroup];
     b->writer_atomic = a->atomic;
+    b->writer_narrow = a->narrow;
     b->writer_early = a->early;
     b->writer_word = a->word;
     b->writer_text = a->text;
@@ -742,6 +762,7 @@ static struct access lane_access(const struct vkmm_workgroup_monitor *m, uint32_
         .text = text,
         .atomic = (flags & VKMM_WORKGROUP_ATOMIC) != 0,
         .early = (flags & VKMM_ACCESS_EARLY_STORE) != 0,
+        .narrow = (flags & VKMM_ACCESS_NARROW_ATOMIC) != 0,
         .atomic_sync = (flags & VKMM_ACCESS_ATOMIC_SYNC) != 0,
     };
 }

@@ -185,14 +185,14 @@ static inline void sync_check(sync_program program, int variant, const struct sy
         if (!check_bugs)
             continue;
         if (memcmp(result, expected, sizeof(result)) == 0)
-            fail_msg("%s: the mistake went unnoticed: right answer in strict mode (%u reports, first %s)", v->name,
-                     hazards, hazards ? ids[0] : "-");
+            fail_msg("%s: the mistake went unnoticed: right answer in strict mode (%u reports, first %s: %s)",
+                     v->name, hazards, hazards ? ids[0] : "-", hazards ? message : "");
         bool named = false;
         for (uint32_t i = 0; i < hazards && i < 32; i++)
             named |= strcmp(ids[i], v->hazard) == 0;
         if (!named)
-            fail_msg("%s: no %s reported (%u hazards, first %s)", v->name, v->hazard, hazards,
-                     hazards ? ids[0] : "-");
+            fail_msg("%s: no %s reported (%u hazards, first %s: %s)", v->name, v->hazard, hazards,
+                     hazards ? ids[0] : "-", hazards ? message : "");
         if (v->mentions && !strstr(message, v->mentions))
             fail_msg("%s: the report does not say \"%s\": %s", v->name, v->mentions, message);
         if (report_size == 0)

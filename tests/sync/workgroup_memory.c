@@ -28,6 +28,10 @@ enum {
     HANDOFF_NO_ACQUIRE,
     CORRECT_HANDOFF_FENCES,
     HANDOFF_SUBGROUP_SCOPE,
+    SHARED_SUBGROUP_SCOPE_COUNT,
+    DEVICE_SUBGROUP_SCOPE_COUNT,
+    CORRECT_DEVICE_WORKGROUP_SCOPE_COUNT,
+    DEVICE_PLAIN_READ_OF_COUNT,
     VARIANTS
 };
 
@@ -53,6 +57,10 @@ static const struct sync_variant variants[VARIANTS] = {
     [HANDOFF_NO_ACQUIRE] = { "bug_shared_flag_handoff_without_acquire", "VKMM-HAZARD-WORKGROUP-RACE" },
     [CORRECT_HANDOFF_FENCES] = { "correct_shared_flag_handoff_fences", NULL },
     [HANDOFF_SUBGROUP_SCOPE] = { "bug_shared_flag_handoff_at_subgroup_scope", "VKMM-HAZARD-WORKGROUP-RACE" },
+    [SHARED_SUBGROUP_SCOPE_COUNT] = { "bug_shared_count_at_subgroup_scope", "VKMM-HAZARD-WORKGROUP-RACE" },
+    [DEVICE_SUBGROUP_SCOPE_COUNT] = { "bug_buffer_count_at_subgroup_scope", "VKMM-HAZARD-DISPATCH-LOST-UPDATE" },
+    [CORRECT_DEVICE_WORKGROUP_SCOPE_COUNT] = { "correct_buffer_count_at_workgroup_scope", NULL },
+    [DEVICE_PLAIN_READ_OF_COUNT] = { "bug_plain_read_of_atomic_count", "VKMM-HAZARD-DISPATCH-RACE" },
 };
 
 static const char *const shaders[VARIANTS] = {
@@ -76,6 +84,10 @@ static const char *const shaders[VARIANTS] = {
     [HANDOFF_NO_ACQUIRE] = "sync_shared_handoff_no_acquire",
     [CORRECT_HANDOFF_FENCES] = "sync_shared_handoff_fences",
     [HANDOFF_SUBGROUP_SCOPE] = "sync_shared_handoff_subgroup_scope",
+    [SHARED_SUBGROUP_SCOPE_COUNT] = "sync_shared_subgroup_scope_count",
+    [DEVICE_SUBGROUP_SCOPE_COUNT] = "sync_device_subgroup_scope_count",
+    [CORRECT_DEVICE_WORKGROUP_SCOPE_COUNT] = "sync_device_workgroup_scope_count",
+    [DEVICE_PLAIN_READ_OF_COUNT] = "sync_device_plain_read_of_atomic_count",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -89,6 +101,7 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
     struct vkmm_test_buffer out = vkmm_test_buffer_create(t, SYNC_WORDS * 4, *sync_host_coherent());
     for (uint32_t i = 0; i < SYNC_WORDS; i++)
         ((uint32_t *)input.mapped)[i] = input_word(i);
+    memset(out.mapped, 0, SYNC_WORDS * 4); /* the buffer-count variants add into it */
     struct vkmm_test_compute shader = vkmm_test_compute_create(t, shaders[variant], 2, 0, NULL);
     vkmm_test_compute_bind_buffer(t, &shader, 0, input.buffer, 0, VK_WHOLE_SIZE);
     vkmm_test_compute_bind_buffer(t, &shader, 1, out.buffer, 0, VK_WHOLE_SIZE);
@@ -98,7 +111,8 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
         vkmm_test_compute_dispatch(&shader, cmd, NULL, 0, SYNC_WORDS / 64, 1, 1);
         sync_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_HOST_BIT,
-                     VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_HOST_READ_BIT);
+                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
+                         VK_ACCESS_2_HOST_READ_BIT);
     }
     vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
     memcpy(result, out.mapped, SYNC_WORDS * 4);
@@ -125,6 +139,18 @@ static void expected_result(int variant, uint32_t expected[SYNC_WORDS])
             expected[i] = count;
             break;
         }
+        case DEVICE_SUBGROUP_SCOPE_COUNT:
+        case CORRECT_DEVICE_WORKGROUP_SCOPE_COUNT: {
+            uint32_t sum = 0;
+            for (uint32_t j = 0; j < 64 && i % 64 == 0; j++)
+                sum += input_word(group * 64 + j);
+            expected[i] = 2u * sum; /* two dispatches add */
+            break;
+        }
+        case DEVICE_PLAIN_READ_OF_COUNT:
+            expected[i] = i == 0 || i % 64 == 1 ? 2u * SYNC_WORDS : 0u;
+            break;
+        case SHARED_SUBGROUP_SCOPE_COUNT:
         case CORRECT_ATOMIC_COUNT:
         case ATOMIC_COUNT_NO_BARRIER:
         case ATOMIC_COUNT_NO_RESET_BARRIER: {
@@ -168,6 +194,10 @@ static void bug_handoff_no_release(void **state) { (void)state; run(HANDOFF_NO_R
 static void bug_handoff_no_acquire(void **state) { (void)state; run(HANDOFF_NO_ACQUIRE); }
 static void correct_handoff_fences(void **state) { (void)state; run(CORRECT_HANDOFF_FENCES); }
 static void bug_handoff_subgroup_scope(void **state) { (void)state; run(HANDOFF_SUBGROUP_SCOPE); }
+static void bug_shared_subgroup_scope_count(void **state) { (void)state; run(SHARED_SUBGROUP_SCOPE_COUNT); }
+static void bug_device_subgroup_scope_count(void **state) { (void)state; run(DEVICE_SUBGROUP_SCOPE_COUNT); }
+static void correct_device_workgroup_scope_count(void **state) { (void)state; run(CORRECT_DEVICE_WORKGROUP_SCOPE_COUNT); }
+static void bug_device_plain_read_of_count(void **state) { (void)state; run(DEVICE_PLAIN_READ_OF_COUNT); }
 
 int main(void)
 {
@@ -182,6 +212,8 @@ int main(void)
         cmocka_unit_test(correct_handoff),      cmocka_unit_test(bug_handoff_relaxed),
         cmocka_unit_test(bug_handoff_no_release), cmocka_unit_test(bug_handoff_no_acquire),
         cmocka_unit_test(correct_handoff_fences), cmocka_unit_test(bug_handoff_subgroup_scope),
+        cmocka_unit_test(bug_shared_subgroup_scope_count), cmocka_unit_test(bug_device_subgroup_scope_count),
+        cmocka_unit_test(correct_device_workgroup_scope_count), cmocka_unit_test(bug_device_plain_read_of_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,7 +159,8 @@ static bool ref_byte_access(struct reference *r, uint64_t offset, const struct r
         b->first_write = a->write;
     b->invoker = !b->tag || (b->tag == a->tag && b->invoker == a->invocation + 1) ? a->invocation + 1 : SEVERAL;
     b->tag = !b->tag || b->tag == a->tag ? a->tag : SEVERAL;
-    b->site = a->site;
+    if (a->write || !(b->seen & (PRIVATE_WRITE | SHARED_WRITE)))
+        b->site = a->site; /* a read keeps the site of the write before it */
     b->seen |= a->write ? (a->private_ ? PRIVATE_WRITE : SHARED_WRITE) : (a->private_ ? PRIVATE_READ : SHARED_READ);
     if (!a->write && b->first_write && marks_delta)
         r->base[offset + marks_delta] = 0; /* the read sees this dispatch's write: not a read of the old bytes */

@@ -23,6 +23,10 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
     struct vkmm_test *t = user;
     const char *id = data->pMessageIdName ? data->pMessageIdName : "";
     if (strncmp(id, "VKMM-HAZARD-", 12) == 0 && strcmp(id, "VKMM-HAZARD-SUMMARY") != 0) {
+        /* VKMM_TEST_PRINT_HAZARDS=1: every hazard on stderr, for debugging a test. */
+        const char *print = getenv("VKMM_TEST_PRINT_HAZARDS");
+        if (print && *print == '1')
+            fprintf(stderr, "hazard %s: %s\n", id, data->pMessage);
         if (t->hazard_count == 0)
             snprintf(t->first_hazard_message, sizeof(t->first_hazard_message), "%s", data->pMessage);
         if (t->hazard_count < 32)

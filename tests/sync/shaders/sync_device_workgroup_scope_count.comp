@@ -1,0 +1,12 @@
+#version 450
+#extension GL_KHR_memory_scope_semantics : require
+/* Correct: a workgroup's invocations count into one buffer word with
+ * atomicAdd at Workgroup scope, which holds them all. */
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint data[]; };
+layout(set = 0, binding = 1) buffer Out { uint result[]; };
+void main() {
+    uint base = gl_WorkGroupID.x * 64u;
+    atomicAdd(result[base], data[gl_GlobalInvocationID.x], gl_ScopeWorkgroup, gl_StorageSemanticsBuffer,
+              gl_SemanticsRelaxed);
+}
