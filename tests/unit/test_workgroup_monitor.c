@@ -123,6 +123,7 @@ static void assert_same_races(const struct vkmm_workgroup_races *a, const struct
         assert_int_equal(x->same_subgroup, y->same_subgroup);
         assert_int_equal(x->execution_barrier_only, y->execution_barrier_only);
         assert_int_equal(x->unreleased, y->unreleased);
+        assert_int_equal(x->narrow_atomics, y->narrow_atomics);
         assert_int_equal(x->unacquired, y->unacquired);
         const struct vkmm_workgroup_race_access *sides[2][2] = { { &x->earlier, &y->earlier }, { &x->later, &y->later } };
         for (int s = 0; s < 2; s++) {
@@ -183,6 +184,8 @@ static void test_word_states_match_byte_states(void **state)
                 uint32_t size = sizes[next(&rng) % (sizeof(sizes) / sizeof(*sizes))];
                 uint32_t flags = kinds[next(&rng) % (sizeof(kinds) / sizeof(*kinds))] |
                                  (run % 2 ? VKMM_ACCESS_ATOMIC_SYNC : 0);
+                if ((flags & VKMM_WORKGROUP_ATOMIC) && run % 3 == 0 && next(&rng) % 2)
+                    flags |= VKMM_ACCESS_NARROW_ATOMIC; /* some atomics of Subgroup scope */
                 uint32_t subgroup = (uint32_t)next(&rng) % (INVOCATIONS / WIDTH), word = 10 + (uint32_t)next(&rng) % 6;
                 uint64_t lanes = next(&rng) % 16;
                 uint32_t offsets[WIDTH];
@@ -234,6 +237,42 @@ static void test_plain_store_then_atomics_races(void **state)
     access(m, shared, 2, 1, at8, 4, rmw, 20); /* the same bug again: no new record */
     assert_int_equal(races.count, 1);
     vkmm_workgroup_monitor_destroy(m);
+}
+
+/* Atomic writes of Subgroup scope are mutually ordered only within one
+ * subgroup (000 "Data Race"): another subgroup's atomicAdd on the same word
+ * races, is reported once and loses its update at the barrier; at Workgroup
+ * scope the same additions do not race. */
+static void test_subgroup_scope_atomics_race_between_subgroups(void **state)
+{
+    (void)state;
+    const uint32_t at8[WIDTH] = { 8, 8, 8, 8 };
+    const uint32_t rmw = VKMM_WORKGROUP_READ | VKMM_WORKGROUP_WRITE | VKMM_WORKGROUP_ATOMIC;
+    for (int narrow = 0; narrow < 2; narrow++) {
+        struct vkmm_workgroup_races races = { 0 };
+        uint8_t shared[SHARED] = { 0 };
+        struct vkmm_workgroup_monitor *m = started(&races, shared);
+        uint32_t flags = rmw | (narrow ? VKMM_ACCESS_NARROW_ATOMIC : 0);
+        access(m, shared, 0, 0xf, at8, 4, flags, 20); /* subgroup 0 adds, lane by lane */
+        shared[8] = 4;
+        access(m, shared, 0, 0xf, at8, 4, flags, 20); /* and again: its own atomics are ordered */
+        shared[8] = 8;
+        assert_int_equal(races.count, 0);
+        access(m, shared, 1, 0xf, at8, 4, flags, 20); /* subgroup 1 adds to the same word */
+        shared[8] = 12;
+        access(m, shared, 2, 0x1, at8, 4, flags, 20); /* a third one */
+        shared[8] = 13;
+        assert_int_equal(races.count, narrow ? 1 : 0);
+        if (narrow) {
+            assert_true(races.race[0].narrow_atomics);
+            assert_true(races.race[0].earlier.atomic && races.race[0].later.atomic);
+            assert_true(races.race[0].earlier.write && races.race[0].later.write);
+        }
+        vkmm_workgroup_monitor_barrier_open(m);
+        /* Narrow: the other subgroups' additions are lost (subgroup 0's 8 stays). */
+        assert_int_equal(shared[8], narrow ? 8 : 13);
+        vkmm_workgroup_monitor_destroy(m);
+    }
 }
 
 /* In a module whose fences and atomics order Workgroup memory, a write and
@@ -326,6 +365,7 @@ int main(void)
         cmocka_unit_test(test_word_states_match_byte_states),
         cmocka_unit_test(test_plain_store_then_atomics_races),
         cmocka_unit_test(test_release_and_acquire_order_a_handoff),
+        cmocka_unit_test(test_subgroup_scope_atomics_race_between_subgroups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
