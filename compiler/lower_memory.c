@@ -357,9 +357,10 @@ static LLVMValueRef load_uniform_leaf(struct tr *t, const struct place *at, LLVM
         spv_mark_accesses(t, tr_splat(t, address), t->exec, size, false);
         /* The monitor moves the active lanes only (a racing read sees the
          * bytes from before the dispatch): the first active lane's address. */
-        LLVMValueRef moved = spv_monitor_device_access(t, at->pointer_id, tr_splat(t, address), t->exec, size,
-                                                       VKMM_WORKGROUP_READ);
-        address = LLVMBuildExtractElement(t->builder, moved, tr_first_active_lane(t), "");
+        LLVMValueRef splat = tr_splat(t, address);
+        LLVMValueRef moved = spv_monitor_device_access(t, at->pointer_id, splat, t->exec, size, VKMM_WORKGROUP_READ);
+        if (moved != splat) /* strict mode's monitor is there */
+            address = LLVMBuildExtractElement(t->builder, moved, tr_first_active_lane(t), "");
     }
     if (at->kind == SPV_STORAGE_SHARED)
         address = first_lane(t, spv_monitor_workgroup_access(t, at->pointer_id, tr_splat(t, address), t->exec, size,
