@@ -812,7 +812,7 @@ static bool order_atomic(struct vkmm_device_monitor *m, uint64_t at, uint32_t si
     bool wide = (flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) == VKMM_SCOPE_DEVICE;
     struct vkmm_unordered earlier;
     bool race = wide ? vkmm_happens_before_wide_atomic(m->order, at, size, read, write, a->tag, a->invocation,
-                                                       &earlier)
+                                                       a->site, &earlier)
                      : vkmm_happens_before_scoped_atomic(m->order, at, size, read, write, a->tag,
                                                          subgroup_of(m, a), a->invocation, a->site, &earlier);
     if (wide)

@@ -69,9 +69,9 @@ struct index {
 /* A record of a data word's access: `id` holds the tag (19 bits), site (8),
  * invoker (16: local invocation index + 1, 0 unknown) and epoch (21), 0:
  * none; `phase` its workgroup's barrier phase; `kind` whether it was an
- * atomic of narrow scope (a read-modify-write?), its workgroup's
- * availability operations at Device scope (14 bits) and its moment (16
- * bits) when it ran.  Both counts saturate; a saturated one orders
+ * atomic of narrow scope (a read-modify-write?) or an atomic write of
+ * Device scope, its workgroup's availability operations at Device scope
+ * (13 bits) and its moment (16 bits) when it ran.  Both counts saturate; a saturated one orders
  * everything (fewer races, never more). */
 struct record {
     uint64_t id;
@@ -79,8 +79,9 @@ struct record {
 };
 #define KIND_NARROW_ATOMIC 0x80000000u
 #define KIND_RMW 0x40000000u
+#define KIND_WIDE_ATOMIC 0x20000000u
 #define KIND_AVAILABLE_SHIFT 16u
-#define AVAILABLE_MAX 0x3fffu
+#define AVAILABLE_MAX 0x1fffu
 #define MOMENT_MAX 0xffffu
 #define TAG_BITS 19u
 #define TAG_MASK ((1u << TAG_BITS) - 1u)
@@ -453,10 +454,10 @@ static void describe(struct vkmm_happens_before *h, const struct record *record,
     earlier->site = (uint32_t)(record->id >> SITE_SHIFT & 0xffu);
     earlier->invocation = invoker ? invoker - 1u : UINT32_MAX;
     earlier->write = write;
-    earlier->atomic = (record->kind & KIND_NARROW_ATOMIC) != 0;
-    earlier->why = earlier->tag == tag ? VKMM_UNORDERED_NO_BARRIER
-                   : earlier->atomic   ? VKMM_UNORDERED_SCOPED_ATOMIC
-                                       : why_unordered(w, find_workgroup(h, earlier->tag));
+    earlier->atomic = (record->kind & (KIND_NARROW_ATOMIC | KIND_WIDE_ATOMIC)) != 0;
+    earlier->why = earlier->tag == tag                      ? VKMM_UNORDERED_NO_BARRIER
+                   : (record->kind & KIND_NARROW_ATOMIC) != 0 ? VKMM_UNORDERED_SCOPED_ATOMIC
+                                                               : why_unordered(w, find_workgroup(h, earlier->tag));
 }
 
 /* The record of an access by invocation `invoker` (local index + 1, 0
@@ -472,6 +473,19 @@ static struct record self_record(uint32_t tag, struct workgroup *w, uint32_t inv
         w->wrote = true;
     return (struct record){ .id = id, .phase = w ? w->phase : 0,
                             .kind = kind | (w ? w->device_available << KIND_AVAILABLE_SHIFT | w->moment : 0) };
+}
+
+/* The record of a Device-scope atomic write: as the workgroup's last
+ * release, if it made one (lenient: an atomic after a release fence, or
+ * with release semantics, counts as ordered by that release, which 000
+ * says only of the latter), else as its current epoch. */
+static struct record wide_atomic_record(uint32_t tag, struct workgroup *w, uint32_t invoker, uint32_t site)
+{
+    struct record self = self_record(tag, w, invoker, site, KIND_WIDE_ATOMIC, false);
+    uint64_t epoch = self.id >> EPOCH_SHIFT;
+    if (w && w->has_released && epoch > 1)
+        self.id = (self.id & ((1ull << EPOCH_SHIFT) - 1)) | (epoch - 1) << EPOCH_SHIFT;
+    return self;
 }
 
 static uint32_t record_available(const struct record *record)
@@ -529,7 +543,11 @@ bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, 
     bool found = false;
     for (uint64_t word = first; word <= last; word++) {
         struct record *record = h->records + word * 2;
-        bool write_ordered = ordered_before(&record[0], tag, invoker, w);
+        /* A write after Device-scope atomics is not judged against them:
+         * whether the relaxed atomics before a reset (`if (atomicAdd(count,
+         * 1) == n - 1) count = 0;`) are ordered before it is left alone. */
+        bool write_ordered = (write && (record[0].kind & KIND_WIDE_ATOMIC)) ||
+                             ordered_before(&record[0], tag, invoker, w);
         bool read_ordered = ordered_before(&record[1], tag, invoker, w);
         /* 000 "Data Race": a read conflicts with an earlier write, a write
          * with both. */
@@ -566,8 +584,9 @@ bool vkmm_happens_before_unseen_write(struct vkmm_happens_before *h, uint64_t of
     for (uint64_t word = first; word <= last; word++) {
         const struct record *write = &h->records[word * 2];
         uint32_t writer = record_invoker(write->id);
-        if (!record_tag(write->id) || (record_tag(write->id) == self && (!writer || writer == invocation + 1u)))
-            continue; /* no write in this dispatch, or the reader's own (program order) */
+        if (!record_tag(write->id) || (record_tag(write->id) == self && (!writer || writer == invocation + 1u)) ||
+            (write->kind & KIND_WIDE_ATOMIC))
+            continue; /* no write in this dispatch, the reader's own (program order), or an atomic's */
         describe(h, write, true, tag, w, earlier);
         earlier->why = VKMM_UNORDERED_NOT_VISIBLE;
         return true;
@@ -651,8 +670,8 @@ bool vkmm_happens_before_unacquired_write(struct vkmm_happens_before *h, uint64_
         uint32_t writer = record_invoker(write->id);
         enum vkmm_unordered_why why;
         if (record_tag(write->id) != self || !writer || write->phase != w->phase ||
-            (writer - 1u) / width == subgroup || writer == invocation + 1u)
-            continue; /* no write of another subgroup of this workgroup in this phase */
+            (writer - 1u) / width == subgroup || writer == invocation + 1u || (write->kind & KIND_WIDE_ATOMIC))
+            continue; /* no plain write of another subgroup of this workgroup in this phase */
         if (synchronized_after(h, w, write, (writer - 1u) / width, subgroup, &why))
             continue;
         describe(h, write, true, tag, w, earlier);
@@ -698,7 +717,7 @@ static bool judged_against(const struct record *record, uint32_t tag, bool rmw)
 {
     uint32_t other = record_tag(record->id);
     bool both_rmw = rmw && (record->kind & KIND_NARROW_ATOMIC) && (record->kind & KIND_RMW);
-    return other && other != (tag & TAG_MASK) && !both_rmw;
+    return other && other != (tag & TAG_MASK) && !both_rmw && !(record->kind & KIND_WIDE_ATOMIC);
 }
 
 bool vkmm_happens_before_scoped_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,
@@ -734,23 +753,28 @@ bool vkmm_happens_before_scoped_atomic(struct vkmm_happens_before *h, uint64_t o
 }
 
 bool vkmm_happens_before_wide_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,
-                                     bool write, uint32_t tag, uint32_t invocation, struct vkmm_unordered *earlier)
+                                     bool write, uint32_t tag, uint32_t invocation, uint32_t site,
+                                     struct vkmm_unordered *earlier)
 {
     uint64_t first, last;
     if ((!read && !write) || !judged_words(h, offset, size, &first, &last))
         return false;
     struct workgroup *w = find_workgroup(h, tag);
     uint32_t invoker = invoker_of(invocation);
+    struct record self = wide_atomic_record(tag, w, invoker, site);
+    bool found = false;
     for (uint64_t word = first; word <= last; word++) {
-        const struct record *record = h->records + word * 2;
+        struct record *record = h->records + word * 2;
         /* 000 "Data Race": a read conflicts with the last write, a write
-         * with both. */
-        bool write_races = !ordered_before(&record[0], tag, invoker, w);
+         * with both; atomics of Device scope are mutually ordered. */
+        bool write_races = !(record[0].kind & KIND_WIDE_ATOMIC) && !ordered_before(&record[0], tag, invoker, w);
         bool read_races = write && !ordered_before(&record[1], tag, invoker, w);
-        if (write_races || read_races) {
+        if (!found && (write_races || read_races)) {
             describe(h, &record[write_races ? 0 : 1], write_races, tag, w, earlier);
-            return true;
+            found = true;
         }
+        if (write)
+            keep_record(record, &self, true, true);
     }
-    return false;
+    return found;
 }

@@ -172,19 +172,22 @@ bool vkmm_happens_before_scoped_atomic(struct vkmm_happens_before *h, uint64_t o
                                        bool write, uint32_t tag, uint32_t subgroup, uint32_t invocation,
                                        uint32_t site, struct vkmm_unordered *earlier);
 /* An atomic at Device scope (or wider) of [offset, offset + size) by
- * invocation `invocation` of workgroup `tag` (`read`, `write`: a
- * read-modify-write is both): judged, not recorded — true with
- * *earlier filled when a non-private, non-atomic access (or an atomic of
- * narrower scope) of another invocation conflicts with it and is not
- * ordered before it.  Atomics are mutually ordered only with atomics (000
- * "Data Race"): a flag stored with a plain store and spun on with an atomic
- * load, or a counter initialized with a plain store another workgroup's
- * atomics then update, race unless happens-before orders them.  Device
- * atomics leave no record (so a plain access after them is not judged
- * against them: whether a relaxed atomic after a release fence is ordered
- * before the acquirer's plain access is left alone). */
+ * invocation `invocation` of workgroup `tag` at instruction `site` (`read`,
+ * `write`: a read-modify-write is both): true with *earlier filled when a
+ * non-private, non-atomic access (or an atomic of narrower scope) of
+ * another invocation conflicts with it and is not ordered before it.
+ * Atomics are mutually ordered only with atomics (000 "Data Race"): a flag
+ * stored with a plain store and spun on with an atomic load, or a counter
+ * initialized with a plain store another workgroup's atomics then update,
+ * race unless happens-before orders them.  A write is recorded: a later
+ * non-private, non-atomic read of another invocation is judged against it
+ * (a counter read plainly while other workgroups still add to it), as if
+ * the atomic came before its workgroup's last release; a later plain write
+ * is not (the counter reset after relaxed atomics is left alone), nor are
+ * later atomics. */
 bool vkmm_happens_before_wide_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,
-                                     bool write, uint32_t tag, uint32_t invocation, struct vkmm_unordered *earlier);
+                                     bool write, uint32_t tag, uint32_t invocation, uint32_t site,
+                                     struct vkmm_unordered *earlier);
 /* A non-private, non-atomic access of [offset, offset + size) by
  * invocation `invocation` of workgroup `tag` at instruction `site` (8
  * bits): records it, and returns true with *earlier filled when an access

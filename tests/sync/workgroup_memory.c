@@ -32,6 +32,7 @@ enum {
     DEVICE_SUBGROUP_SCOPE_COUNT,
     CORRECT_DEVICE_WORKGROUP_SCOPE_COUNT,
     DEVICE_PLAIN_READ_OF_COUNT,
+    DEVICE_COHERENT_READ_OF_COUNT,
     VARIANTS
 };
 
@@ -61,6 +62,7 @@ static const struct sync_variant variants[VARIANTS] = {
     [DEVICE_SUBGROUP_SCOPE_COUNT] = { "bug_buffer_count_at_subgroup_scope", "VKMM-HAZARD-DISPATCH-LOST-UPDATE" },
     [CORRECT_DEVICE_WORKGROUP_SCOPE_COUNT] = { "correct_buffer_count_at_workgroup_scope", NULL },
     [DEVICE_PLAIN_READ_OF_COUNT] = { "bug_plain_read_of_atomic_count", "VKMM-HAZARD-DISPATCH-RACE" },
+    [DEVICE_COHERENT_READ_OF_COUNT] = { "bug_coherent_read_of_atomic_count", "VKMM-HAZARD-DISPATCH-RACE" },
 };
 
 static const char *const shaders[VARIANTS] = {
@@ -88,6 +90,7 @@ static const char *const shaders[VARIANTS] = {
     [DEVICE_SUBGROUP_SCOPE_COUNT] = "sync_device_subgroup_scope_count",
     [CORRECT_DEVICE_WORKGROUP_SCOPE_COUNT] = "sync_device_workgroup_scope_count",
     [DEVICE_PLAIN_READ_OF_COUNT] = "sync_device_plain_read_of_atomic_count",
+    [DEVICE_COHERENT_READ_OF_COUNT] = "sync_device_coherent_read_of_atomic_count",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -148,6 +151,7 @@ static void expected_result(int variant, uint32_t expected[SYNC_WORDS])
             break;
         }
         case DEVICE_PLAIN_READ_OF_COUNT:
+        case DEVICE_COHERENT_READ_OF_COUNT:
             expected[i] = i == 0 || i % 64 == 1 ? 2u * SYNC_WORDS : 0u;
             break;
         case SHARED_SUBGROUP_SCOPE_COUNT:
@@ -198,6 +202,7 @@ static void bug_shared_subgroup_scope_count(void **state) { (void)state; run(SHA
 static void bug_device_subgroup_scope_count(void **state) { (void)state; run(DEVICE_SUBGROUP_SCOPE_COUNT); }
 static void correct_device_workgroup_scope_count(void **state) { (void)state; run(CORRECT_DEVICE_WORKGROUP_SCOPE_COUNT); }
 static void bug_device_plain_read_of_count(void **state) { (void)state; run(DEVICE_PLAIN_READ_OF_COUNT); }
+static void bug_device_coherent_read_of_count(void **state) { (void)state; run(DEVICE_COHERENT_READ_OF_COUNT); }
 
 int main(void)
 {
@@ -214,6 +219,7 @@ int main(void)
         cmocka_unit_test(correct_handoff_fences), cmocka_unit_test(bug_handoff_subgroup_scope),
         cmocka_unit_test(bug_shared_subgroup_scope_count), cmocka_unit_test(bug_device_subgroup_scope_count),
         cmocka_unit_test(correct_device_workgroup_scope_count), cmocka_unit_test(bug_device_plain_read_of_count),
+        cmocka_unit_test(bug_device_coherent_read_of_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -266,7 +266,8 @@ static bool ref_scoped_atomic(struct reference *r, uint64_t at, uint32_t size, u
     struct vkmm_unordered u;
     bool read = (flags & VKMM_WORKGROUP_READ) != 0, write = (flags & VKMM_WORKGROUP_WRITE) != 0;
     bool wide = (flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) == VKMM_SCOPE_DEVICE;
-    bool race = wide ? vkmm_happens_before_wide_atomic(r->order, at, size, read, write, a->tag, a->invocation, &u)
+    bool race = wide ? vkmm_happens_before_wide_atomic(r->order, at, size, read, write, a->tag, a->invocation,
+                                                       a->site - FIRST_SITE + 1, &u)
                      : vkmm_happens_before_scoped_atomic(r->order, at, size, read, write, a->tag,
                                                          a->invocation / WIDTH, a->invocation,
                                                          a->site - FIRST_SITE + 1, &u);

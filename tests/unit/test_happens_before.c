@@ -15,7 +15,7 @@
 
 #include "happens_before.h"
 
-enum { DATA = 256, FLAG = 4096, SIZE = 1 << 16, SITE_WRITE = 1, SITE_READ = 2, SITE_OTHER = 3 };
+enum { DATA = 256, FLAG = 4096, SIZE = 1 << 16, SITE_WRITE = 1, SITE_READ = 2, SITE_OTHER = 3, SITE_ATOMIC = 4 };
 
 static struct vkmm_happens_before *start(void)
 {
@@ -428,36 +428,63 @@ static void test_a_write_with_no_release_after_it_races(void **state)
 /* An atomic of Device scope and a non-atomic access of another workgroup
  * are not mutually ordered: a flag stored plainly and loaded atomically, or
  * a counter written plainly and then updated atomically, race unless
- * happens-before orders them; atomics leave no record, so what follows
- * them is not judged against them. */
+ * happens-before orders them; an atomic write leaves a record a later plain
+ * read is judged against (not a plain write: the counter reset). */
 static void test_device_atomics_and_plain_accesses(void **state)
 {
     (void)state;
     struct vkmm_unordered u;
     struct vkmm_happens_before *h = start();
     assert_false(vkmm_happens_before_access(h, DATA, 4, true, 1, 5, SITE_WRITE, &u));
-    assert_true(vkmm_happens_before_wide_atomic(h, DATA, 4, true, false, 2, 7, &u));
+    assert_true(vkmm_happens_before_wide_atomic(h, DATA, 4, true, false, 2, 7, SITE_ATOMIC, &u));
     assert_int_equal(u.tag, 1);
     assert_true(u.write);
     assert_false(u.atomic);
     assert_int_equal(u.why, VKMM_UNORDERED_NO_SYNC);
-    assert_true(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 3, 7, &u)); /* an update */
-    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 1, 5, &u)); /* its own write */
+    assert_true(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 3, 7, SITE_ATOMIC, &u)); /* an update */
+    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 1, 5, SITE_ATOMIC, &u)); /* its own write */
     /* Ordered by a hand-over: no race. */
     vkmm_happens_before_begin(h);
     assert_false(vkmm_happens_before_access(h, DATA, 4, true, 1, 5, SITE_WRITE, &u));
     hand_over(h, 1, 2, true, true, true);
-    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, false, 2, 7, &u));
+    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, false, 2, 7, SITE_ATOMIC, &u));
     /* A plain read, then another workgroup's atomic write: a race too. */
     vkmm_happens_before_begin(h);
     assert_false(vkmm_happens_before_access(h, DATA, 4, false, 1, 5, SITE_READ, &u));
-    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, false, 2, 7, &u)); /* reads do not conflict */
-    assert_true(vkmm_happens_before_wide_atomic(h, DATA, 4, false, true, 2, 7, &u));
+    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, false, 2, 7, SITE_ATOMIC, &u)); /* reads do not conflict */
+    assert_true(vkmm_happens_before_wide_atomic(h, DATA, 4, false, true, 2, 7, SITE_ATOMIC, &u));
     assert_false(u.write);
-    /* Device atomics leave no record. */
+    /* A counter read plainly while another workgroup adds to it: a race,
+     * naming the atomic; the plain reset after the atomics is left alone;
+     * atomics do not race with each other. */
     vkmm_happens_before_begin(h);
-    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 1, 5, &u));
+    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 1, 5, SITE_ATOMIC, &u));
+    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 3, 5, SITE_ATOMIC, &u));
+    assert_true(vkmm_happens_before_access(h, DATA, 4, false, 2, 7, SITE_READ, &u));
+    assert_int_equal(u.tag, 3);
+    assert_int_equal(u.site, SITE_ATOMIC);
+    assert_true(u.write && u.atomic);
+    assert_false(vkmm_happens_before_access(h, DATA, 4, true, 2, 7, SITE_WRITE, &u));
+    /* Ordered by a hand-over after the atomic: no race; an atomic after
+     * the workgroup's release counts as before it (lenient). */
+    vkmm_happens_before_begin(h);
+    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 1, 5, SITE_ATOMIC, &u));
+    hand_over(h, 1, 2, true, true, true);
     assert_false(vkmm_happens_before_access(h, DATA, 4, false, 2, 7, SITE_READ, &u));
+    vkmm_happens_before_begin(h);
+    vkmm_happens_before_release(h, 1, true);
+    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 1, 5, SITE_ATOMIC, &u));
+    vkmm_happens_before_atomic(h, 1, FLAG, false, true);
+    vkmm_happens_before_atomic(h, 2, FLAG, true, false);
+    vkmm_happens_before_acquire(h, 2, true);
+    assert_false(vkmm_happens_before_access(h, DATA, 4, false, 2, 7, SITE_READ, &u));
+    /* Without the acquire: a race. */
+    vkmm_happens_before_begin(h);
+    vkmm_happens_before_release(h, 1, true);
+    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 1, 5, SITE_ATOMIC, &u));
+    vkmm_happens_before_atomic(h, 1, FLAG, false, true);
+    vkmm_happens_before_atomic(h, 2, FLAG, true, false);
+    assert_true(vkmm_happens_before_access(h, DATA, 4, false, 2, 7, SITE_READ, &u));
     vkmm_happens_before_destroy(h);
 }
 
