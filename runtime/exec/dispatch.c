@@ -206,6 +206,8 @@ static bool step_workgroup(const struct dispatch_run *run, struct workgroup_slot
             vkmm_dispatch_levels_subgroup_done(run->levels, slot->invocation.workgroup_tag, g);
         else
             vkmm_dispatch_levels_yield(run->levels, slot->invocation.workgroup_tag, g);
+        if (slot->status[g] == VKMM_SHADER_AT_BARRIER)
+            vkmm_dispatch_levels_wait_at_barrier(run->levels, slot->invocation.workgroup_tag, g);
     }
     /* The first turn runs every subgroup in order: subgroup 0 clears the
      * zero-initialised Workgroup variables before anyone uses them. */
@@ -218,6 +220,8 @@ static bool step_workgroup(const struct dispatch_run *run, struct workgroup_slot
             vkmm_workgroup_monitor_barrier_open(slot->monitor);
         if (run->monitor)
             vkmm_device_monitor_barrier_open(run->monitor, slot->invocation.workgroup_tag);
+        if (run->levels)
+            vkmm_dispatch_levels_barrier_open(run->levels, slot->invocation.workgroup_tag);
     }
     return slot->unfinished != 0;
 }

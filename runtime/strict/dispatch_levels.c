@@ -1030,11 +1030,36 @@ void vkmm_dispatch_levels_workgroup_done(struct vkmm_dispatch_levels *l, uint32_
  * waiting agents to progress); its other writes stay in its caches until
  * the dispatch ends or room is needed — writes nobody made available may
  * stay unseen that long (DESIGN §3.2 "the stalest result"). */
-static void perform_retired_atomics(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg)
+static void perform_atomic_stores(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg)
 {
     for (uint32_t n = 0; n < sg->count; n++)
         push_to_workgroup(l, w, line_at(sg, n), line_at(sg, n)->atomic);
+}
+
+static void perform_retired_atomics(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg)
+{
+    perform_atomic_stores(l, w, sg);
     sg->retire_round = UINT64_MAX;
+}
+
+/* A subgroup waits at a control barrier: its atomic stores are performed
+ * two rounds later, as a finished subgroup's are (a store buffer drains
+ * while its invocations wait; another subgroup may spin, before it reaches
+ * the barrier, on one of those stores).  No seeded draw: the seeds'
+ * schedules stay as they were. */
+void vkmm_dispatch_levels_wait_at_barrier(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag,
+                                          uint32_t subgroup)
+{
+    struct workgroup *w = find_workgroup(l, workgroup_tag);
+    if (w && subgroup < w->subgroup_count && !w->subgroups[subgroup].barrier_round)
+        w->subgroups[subgroup].barrier_round = l->round + 2;
+}
+
+void vkmm_dispatch_levels_barrier_open(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag)
+{
+    struct workgroup *w = find_workgroup(l, workgroup_tag);
+    for (uint32_t g = 0; w && g < w->subgroup_count; g++)
+        w->subgroups[g].barrier_round = 0;
 }
 
 /* Every resident workgroup has stepped once: finished subgroups whose
@@ -1050,6 +1075,10 @@ void vkmm_dispatch_levels_round(struct vkmm_dispatch_levels *l)
             struct cache *sg = &w->subgroups[g];
             if (sg->retire_round && sg->retire_round <= l->round)
                 perform_retired_atomics(l, w, sg);
+            if (sg->barrier_round && sg->barrier_round != UINT64_MAX && sg->barrier_round <= l->round) {
+                perform_atomic_stores(l, w, sg);
+                sg->barrier_round = UINT64_MAX;
+            }
         }
     }
 }

@@ -104,6 +104,11 @@ void vkmm_dispatch_levels_yield(struct vkmm_dispatch_levels *levels, uint32_t wo
 void vkmm_dispatch_levels_subgroup_done(struct vkmm_dispatch_levels *levels, uint32_t workgroup_tag,
                                         uint32_t subgroup);
 void vkmm_dispatch_levels_workgroup_done(struct vkmm_dispatch_levels *levels, uint32_t workgroup_tag);
+/* A subgroup stopped at a control barrier (its atomic stores are performed
+ * while it waits); the workgroup's barrier opened. */
+void vkmm_dispatch_levels_wait_at_barrier(struct vkmm_dispatch_levels *levels, uint32_t workgroup_tag,
+                                          uint32_t subgroup);
+void vkmm_dispatch_levels_barrier_open(struct vkmm_dispatch_levels *levels, uint32_t workgroup_tag);
 /* Every resident workgroup stepped once. */
 void vkmm_dispatch_levels_round(struct vkmm_dispatch_levels *levels);
 /* VKMM_SHADER_FENCES=common: in modules of the Vulkan memory model, a

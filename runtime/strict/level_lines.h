@@ -57,6 +57,8 @@ struct cache {
     uint64_t retire_round; /* its agent finished: its atomic stores are performed at this round
                               (0: running; UINT64_MAX: performed) */
     uint64_t epoch;        /* releases so far: atomic stores of an older epoch go out first */
+    uint64_t barrier_round; /* its agent waits at a control barrier: its atomic stores are performed at this
+                               round (0: not waiting; UINT64_MAX: performed) */
     uint32_t workgroup, subgroup; /* whose cache it is (struct line's) */
 };
 

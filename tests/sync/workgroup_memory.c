@@ -33,6 +33,7 @@ enum {
     CORRECT_DEVICE_WORKGROUP_SCOPE_COUNT,
     DEVICE_PLAIN_READ_OF_COUNT,
     DEVICE_COHERENT_READ_OF_COUNT,
+    CORRECT_DEVICE_HANDOFF_WORKGROUP_SCOPE,
     VARIANTS
 };
 
@@ -63,6 +64,7 @@ static const struct sync_variant variants[VARIANTS] = {
     [CORRECT_DEVICE_WORKGROUP_SCOPE_COUNT] = { "correct_buffer_count_at_workgroup_scope", NULL },
     [DEVICE_PLAIN_READ_OF_COUNT] = { "bug_plain_read_of_atomic_count", "VKMM-HAZARD-DISPATCH-RACE" },
     [DEVICE_COHERENT_READ_OF_COUNT] = { "bug_coherent_read_of_atomic_count", "VKMM-HAZARD-DISPATCH-RACE" },
+    [CORRECT_DEVICE_HANDOFF_WORKGROUP_SCOPE] = { "correct_buffer_flag_handoff_at_workgroup_scope", NULL },
 };
 
 static const char *const shaders[VARIANTS] = {
@@ -91,6 +93,7 @@ static const char *const shaders[VARIANTS] = {
     [CORRECT_DEVICE_WORKGROUP_SCOPE_COUNT] = "sync_device_workgroup_scope_count",
     [DEVICE_PLAIN_READ_OF_COUNT] = "sync_device_plain_read_of_atomic_count",
     [DEVICE_COHERENT_READ_OF_COUNT] = "sync_device_coherent_read_of_atomic_count",
+    [CORRECT_DEVICE_HANDOFF_WORKGROUP_SCOPE] = "sync_device_handoff_workgroup_scope",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -150,6 +153,9 @@ static void expected_result(int variant, uint32_t expected[SYNC_WORDS])
             expected[i] = 2u * sum; /* two dispatches add */
             break;
         }
+        case CORRECT_DEVICE_HANDOFF_WORKGROUP_SCOPE:
+            expected[i] = i % 64 < 32 ? input_word(i) + 1u : i % 64 == 32 ? 0u : input_word(i - 32) + 1u;
+            break;
         case DEVICE_PLAIN_READ_OF_COUNT:
         case DEVICE_COHERENT_READ_OF_COUNT:
             expected[i] = i == 0 || i % 64 == 1 ? 2u * SYNC_WORDS : 0u;
@@ -203,6 +209,11 @@ static void bug_device_subgroup_scope_count(void **state) { (void)state; run(DEV
 static void correct_device_workgroup_scope_count(void **state) { (void)state; run(CORRECT_DEVICE_WORKGROUP_SCOPE_COUNT); }
 static void bug_device_plain_read_of_count(void **state) { (void)state; run(DEVICE_PLAIN_READ_OF_COUNT); }
 static void bug_device_coherent_read_of_count(void **state) { (void)state; run(DEVICE_COHERENT_READ_OF_COUNT); }
+static void correct_device_handoff_workgroup_scope(void **state)
+{
+    (void)state;
+    run(CORRECT_DEVICE_HANDOFF_WORKGROUP_SCOPE);
+}
 
 int main(void)
 {
@@ -219,7 +230,7 @@ int main(void)
         cmocka_unit_test(correct_handoff_fences), cmocka_unit_test(bug_handoff_subgroup_scope),
         cmocka_unit_test(bug_shared_subgroup_scope_count), cmocka_unit_test(bug_device_subgroup_scope_count),
         cmocka_unit_test(correct_device_workgroup_scope_count), cmocka_unit_test(bug_device_plain_read_of_count),
-        cmocka_unit_test(bug_device_coherent_read_of_count),
+        cmocka_unit_test(bug_device_coherent_read_of_count), cmocka_unit_test(correct_device_handoff_workgroup_scope),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
