@@ -168,6 +168,7 @@ void vkmm_device_monitor_begin(struct vkmm_device_monitor *m, struct vkmm_device
     m->seed = seed;
     vkmm_dispatch_levels_begin(m->levels, seed, subgroup_width);
     vkmm_happens_before_begin(m->order);
+    vkmm_happens_before_subgroup_width(m->order, subgroup_width);
     m->unordered_stale_reads = 0;
     m->lost = false;
     m->hopeless_reads = 0;
@@ -809,12 +810,16 @@ static void judge_order(struct vkmm_device_monitor *m, uint64_t at, uint32_t siz
 static bool order_atomic(struct vkmm_device_monitor *m, uint64_t at, uint32_t size, uint32_t flags, struct access *a)
 {
     bool read = (flags & VKMM_WORKGROUP_READ) != 0, write = (flags & VKMM_WORKGROUP_WRITE) != 0;
-    bool wide = (flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) == VKMM_SCOPE_DEVICE;
+    uint32_t scope = flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u;
+    bool wide = scope == VKMM_SCOPE_DEVICE;
     struct vkmm_unordered earlier;
     bool race = wide ? vkmm_happens_before_wide_atomic(m->order, at, size, read, write, a->tag, a->invocation,
                                                        a->site, &earlier)
-                     : vkmm_happens_before_scoped_atomic(m->order, at, size, read, write, a->tag,
-                                                         subgroup_of(m, a), a->invocation, a->site, &earlier);
+                : scope == VKMM_SCOPE_SUBGROUP
+                    ? vkmm_happens_before_subgroup_atomic(m->order, at, size, read, write, a->tag, subgroup_of(m, a),
+                                                          a->invocation, a->site, &earlier)
+                    : vkmm_happens_before_scoped_atomic(m->order, at, size, read, write, a->tag, subgroup_of(m, a),
+                                                        a->invocation, a->site, &earlier);
     if (wide)
         vkmm_happens_before_atomic(m->order, a->tag, at, read, write);
     if (!race)
@@ -829,11 +834,14 @@ static bool order_atomic(struct vkmm_device_monitor *m, uint64_t at, uint32_t si
         return false;
     /* A Device-scope load sees the newer bytes once racing reads pile up;
      * one of narrower scope never has to: a spin on it is hopeless. */
+    bool in_workgroup = earlier.why == VKMM_UNORDERED_SUBGROUP_ATOMIC;
     if (!wide && ++m->hopeless_reads == VKMM_HOPELESS_READS)
         snprintf(m->hopeless, sizeof(m->hopeless),
-                 "every invocation still running spins on %s, an atomic of Workgroup scope (or narrower) whose "
-                 "value another workgroup writes: atomics whose scope does not hold both invocations need never "
-                 "see each other's writes (use gl_ScopeDevice)", m->sites[a->site].text);
+                 "every invocation still running spins on %s, an atomic of %s whose value %s writes: atomics "
+                 "whose scope does not hold both invocations need never see each other's writes (use %s)",
+                 m->sites[a->site].text, in_workgroup ? "Subgroup scope" : "Workgroup scope (or narrower)",
+                 in_workgroup ? "another subgroup of its workgroup" : "another workgroup",
+                 in_workgroup ? "gl_ScopeWorkgroup" : "gl_ScopeDevice");
     return racing_read_stale(m);
 }
 

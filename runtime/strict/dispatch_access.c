@@ -422,16 +422,20 @@ static void describe_unordered_race(const struct vkmm_strict_grid *grid, const s
             "no barrier() between them, and the writing invocation performed no release naming this memory after "
             "the write (gl_SemanticsRelease with gl_StorageSemanticsBuffer on the flag's atomic store, or "
             "memoryBarrierBuffer() before it)",
+        [VKMM_UNORDERED_SUBGROUP_ATOMIC] =
+            "the atomic's scope is Subgroup (gl_ScopeSubgroup) but the two invocations are in different "
+            "subgroups, so they are not ordered with each other and a release or acquire at that scope "
+            "synchronizes nothing between them; use gl_ScopeWorkgroup (or wider)",
     };
     const char *who = r->why == VKMM_UNORDERED_NO_BARRIER || r->why == VKMM_UNORDERED_NOT_ACQUIRED ||
-                              r->why == VKMM_UNORDERED_NOT_RELEASED
+                              r->why == VKMM_UNORDERED_NOT_RELEASED || r->why == VKMM_UNORDERED_SUBGROUP_ATOMIC
                           ? "by different invocations of one workgroup are not ordered"
                       : r->why == VKMM_UNORDERED_NOT_VISIBLE
                           ? "by different invocations are not location-ordered (000)"
                           : "by different workgroups are not ordered";
     snprintf(hazard->missing, sizeof(hazard->missing), "the %s of %s and the %s of %s %s: %s",
              device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text, who,
-             hints[r->why <= VKMM_UNORDERED_NOT_RELEASED ? r->why : VKMM_UNORDERED_NO_SYNC]);
+             hints[r->why <= VKMM_UNORDERED_SUBGROUP_ATOMIC ? r->why : VKMM_UNORDERED_NO_SYNC]);
     char first[112], second[112];
     device_race_workgroup(first, sizeof(first), grid, &r->earlier);
     device_race_workgroup(second, sizeof(second), grid, &r->later);

@@ -69,9 +69,9 @@ struct index {
 /* A record of a data word's access: `id` holds the tag (19 bits), site (8),
  * invoker (16: local invocation index + 1, 0 unknown) and epoch (21), 0:
  * none; `phase` its workgroup's barrier phase; `kind` whether it was an
- * atomic of narrow scope (a read-modify-write?) or an atomic write of
- * Device scope, its workgroup's availability operations at Device scope
- * (13 bits) and its moment (16 bits) when it ran.  Both counts saturate; a saturated one orders
+ * atomic of narrow scope (a read-modify-write? of Subgroup scope?) or an
+ * atomic write of Device scope, its workgroup's availability operations at
+ * Device scope (12 bits) and its moment (16 bits) when it ran.  Both counts saturate; a saturated one orders
  * everything (fewer races, never more). */
 struct record {
     uint64_t id;
@@ -80,8 +80,9 @@ struct record {
 #define KIND_NARROW_ATOMIC 0x80000000u
 #define KIND_RMW 0x40000000u
 #define KIND_WIDE_ATOMIC 0x20000000u
+#define KIND_SUBGROUP_SCOPE 0x10000000u
 #define KIND_AVAILABLE_SHIFT 16u
-#define AVAILABLE_MAX 0x1fffu
+#define AVAILABLE_MAX 0x0fffu
 #define MOMENT_MAX 0xffffu
 #define TAG_BITS 19u
 #define TAG_MASK ((1u << TAG_BITS) - 1u)
@@ -110,6 +111,7 @@ struct vkmm_happens_before {
     struct subgroup_events *events;
     uint32_t event_count, event_room;
     bool gave_up; /* out of room or memory in this dispatch: nothing is judged until the next */
+    uint32_t subgroup_width; /* lanes per subgroup (0: unknown) */
     bool no_atomics; /* the module has no atomic: fences synchronize nothing */
 };
 
@@ -639,7 +641,7 @@ void vkmm_happens_before_device_release(struct vkmm_happens_before *h, uint32_t 
  * after it (both naming device memory)?  Otherwise *why says which side is
  * missing. */
 static bool synchronized_after(const struct vkmm_happens_before *h, const struct workgroup *w,
-                               const struct record *record, uint32_t writer, uint32_t reader,
+                               const struct record *record, uint32_t writer, uint32_t reader, bool own_release,
                                enum vkmm_unordered_why *why)
 {
     uint32_t moment = record_moment(record);
@@ -648,7 +650,8 @@ static bool synchronized_after(const struct vkmm_happens_before *h, const struct
     const struct subgroup_events *events = w->events ? &h->events[w->events - 1] : NULL;
     /* An atomic write may be its own release (000 "Synchronizes-With":
      * the release is the atomic); not told apart: counted as one. */
-    bool released = (record->kind & KIND_NARROW_ATOMIC) || (events && events->released[writer] > moment);
+    bool released = (own_release && (record->kind & KIND_NARROW_ATOMIC)) ||
+                    (events && events->released[writer] > moment);
     bool acquired = events && events->acquired[reader] > moment;
     *why = acquired ? VKMM_UNORDERED_NOT_RELEASED : VKMM_UNORDERED_NOT_ACQUIRED;
     return released && acquired;
@@ -672,7 +675,7 @@ bool vkmm_happens_before_unacquired_write(struct vkmm_happens_before *h, uint64_
         if (record_tag(write->id) != self || !writer || write->phase != w->phase ||
             (writer - 1u) / width == subgroup || writer == invocation + 1u || (write->kind & KIND_WIDE_ATOMIC))
             continue; /* no plain write of another subgroup of this workgroup in this phase */
-        if (synchronized_after(h, w, write, (writer - 1u) / width, subgroup, &why))
+        if (synchronized_after(h, w, write, (writer - 1u) / width, subgroup, true, &why))
             continue;
         describe(h, write, true, tag, w, earlier);
         earlier->why = why;
@@ -712,7 +715,8 @@ static bool visible_at_device(struct vkmm_happens_before *h, const struct record
 
 /* Is the record `record` one a scoped atomic of workgroup `tag` (`rmw`: a
  * read-modify-write) is judged against: another workgroup's access, not a
- * read-modify-write of narrow scope when this one is one too? */
+ * read-modify-write of narrow scope when this one is one too, not an
+ * atomic write of Device scope (lenient)? */
 static bool judged_against(const struct record *record, uint32_t tag, bool rmw)
 {
     uint32_t other = record_tag(record->id);
@@ -720,9 +724,28 @@ static bool judged_against(const struct record *record, uint32_t tag, bool rmw)
     return other && other != (tag & TAG_MASK) && !both_rmw && !(record->kind & KIND_WIDE_ATOMIC);
 }
 
-bool vkmm_happens_before_scoped_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,
-                                       bool write, uint32_t tag, uint32_t subgroup, uint32_t invocation,
-                                       uint32_t site, struct vkmm_unordered *earlier)
+/* Does `record`, of the same workgroup as an access of `subgroup` at
+ * Subgroup scope (`subgroup_scope`), race with it: an access of another
+ * subgroup in the same barrier phase (one of them at Subgroup scope), with
+ * no release after it and acquire after it at Workgroup scope or wider
+ * between?  Two read-modify-writes are left to the levels' lost updates. */
+static bool races_in_workgroup(const struct vkmm_happens_before *h, const struct record *record,
+                               const struct workgroup *w, uint32_t subgroup, bool rmw, bool subgroup_scope)
+{
+    uint32_t invoker = record_invoker(record->id);
+    bool narrow = subgroup_scope || (record->kind & KIND_SUBGROUP_SCOPE);
+    if (!h->subgroup_width || !invoker || !narrow || record->phase != (w ? w->phase : 0) ||
+        (record->kind & KIND_WIDE_ATOMIC) || (rmw && (record->kind & KIND_RMW)))
+        return false;
+    uint32_t writer = (invoker - 1u) / h->subgroup_width;
+    enum vkmm_unordered_why why;
+    return writer != subgroup && !(w && synchronized_after(h, w, record, writer, subgroup, false, &why));
+}
+
+/* The body of vkmm_happens_before_scoped_atomic and _subgroup_atomic. */
+static bool narrow_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read, bool write,
+                          uint32_t tag, uint32_t subgroup, uint32_t invocation, uint32_t site, bool subgroup_scope,
+                          struct vkmm_unordered *earlier)
 {
     uint64_t first, last;
     if ((!read && !write) || !judged_words(h, offset, size, &first, &last))
@@ -730,7 +753,8 @@ bool vkmm_happens_before_scoped_atomic(struct vkmm_happens_before *h, uint64_t o
     struct workgroup *w = find_workgroup(h, tag);
     uint32_t invoker = invoker_of(invocation);
     bool rmw = read && write;
-    struct record self = self_record(tag, w, invoker, site, KIND_NARROW_ATOMIC | (rmw ? KIND_RMW : 0), write);
+    uint32_t kind = KIND_NARROW_ATOMIC | (rmw ? KIND_RMW : 0) | (subgroup_scope ? KIND_SUBGROUP_SCOPE : 0);
+    struct record self = self_record(tag, w, invoker, site, kind, write);
     bool found = false;
     for (uint64_t word = first; word <= last; word++) {
         struct record *record = h->records + word * 2;
@@ -742,14 +766,40 @@ bool vkmm_happens_before_scoped_atomic(struct vkmm_happens_before *h, uint64_t o
         bool write_races = judged_against(&record[0], tag, rmw) &&
                            (!write_ordered || (read && !visible_at_device(h, &record[0], w, subgroup)));
         bool read_races = write && judged_against(&record[1], tag, rmw) && !read_ordered;
+        bool in_workgroup = false;
+        if (!write_races && !read_races && record_tag(record[0].id) == (tag & TAG_MASK)) {
+            write_races = races_in_workgroup(h, &record[0], w, subgroup, rmw, subgroup_scope);
+            read_races = !write_races && write && record_tag(record[1].id) == (tag & TAG_MASK) &&
+                         races_in_workgroup(h, &record[1], w, subgroup, rmw, subgroup_scope);
+            in_workgroup = write_races || read_races;
+        }
         if (!found && (write_races || read_races)) {
             describe(h, &record[write_races ? 0 : 1], write_races, tag, w, earlier);
-            earlier->why = VKMM_UNORDERED_SCOPED_ATOMIC;
+            earlier->why = in_workgroup ? VKMM_UNORDERED_SUBGROUP_ATOMIC : VKMM_UNORDERED_SCOPED_ATOMIC;
             found = true;
         }
         keep_record(record, &self, write, read_ordered);
     }
     return found;
+}
+
+bool vkmm_happens_before_scoped_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,
+                                       bool write, uint32_t tag, uint32_t subgroup, uint32_t invocation,
+                                       uint32_t site, struct vkmm_unordered *earlier)
+{
+    return narrow_atomic(h, offset, size, read, write, tag, subgroup, invocation, site, false, earlier);
+}
+
+bool vkmm_happens_before_subgroup_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,
+                                         bool write, uint32_t tag, uint32_t subgroup, uint32_t invocation,
+                                         uint32_t site, struct vkmm_unordered *earlier)
+{
+    return narrow_atomic(h, offset, size, read, write, tag, subgroup, invocation, site, true, earlier);
+}
+
+void vkmm_happens_before_subgroup_width(struct vkmm_happens_before *h, uint32_t width)
+{
+    h->subgroup_width = width;
 }
 
 bool vkmm_happens_before_wide_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,

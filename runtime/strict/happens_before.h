@@ -62,6 +62,8 @@ enum vkmm_unordered_why {
                                      Device scope between them */
     VKMM_UNORDERED_NOT_RELEASED,  /* one workgroup, one phase: the writer released nothing naming the memory
                                      after the write */
+    VKMM_UNORDERED_SUBGROUP_ATOMIC, /* an atomic at Subgroup scope, and the other access in another subgroup of
+                                       its workgroup, with no barrier or Workgroup-scope release/acquire between */
 };
 
 /* The earlier of two unordered accesses. */
@@ -70,7 +72,7 @@ struct vkmm_unordered {
     uint32_t site;       /* its instruction, as the caller numbered it */
     uint32_t invocation; /* local invocation index, UINT32_MAX: unknown */
     bool write;
-    bool atomic; /* an atomic at Workgroup scope or narrower */
+    bool atomic; /* an atomic (at Workgroup scope or narrower, or an atomic write at Device scope) */
     enum vkmm_unordered_why why;
 };
 
@@ -171,6 +173,20 @@ void vkmm_happens_before_device_visible(struct vkmm_happens_before *h, uint32_t 
 bool vkmm_happens_before_scoped_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,
                                        bool write, uint32_t tag, uint32_t subgroup, uint32_t invocation,
                                        uint32_t site, struct vkmm_unordered *earlier);
+/* The same for an atomic of Subgroup (or Invocation) scope: besides other
+ * workgroups' accesses, those of other subgroups of its own workgroup in
+ * the same barrier phase race with it unless a release after the earlier
+ * one and an acquire after it, both at Workgroup scope or wider and naming
+ * device memory, came between (000 "Data Race": its scope instance holds
+ * only its subgroup).  Needs the subgroup width
+ * (vkmm_happens_before_subgroup_width). */
+bool vkmm_happens_before_subgroup_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,
+                                         bool write, uint32_t tag, uint32_t subgroup, uint32_t invocation,
+                                         uint32_t site, struct vkmm_unordered *earlier);
+/* Lanes per subgroup of the dispatch (local invocation index = subgroup *
+ * width + lane); 0 until set: atomics of Subgroup scope are then judged like
+ * Workgroup-scope ones. */
+void vkmm_happens_before_subgroup_width(struct vkmm_happens_before *h, uint32_t width);
 /* An atomic at Device scope (or wider) of [offset, offset + size) by
  * invocation `invocation` of workgroup `tag` at instruction `site` (`read`,
  * `write`: a read-modify-write is both): true with *earlier filled when a

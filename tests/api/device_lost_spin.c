@@ -120,12 +120,19 @@ static void test_spin_on_workgroup_scope_flag_ends_at_once(void **state)
     spin_that_never_sees("spin_on_workgroup_scope_flag", "OpAtomicLoad, line 14), an atomic of Workgroup scope");
 }
 
+static void test_spin_on_subgroup_scope_flag_ends_at_once(void **state)
+{
+    (void)state;
+    spin_that_never_sees("spin_on_subgroup_scope_flag", "an atomic of Subgroup scope");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spin_on_private_flag_loses_the_device),
         cmocka_unit_test(test_spin_on_stale_copy_ends_at_once),
         cmocka_unit_test(test_spin_on_workgroup_scope_flag_ends_at_once),
+        cmocka_unit_test(test_spin_on_subgroup_scope_flag_ends_at_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

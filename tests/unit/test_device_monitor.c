@@ -265,12 +265,17 @@ static bool ref_scoped_atomic(struct reference *r, uint64_t at, uint32_t size, u
 {
     struct vkmm_unordered u;
     bool read = (flags & VKMM_WORKGROUP_READ) != 0, write = (flags & VKMM_WORKGROUP_WRITE) != 0;
-    bool wide = (flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u) == VKMM_SCOPE_DEVICE;
+    uint32_t scope = flags >> VKMM_ACCESS_SCOPE_SHIFT & 3u;
+    bool wide = scope == VKMM_SCOPE_DEVICE;
     bool race = wide ? vkmm_happens_before_wide_atomic(r->order, at, size, read, write, a->tag, a->invocation,
                                                        a->site - FIRST_SITE + 1, &u)
-                     : vkmm_happens_before_scoped_atomic(r->order, at, size, read, write, a->tag,
-                                                         a->invocation / WIDTH, a->invocation,
-                                                         a->site - FIRST_SITE + 1, &u);
+                : scope == VKMM_SCOPE_SUBGROUP
+                    ? vkmm_happens_before_subgroup_atomic(r->order, at, size, read, write, a->tag,
+                                                          a->invocation / WIDTH, a->invocation,
+                                                          a->site - FIRST_SITE + 1, &u)
+                    : vkmm_happens_before_scoped_atomic(r->order, at, size, read, write, a->tag,
+                                                        a->invocation / WIDTH, a->invocation,
+                                                        a->site - FIRST_SITE + 1, &u);
     if (wide)
         vkmm_happens_before_atomic(r->order, a->tag, at, read, write);
     if (!race)
@@ -870,6 +875,7 @@ static void test_word_states_match_byte_reference(void **state)
         vkmm_device_monitor_begin(s->m, &s->races[0], peek_before, s->before[0], seed, marks, WIDTH);
         vkmm_dispatch_levels_begin(s->ref->levels, seed, WIDTH);
         vkmm_happens_before_begin(s->ref->order);
+        vkmm_happens_before_subgroup_width(s->ref->order, WIDTH);
         s->ref->unordered_stale_reads = 0;
         s->ref->seed = seed;
         s->ref->races = &s->races[1];

@@ -488,6 +488,49 @@ static void test_device_atomics_and_plain_accesses(void **state)
     vkmm_happens_before_destroy(h);
 }
 
+/* Atomics of Subgroup scope are mutually ordered only inside their
+ * subgroup: another subgroup's access in the same barrier phase races with
+ * them (a flag handed between subgroups at Subgroup scope), unless a
+ * barrier or a release and acquire at Workgroup scope came between; two
+ * read-modify-writes are left to the levels' lost updates. */
+static void test_subgroup_scope_atomics_between_subgroups(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    vkmm_happens_before_subgroup_width(h, 4);
+    assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, false, true, 1, 0, 0, SITE_WRITE, &u));
+    assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, true, false, 1, 0, 1, SITE_READ, &u));
+    assert_true(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, true, false, 1, 1, 4, SITE_READ, &u));
+    assert_int_equal(u.why, VKMM_UNORDERED_SUBGROUP_ATOMIC);
+    assert_int_equal(u.site, SITE_WRITE);
+    assert_true(u.write);
+    /* Workgroup scope on the reading side does not help: the store's does not hold it. */
+    vkmm_happens_before_begin(h);
+    vkmm_happens_before_subgroup_width(h, 4);
+    assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, false, true, 1, 0, 0, SITE_WRITE, &u));
+    assert_true(vkmm_happens_before_scoped_atomic(h, FLAG, 4, true, false, 1, 1, 4, SITE_READ, &u));
+    /* A barrier between: ordered. */
+    vkmm_happens_before_begin(h);
+    vkmm_happens_before_subgroup_width(h, 4);
+    assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, false, true, 1, 0, 0, SITE_WRITE, &u));
+    vkmm_happens_before_barrier(h, 1);
+    assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, true, false, 1, 1, 4, SITE_READ, &u));
+    /* A release after it and an acquire at Workgroup scope: ordered. */
+    vkmm_happens_before_begin(h);
+    vkmm_happens_before_subgroup_width(h, 4);
+    assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, false, true, 1, 0, 0, SITE_WRITE, &u));
+    vkmm_happens_before_device_release(h, 1, 0);
+    vkmm_happens_before_device_acquire(h, 1, 1);
+    assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, true, false, 1, 1, 4, SITE_READ, &u));
+    /* Two read-modify-writes: the levels' lost update, not a race here. */
+    vkmm_happens_before_begin(h);
+    vkmm_happens_before_subgroup_width(h, 4);
+    assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, true, true, 1, 0, 0, SITE_WRITE, &u));
+    assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, true, true, 1, 1, 4, SITE_WRITE, &u));
+    vkmm_happens_before_destroy(h);
+}
+
 /* A module without atomics: its fences synchronize nothing, so a phase
  * with a fence is judged all the same (memoryBarrierBuffer() where
  * barrier() belongs); a new dispatch forgets it. */
@@ -582,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_atomics_of_narrow_scope_race_between_workgroups),
         cmocka_unit_test(test_a_write_with_no_release_after_it_races),
         cmocka_unit_test(test_device_atomics_and_plain_accesses),
+        cmocka_unit_test(test_subgroup_scope_atomics_between_subgroups),
         cmocka_unit_test(test_scoped_atomics_inside_a_workgroup_and_counters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
