@@ -537,8 +537,8 @@ static void workgroup_race_missing(const struct vkmm_workgroup_race *r, char *ou
         snprintf(out, size,
                  "the atomics %s and %s have Subgroup scope (gl_ScopeSubgroup), but the two invocations are in "
                  "different subgroups: atomics whose scope does not hold both invocations are not ordered with "
-                 "each other, and one of the writes was lost; use gl_ScopeWorkgroup (or plain atomicAdd()) for atomics "
-                 "shared by the workgroup",
+                 "each other, and one of the writes was lost; use gl_ScopeWorkgroup (or plain atomicAdd()) for "
+                 "atomics shared by the workgroup",
                  r->earlier.text, r->later.text);
         return;
     }

@@ -206,7 +206,11 @@ static void correct_handoff_fences(void **state) { (void)state; run(CORRECT_HAND
 static void bug_handoff_subgroup_scope(void **state) { (void)state; run(HANDOFF_SUBGROUP_SCOPE); }
 static void bug_shared_subgroup_scope_count(void **state) { (void)state; run(SHARED_SUBGROUP_SCOPE_COUNT); }
 static void bug_device_subgroup_scope_count(void **state) { (void)state; run(DEVICE_SUBGROUP_SCOPE_COUNT); }
-static void correct_device_workgroup_scope_count(void **state) { (void)state; run(CORRECT_DEVICE_WORKGROUP_SCOPE_COUNT); }
+static void correct_device_workgroup_scope_count(void **state)
+{
+    (void)state;
+    run(CORRECT_DEVICE_WORKGROUP_SCOPE_COUNT);
+}
 static void bug_device_plain_read_of_count(void **state) { (void)state; run(DEVICE_PLAIN_READ_OF_COUNT); }
 static void bug_device_coherent_read_of_count(void **state) { (void)state; run(DEVICE_COHERENT_READ_OF_COUNT); }
 static void correct_device_handoff_workgroup_scope(void **state)

@@ -451,7 +451,8 @@ static void test_device_atomics_and_plain_accesses(void **state)
     /* A plain read, then another workgroup's atomic write: a race too. */
     vkmm_happens_before_begin(h);
     assert_false(vkmm_happens_before_access(h, DATA, 4, false, 1, 5, SITE_READ, &u));
-    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, false, 2, 7, SITE_ATOMIC, &u)); /* reads do not conflict */
+    /* Reads do not conflict. */
+    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, false, 2, 7, SITE_ATOMIC, &u));
     assert_true(vkmm_happens_before_wide_atomic(h, DATA, 4, false, true, 2, 7, SITE_ATOMIC, &u));
     assert_false(u.write);
     /* A counter read plainly while another workgroup adds to it: a race,
@@ -471,21 +472,21 @@ static void test_device_atomics_and_plain_accesses(void **state)
     assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 1, 5, SITE_ATOMIC, &u));
     hand_over(h, 1, 2, true, true, true);
     assert_false(vkmm_happens_before_access(h, DATA, 4, false, 2, 7, SITE_READ, &u));
-    vkmm_happens_before_begin(h);
-    vkmm_happens_before_release(h, 1, true);
-    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 1, 5, SITE_ATOMIC, &u));
-    vkmm_happens_before_atomic(h, 1, FLAG, false, true);
-    vkmm_happens_before_atomic(h, 2, FLAG, true, false);
-    vkmm_happens_before_acquire(h, 2, true);
-    assert_false(vkmm_happens_before_access(h, DATA, 4, false, 2, 7, SITE_READ, &u));
-    /* Without the acquire: a race. */
-    vkmm_happens_before_begin(h);
-    vkmm_happens_before_release(h, 1, true);
-    assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 1, 5, SITE_ATOMIC, &u));
-    vkmm_happens_before_atomic(h, 1, FLAG, false, true);
-    vkmm_happens_before_atomic(h, 2, FLAG, true, false);
-    assert_true(vkmm_happens_before_access(h, DATA, 4, false, 2, 7, SITE_READ, &u));
+    for (int acquire = 1; acquire >= 0; acquire--) { /* without the acquire: a race */
+        vkmm_happens_before_begin(h);
+        vkmm_happens_before_release(h, 1, true);
+        assert_false(vkmm_happens_before_wide_atomic(h, DATA, 4, true, true, 1, 5, SITE_ATOMIC, &u));
+        hand_over(h, 1, 2, false, acquire, true);
+        assert_int_equal(vkmm_happens_before_access(h, DATA, 4, false, 2, 7, SITE_READ, &u), !acquire);
+    }
     vkmm_happens_before_destroy(h);
+}
+
+/* A new dispatch with subgroups of 4 lanes. */
+static void restart_with_width_4(struct vkmm_happens_before *h)
+{
+    vkmm_happens_before_begin(h);
+    vkmm_happens_before_subgroup_width(h, 4);
 }
 
 /* Atomics of Subgroup scope are mutually ordered only inside their
@@ -498,7 +499,7 @@ static void test_subgroup_scope_atomics_between_subgroups(void **state)
     (void)state;
     struct vkmm_unordered u;
     struct vkmm_happens_before *h = start();
-    vkmm_happens_before_subgroup_width(h, 4);
+    restart_with_width_4(h);
     assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, false, true, 1, 0, 0, SITE_WRITE, &u));
     assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, true, false, 1, 0, 1, SITE_READ, &u));
     assert_true(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, true, false, 1, 1, 4, SITE_READ, &u));
@@ -506,26 +507,22 @@ static void test_subgroup_scope_atomics_between_subgroups(void **state)
     assert_int_equal(u.site, SITE_WRITE);
     assert_true(u.write);
     /* Workgroup scope on the reading side does not help: the store's does not hold it. */
-    vkmm_happens_before_begin(h);
-    vkmm_happens_before_subgroup_width(h, 4);
+    restart_with_width_4(h);
     assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, false, true, 1, 0, 0, SITE_WRITE, &u));
     assert_true(vkmm_happens_before_scoped_atomic(h, FLAG, 4, true, false, 1, 1, 4, SITE_READ, &u));
     /* A barrier between: ordered. */
-    vkmm_happens_before_begin(h);
-    vkmm_happens_before_subgroup_width(h, 4);
+    restart_with_width_4(h);
     assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, false, true, 1, 0, 0, SITE_WRITE, &u));
     vkmm_happens_before_barrier(h, 1);
     assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, true, false, 1, 1, 4, SITE_READ, &u));
     /* A release after it and an acquire at Workgroup scope: ordered. */
-    vkmm_happens_before_begin(h);
-    vkmm_happens_before_subgroup_width(h, 4);
+    restart_with_width_4(h);
     assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, false, true, 1, 0, 0, SITE_WRITE, &u));
     vkmm_happens_before_device_release(h, 1, 0);
     vkmm_happens_before_device_acquire(h, 1, 1);
     assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, true, false, 1, 1, 4, SITE_READ, &u));
     /* Two read-modify-writes: the levels' lost update, not a race here. */
-    vkmm_happens_before_begin(h);
-    vkmm_happens_before_subgroup_width(h, 4);
+    restart_with_width_4(h);
     assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, true, true, 1, 0, 0, SITE_WRITE, &u));
     assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, true, true, 1, 1, 4, SITE_WRITE, &u));
     vkmm_happens_before_destroy(h);
