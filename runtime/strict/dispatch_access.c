@@ -564,6 +564,22 @@ static void workgroup_race_missing(const struct vkmm_workgroup_race *r, char *ou
              race_verb(&r->earlier), r->earlier.text, race_verb(&r->later), r->later.text, why);
 }
 
+/* A read of Workgroup memory no invocation of the workgroup wrote: the
+ * variable's value is undefined (Vulkan: Workgroup variables without an
+ * initializer start undefined in every workgroup). */
+static void describe_uninitialized_workgroup_read(const struct vkmm_workgroup_race *r, struct vkmm_mm_hazard *hazard)
+{
+    hazard->id = VKMM_MM_HAZARD_UNINITIALIZED_READ;
+    snprintf(hazard->missing, sizeof(hazard->missing),
+             "an initialization: the %s of %s reads Workgroup memory that no invocation of its workgroup wrote, "
+             "and Workgroup variables start undefined in every workgroup; write it first (then barrier()), or "
+             "give the variable an initializer (shaderZeroInitializeWorkgroupMemory)",
+             race_verb(&r->later), r->later.text);
+    const uint32_t *b = r->later.invocation;
+    snprintf(hazard->example, sizeof(hazard->example), "invocation (%u,%u,%u) of workgroup (%u,%u,%u) first", b[0],
+             b[1], b[2], r->workgroup[0], r->workgroup[1], r->workgroup[2]);
+}
+
 void vkmm_strict_report_workgroup_races(struct vkmm_strict *strict, const struct vkmm_strict_command *command,
                                         const struct vkmm_workgroup_races *races)
 {
@@ -578,8 +594,13 @@ void vkmm_strict_report_workgroup_races(struct vkmm_strict *strict, const struct
             .reader_or_second = command->agent,
             .writer_or_first = command->agent,
         };
-        workgroup_race_missing(r, hazard.missing, sizeof(hazard.missing));
         const uint32_t *a = r->earlier.invocation, *b = r->later.invocation;
+        if (r->uninitialized) {
+            describe_uninitialized_workgroup_read(r, &hazard);
+            vkmm_hazard_report_add(strict, &hazard, NULL);
+            continue;
+        }
+        workgroup_race_missing(r, hazard.missing, sizeof(hazard.missing));
         snprintf(hazard.example, sizeof(hazard.example),
                  "invocation (%u,%u,%u) (%s) and invocation (%u,%u,%u) (%s) of workgroup (%u,%u,%u) first; %llu "
                  "byte accesses raced",

@@ -78,6 +78,10 @@ struct vkmm_workgroup_monitor {
     struct vkmm_workgroup_races *races;
     uint64_t seed; /* 0: every racing read stale (the stalest result) */
     struct vkmm_store_buffers *buffers; /* modules whose atomics all work on Workgroup storage */
+    /* Workgroup variables start undefined: the bytes as the workgroup
+     * started (the seeded pattern) and, a bit per byte, whether an
+     * invocation of the workgroup wrote it since. */
+    uint8_t *initial, *written;
     uint32_t *lane_offsets;             /* per lane, for the store buffers */
 };
 
@@ -104,7 +108,10 @@ struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t loca
     m->lost = malloc(slots * sizeof(*m->lost));
     m->buffers = vkmm_store_buffers_create(m->subgroups, shared_size);
     m->lane_offsets = calloc(width ? width : 1, sizeof(*m->lane_offsets));
-    if (!m->view || !m->words || !m->bytes || !m->epoch || !m->wide || !m->local || !m->lost || !m->buffers || !m->lane_offsets) {
+    m->initial = malloc(slots);
+    m->written = calloc((slots + 7) / 8, 1);
+    if (!m->view || !m->words || !m->bytes || !m->epoch || !m->wide || !m->local || !m->lost || !m->buffers ||
+        !m->lane_offsets || !m->initial || !m->written) {
         vkmm_workgroup_monitor_destroy(m);
         return NULL;
     }
@@ -129,6 +136,8 @@ void vkmm_workgroup_monitor_destroy(struct vkmm_workgroup_monitor *m)
     free(m->lost);
     vkmm_store_buffers_destroy(m->buffers);
     free(m->lane_offsets);
+    free(m->initial);
+    free(m->written);
     free(m);
 }
 
@@ -144,6 +153,8 @@ void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *m, uint8_t *sha
     m->arrivals_synchronize = true;
     m->execution_barrier_passed = false;
     m->lost_count = 0;
+    memcpy(m->initial, shared, m->size);
+    memset(m->written, 0, (m->size + 7) / 8);
     vkmm_store_buffers_begin(m->buffers, shared, m->seed);
 }
 
@@ -363,12 +374,26 @@ static const struct sync_state *sync_of(const struct vkmm_workgroup_monitor *m, 
     return first->subgroup == second->subgroup ? m->local : m->wide;
 }
 
+static void forget_uninitialized(struct vkmm_workgroup_races *races, const struct access *read)
+{
+    for (uint32_t i = 0; !read->write && i < races->count; i++) {
+        if (races->race[i].uninitialized && races->race[i].later.word == read->word) {
+            races->race[i] = races->race[--races->count];
+            return;
+        }
+    }
+}
+
 /* A race between an earlier access `first` (of another invocation) and
  * `second`, the access being made: aggregated by the pair of instructions. */
 static void record(struct vkmm_workgroup_monitor *m, uint32_t offset, uint32_t bytes, const struct access *first,
                    const struct access *second)
 {
     struct vkmm_workgroup_races *races = m->races;
+    /* A read that races with a write came before that write: what it read
+     * undefined is this race's consequence (one report per bug). */
+    forget_uninitialized(races, first);
+    forget_uninitialized(races, second);
     uint32_t low = first->word < second->word ? first->word : second->word;
     uint32_t high = first->word < second->word ? second->word : first->word;
     for (uint32_t i = 0; i < races->count; i++) {
@@ -399,6 +424,62 @@ static void record(struct vkmm_workgroup_monitor *m, uint32_t offset, uint32_t b
         .bytes = bytes,
     };
     memcpy(r->workgroup, m->workgroup, sizeof(r->workgroup));
+}
+
+/* A read of bytes no invocation of the workgroup wrote: one record per
+ * instruction. */
+static void record_uninitialized(struct vkmm_workgroup_monitor *m, uint32_t offset, const struct access *a)
+{
+    struct vkmm_workgroup_races *races = m->races;
+    for (uint32_t i = 0; i < races->count; i++) {
+        struct vkmm_workgroup_race *r = &races->race[i];
+        if (r->uninitialized && r->later.word == a->word)
+            return; /* one record per instruction: its first occurrence */
+        bool raced = (!r->earlier.write && r->earlier.word == a->word) || (!r->later.write && r->later.word == a->word);
+        if (!r->uninitialized && raced)
+            return; /* the read races with a write: that report says it */
+    }
+    if (races->count == VKMM_WORKGROUP_MAX_RACES) {
+        races->more++;
+        return;
+    }
+    struct vkmm_workgroup_race *r = &races->race[races->count++];
+    *r = (struct vkmm_workgroup_race){ .earlier = race_side(m, a), .later = race_side(m, a), .uninitialized = true,
+                                       .offset = offset, .bytes = 1 };
+    memcpy(r->workgroup, m->workgroup, sizeof(r->workgroup));
+}
+
+/* Was the byte at `offset` never written by an invocation of the
+ * workgroup, and does its word still hold the seeded pattern it started
+ * with?  The runtime's pattern sets the high bit of every 32-bit word
+ * (runtime/exec/dispatch.c): a word without it (a variable with an
+ * initializer, cleared directly; memory not filled with the pattern) is
+ * never taken as undefined. */
+static bool undefined_byte(const struct vkmm_workgroup_monitor *m, uint32_t offset)
+{
+    uint32_t word = offset / WORD * WORD, now, initial;
+    if ((m->written[offset / 8] >> (offset % 8) & 1) || word + WORD > m->size)
+        return false;
+    memcpy(&now, m->shared + word, WORD);
+    memcpy(&initial, m->initial + word, WORD);
+    return now == initial && (initial & 0x80000000u);
+}
+
+/* Workgroup variables start undefined (their words hold the seeded
+ * pattern, DESIGN §3 "manifest"): a read of bytes no invocation of the
+ * workgroup wrote reads garbage on a GPU, and is recorded.  Then the
+ * access's writes mark their bytes. */
+static void note_initialized(struct vkmm_workgroup_monitor *m, uint32_t at, uint32_t size, uint32_t flags,
+                             const struct access *a)
+{
+    for (uint32_t offset = at; (flags & VKMM_WORKGROUP_READ) && offset < at + size; offset++) {
+        if (undefined_byte(m, offset)) {
+            record_uninitialized(m, offset, a);
+            break;
+        }
+    }
+    for (uint32_t offset = at; (flags & VKMM_WORKGROUP_WRITE) && offset < at + size; offset++)
+        m->written[offset / 8] |= (uint8_t)(1u << (offset % 8));
 }
 
 /* The earlier access of a byte as the monitor remembers it. */
@@ -626,6 +707,7 @@ static bool access_lane(struct vkmm_workgroup_monitor *m, uint32_t at, uint32_t 
                         const struct access *a)
 {
     bool stale = false;
+    note_initialized(m, at, size, flags, a);
     for (uint32_t offset = at, end = at + size; offset < end;) {
         uint32_t word = offset / WORD;
         if (!m->byte_cells && offset % WORD == 0 && end - offset >= WORD) {
@@ -779,8 +861,11 @@ static int64_t judge_access(struct vkmm_workgroup_monitor *m, const uint64_t *ad
     bool uniform = !(flags & VKMM_WORKGROUP_WRITE) && same_address(m, addresses, lanes);
     uint64_t first;
     if (uniform && vkmm_lane_offset(addresses[__builtin_ctzll(lanes)], base, m->size, size, &first) &&
-        read_by_many(m, (uint32_t)first, size, flags, (uint32_t)(site >> 32), text))
+        read_by_many(m, (uint32_t)first, size, flags, (uint32_t)(site >> 32), text)) {
+        struct access a = lane_access(m, subgroup, (uint32_t)__builtin_ctzll(lanes), flags, site, text);
+        note_initialized(m, (uint32_t)first, size, flags, &a);
         return 0;
+    }
     uint32_t judged = 0;
     for (uint32_t lane = 0; lane < m->width && lane < 64; lane++) {
         uint64_t at;

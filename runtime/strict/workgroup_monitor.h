@@ -36,6 +36,7 @@ struct vkmm_workgroup_race {
     bool same_subgroup;          /* in every occurrence, both invocations were in one subgroup */
     bool execution_barrier_only; /* a barrier without Workgroup-memory semantics came between */
     bool narrow_atomics;         /* two atomics, one of Subgroup scope, by invocations of different subgroups */
+    bool uninitialized;          /* `later` read bytes no invocation of the workgroup wrote (`earlier` = `later`) */
     bool unreleased, unacquired; /* fences or atomics may order Workgroup memory here, but the first access's
                                     subgroup made no release after it / the second's no acquire after it */
     uint32_t offset;             /* first byte, in the workgroup's shared memory */

@@ -34,6 +34,7 @@ enum {
     DEVICE_PLAIN_READ_OF_COUNT,
     DEVICE_COHERENT_READ_OF_COUNT,
     CORRECT_DEVICE_HANDOFF_WORKGROUP_SCOPE,
+    HISTOGRAM_NOT_CLEARED,
     VARIANTS
 };
 
@@ -65,6 +66,7 @@ static const struct sync_variant variants[VARIANTS] = {
     [DEVICE_PLAIN_READ_OF_COUNT] = { "bug_plain_read_of_atomic_count", "VKMM-HAZARD-DISPATCH-RACE" },
     [DEVICE_COHERENT_READ_OF_COUNT] = { "bug_coherent_read_of_atomic_count", "VKMM-HAZARD-DISPATCH-RACE" },
     [CORRECT_DEVICE_HANDOFF_WORKGROUP_SCOPE] = { "correct_buffer_flag_handoff_at_workgroup_scope", NULL },
+    [HISTOGRAM_NOT_CLEARED] = { "bug_shared_histogram_not_cleared", "VKMM-HAZARD-UNINITIALIZED-READ" },
 };
 
 static const char *const shaders[VARIANTS] = {
@@ -94,6 +96,7 @@ static const char *const shaders[VARIANTS] = {
     [DEVICE_PLAIN_READ_OF_COUNT] = "sync_device_plain_read_of_atomic_count",
     [DEVICE_COHERENT_READ_OF_COUNT] = "sync_device_coherent_read_of_atomic_count",
     [CORRECT_DEVICE_HANDOFF_WORKGROUP_SCOPE] = "sync_device_handoff_workgroup_scope",
+    [HISTOGRAM_NOT_CLEARED] = "sync_shared_histogram_not_cleared",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -138,6 +141,7 @@ static void expected_result(int variant, uint32_t expected[SYNC_WORDS])
             expected[i] = input_word(neighbour) * 2u;
             break;
         case CORRECT_HISTOGRAM:
+        case HISTOGRAM_NOT_CLEARED:
         case HISTOGRAM_NO_BARRIER: {
             uint32_t count = 0;
             for (uint32_t j = 0; j < 64 && i % 64 < 16; j++)
@@ -213,6 +217,7 @@ static void correct_device_workgroup_scope_count(void **state)
 }
 static void bug_device_plain_read_of_count(void **state) { (void)state; run(DEVICE_PLAIN_READ_OF_COUNT); }
 static void bug_device_coherent_read_of_count(void **state) { (void)state; run(DEVICE_COHERENT_READ_OF_COUNT); }
+static void bug_histogram_not_cleared(void **state) { (void)state; run(HISTOGRAM_NOT_CLEARED); }
 static void correct_device_handoff_workgroup_scope(void **state)
 {
     (void)state;
@@ -235,6 +240,7 @@ int main(void)
         cmocka_unit_test(bug_shared_subgroup_scope_count), cmocka_unit_test(bug_device_subgroup_scope_count),
         cmocka_unit_test(correct_device_workgroup_scope_count), cmocka_unit_test(bug_device_plain_read_of_count),
         cmocka_unit_test(bug_device_coherent_read_of_count), cmocka_unit_test(correct_device_handoff_workgroup_scope),
+        cmocka_unit_test(bug_histogram_not_cleared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
