@@ -82,6 +82,7 @@ struct vkmm_workgroup_monitor {
      * started (the seeded pattern) and, a bit per byte, whether an
      * invocation of the workgroup wrote it since. */
     uint8_t *initial, *written;
+    uint32_t unwritten; /* bytes whose written bit is still clear: 0 makes the checks free */
     uint32_t *lane_offsets;             /* per lane, for the store buffers */
 };
 
@@ -155,6 +156,7 @@ void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *m, uint8_t *sha
     m->lost_count = 0;
     memcpy(m->initial, shared, m->size);
     memset(m->written, 0, (m->size + 7) / 8);
+    m->unwritten = m->size;
     vkmm_store_buffers_begin(m->buffers, shared, m->seed);
 }
 
@@ -465,21 +467,43 @@ static bool undefined_byte(const struct vkmm_workgroup_monitor *m, uint32_t offs
     return now == initial && (initial & 0x80000000u);
 }
 
+/* Does every byte of [at, at + size) have its written bit?  With `mark`,
+ * sets them.  A byte of the map at a time: one step for an aligned word. */
+static bool written_bits(struct vkmm_workgroup_monitor *m, uint32_t at, uint32_t size, bool mark)
+{
+    bool all = true;
+    for (uint32_t offset = at, end = at + size; offset < end;) {
+        uint32_t bit = offset % 8, n = end - offset < 8 - bit ? end - offset : 8 - bit;
+        uint8_t mask = (uint8_t)(((1u << n) - 1u) << bit);
+        uint8_t missing = mask & (uint8_t)~m->written[offset / 8];
+        all &= missing == 0;
+        if (mark && missing) {
+            m->written[offset / 8] |= mask;
+            for (; missing; missing &= (uint8_t)(missing - 1)) /* no popcnt instruction assumed */
+                m->unwritten--;
+        }
+        offset += n;
+    }
+    return all;
+}
+
 /* Workgroup variables start undefined (their words hold the seeded
  * pattern, DESIGN §3 "manifest"): a read of bytes no invocation of the
  * workgroup wrote reads garbage on a GPU, and is recorded.  Then the
- * access's writes mark their bytes. */
+ * access's writes mark their bytes (a read-modify-write reads first). */
 static void note_initialized(struct vkmm_workgroup_monitor *m, uint32_t at, uint32_t size, uint32_t flags,
                              const struct access *a)
 {
-    for (uint32_t offset = at; (flags & VKMM_WORKGROUP_READ) && offset < at + size; offset++) {
-        if (undefined_byte(m, offset)) {
-            record_uninitialized(m, offset, a);
-            break;
+    if ((flags & VKMM_WORKGROUP_READ) && !written_bits(m, at, size, false)) {
+        for (uint32_t offset = at; offset < at + size; offset++) {
+            if (undefined_byte(m, offset)) {
+                record_uninitialized(m, offset, a);
+                break;
+            }
         }
     }
-    for (uint32_t offset = at; (flags & VKMM_WORKGROUP_WRITE) && offset < at + size; offset++)
-        m->written[offset / 8] |= (uint8_t)(1u << (offset % 8));
+    if (flags & VKMM_WORKGROUP_WRITE)
+        written_bits(m, at, size, true);
 }
 
 /* The earlier access of a byte as the monitor remembers it. */
@@ -707,7 +731,8 @@ static bool access_lane(struct vkmm_workgroup_monitor *m, uint32_t at, uint32_t 
                         const struct access *a)
 {
     bool stale = false;
-    note_initialized(m, at, size, flags, a);
+    if (m->unwritten) /* every byte written: the common case once a workgroup filled its variables */
+        note_initialized(m, at, size, flags, a);
     for (uint32_t offset = at, end = at + size; offset < end;) {
         uint32_t word = offset / WORD;
         if (!m->byte_cells && offset % WORD == 0 && end - offset >= WORD) {
@@ -863,7 +888,8 @@ static int64_t judge_access(struct vkmm_workgroup_monitor *m, const uint64_t *ad
     if (uniform && vkmm_lane_offset(addresses[__builtin_ctzll(lanes)], base, m->size, size, &first) &&
         read_by_many(m, (uint32_t)first, size, flags, (uint32_t)(site >> 32), text)) {
         struct access a = lane_access(m, subgroup, (uint32_t)__builtin_ctzll(lanes), flags, site, text);
-        note_initialized(m, (uint32_t)first, size, flags, &a);
+        if (m->unwritten)
+            note_initialized(m, (uint32_t)first, size, flags, &a);
         return 0;
     }
     uint32_t judged = 0;

@@ -275,6 +275,45 @@ static void test_subgroup_scope_atomics_race_between_subgroups(void **state)
     }
 }
 
+/* Workgroup memory starts with the seeded pattern (every word's high bit
+ * set): a read of bytes no invocation wrote is one record per instruction;
+ * a read of written bytes, or of bytes without the pattern (a zeroed
+ * variable), is not; a read that races with a later write is that race's
+ * record only. */
+static void test_reads_of_unwritten_memory(void **state)
+{
+    (void)state;
+    struct vkmm_workgroup_races races = { 0 };
+    uint8_t shared[SHARED];
+    for (int i = 0; i < SHARED; i++)
+        shared[i] = (uint8_t)(0x80 | i);
+    memset(shared + 16, 0, 8); /* a variable with an initializer */
+    struct vkmm_workgroup_monitor *m = started(&races, shared);
+    const uint32_t at0[WIDTH] = { 0, 0, 0, 0 }, at4[WIDTH] = { 4, 4, 4, 4 }, at16[WIDTH] = { 16, 16, 16, 16 };
+    const uint32_t at32[WIDTH] = { 32, 32, 32, 32 };
+    access(m, shared, 0, 1, at0, 4, VKMM_WORKGROUP_WRITE, 10);
+    access(m, shared, 0, 1, at0, 4, VKMM_WORKGROUP_READ, 11);  /* written: fine */
+    access(m, shared, 0, 1, at16, 4, VKMM_WORKGROUP_READ, 12); /* zeroed: fine */
+    assert_int_equal(races.count, 0);
+    access(m, shared, 0, 1, at4, 4, VKMM_WORKGROUP_READ | VKMM_WORKGROUP_WRITE | VKMM_WORKGROUP_ATOMIC, 13);
+    assert_int_equal(races.count, 1);
+    assert_true(races.race[0].uninitialized);
+    assert_int_equal(races.race[0].later.word, 13);
+    assert_int_equal(races.race[0].offset, 4);
+    access(m, shared, 1, 1, at4, 4, VKMM_WORKGROUP_READ, 13); /* the same instruction: no new record */
+    assert_int_equal(races.count, 1);
+    /* A read before another invocation's write, with no barrier: the race. */
+    access(m, shared, 1, 1, at32, 4, VKMM_WORKGROUP_READ, 14);
+    assert_int_equal(races.count, 2);
+    access(m, shared, 2, 1, at32, 4, VKMM_WORKGROUP_WRITE, 15);
+    assert_int_equal(races.count, 2);
+    bool race_kept = false;
+    for (uint32_t i = 0; i < races.count; i++)
+        race_kept |= !races.race[i].uninitialized && races.race[i].earlier.word == 14 && races.race[i].later.word == 15;
+    assert_true(race_kept);
+    vkmm_workgroup_monitor_destroy(m);
+}
+
 /* In a module whose fences and atomics order Workgroup memory, a write and
  * another subgroup's read are ordered by a release after the write and an
  * acquire after it (000 "Synchronizes-With"): a release atomic, or a release
@@ -366,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_plain_store_then_atomics_races),
         cmocka_unit_test(test_release_and_acquire_order_a_handoff),
         cmocka_unit_test(test_subgroup_scope_atomics_race_between_subgroups),
+        cmocka_unit_test(test_reads_of_unwritten_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
