@@ -350,7 +350,11 @@ static void describe_lost_update(const struct vkmm_strict_grid *grid, const stru
     char atomic[112], other[112];
     device_race_workgroup(atomic, sizeof(atomic), grid, &r->earlier);
     device_race_workgroup(other, sizeof(other), grid, &r->later);
-    snprintf(hazard->example, sizeof(hazard->example), "%s's copy went out over %s's change", atomic, other);
+    if (r->subgroup_scope)
+        snprintf(hazard->example, sizeof(hazard->example), "the copy of %s's subgroup went out over another subgroup's "
+                 "change", atomic);
+    else
+        snprintf(hazard->example, sizeof(hazard->example), "%s's copy went out over %s's change", atomic, other);
 }
 
 /* Private accesses of different agents (invocations of different
