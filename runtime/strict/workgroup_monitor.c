@@ -333,7 +333,7 @@ static inline bool atomics_ordered(const struct vkmm_workgroup_monitor *m, bool 
 {
     if (!earlier_atomic || !a->atomic)
         return false;
-    return (!earlier_narrow && !a->narrow) || (earlier != NOBODY && (uint32_t)(earlier - 1) / m->width == a->subgroup);
+    return (!earlier_narrow && !a->narrow) || (earlier != NOBODY && same_subgroup(m, earlier, a));
 }
 
 static inline bool reads_ordered(const struct vkmm_workgroup_monitor *m, const struct cell *b, const struct access *a)
