@@ -32,17 +32,14 @@ struct vkmm_compile_options {
     const struct vkmm_compile_set *sets;     /* set_count entries */
     int optimize;                            /* 0: no LLVM optimisation (debugging) */
     int suspend_at_atomics;                  /* yield (VKMM_SHADER_YIELDED) after every atomic */
-    /* Strict mode: every access to device memory also marks its bytes in
-     * the read or write marks (shader_abi.h), so a dispatch's accesses are
-     * exactly the bytes its invocations touched. */
-    int track_accesses;
     /* Strict mode: every access to Workgroup storage and every control
      * barrier goes through the workgroup-memory monitor (shader_abi.h), which
      * finds races between invocations and makes them show. */
     int monitor_workgroup_memory;
     /* Strict mode: every access to device memory goes through the
      * device-memory monitor (shader_abi.h), which finds accesses of
-     * different workgroups that cannot be synchronized inside a dispatch. */
+     * different workgroups that cannot be synchronized inside a dispatch,
+     * and whose records are the dispatch's exact accesses afterwards. */
     int monitor_device_memory;
     /* Every loop polls the dispatch's watchdog now and then (shader_abi.h),
      * so a runaway dispatch can end. */

@@ -208,7 +208,6 @@ static LLVMValueRef load_leaf(struct tr *t, const struct place *at, LLVMValueRef
     LLVMValueRef mask = in_bounds(t, p, addresses, size);
     spv_fence_coherent(t, at, false);
     if (kind == SPV_STORAGE_EXPLICIT) {
-        spv_mark_accesses(t, addresses, mask, size, false);
         addresses = spv_monitor_device_access(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_READ);
     }
     if (kind == SPV_STORAGE_SHARED)
@@ -263,7 +262,6 @@ static void store_leaf(struct tr *t, const struct place *at, LLVMValueRef extra,
     LLVMValueRef mask = in_bounds(t, p, addresses, size);
     spv_fence_coherent(t, at, true);
     if (kind == SPV_STORAGE_EXPLICIT) {
-        spv_mark_accesses(t, addresses, mask, size, true);
         addresses = spv_monitor_device_access(t, at->pointer_id, addresses, mask, size, VKMM_WORKGROUP_WRITE);
     }
     if (kind == SPV_STORAGE_SHARED)
@@ -354,7 +352,6 @@ static LLVMValueRef load_uniform_leaf(struct tr *t, const struct place *at, LLVM
     LLVMPositionBuilderAtEnd(t->builder, load);
     spv_fence_coherent(t, at, false);
     if (at->kind == SPV_STORAGE_EXPLICIT) {
-        spv_mark_accesses(t, tr_splat(t, address), t->exec, size, false);
         /* The monitor moves the active lanes only (a racing read sees the
          * bytes from before the dispatch): the first active lane's address. */
         LLVMValueRef splat = tr_splat(t, address);
@@ -539,7 +536,6 @@ static LLVMValueRef load_vector(struct tr *t, const struct place *at, LLVMValueR
     LLVMPositionBuilderAtEnd(t->builder, block);
     spv_fence_coherent(t, at, false);
     if (at->kind == SPV_STORAGE_EXPLICIT) {
-        spv_mark_accesses(t, addresses, t->exec, size, false);
         addresses = spv_monitor_device_access(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_READ);
     }
     if (at->kind == SPV_STORAGE_SHARED)
@@ -588,7 +584,6 @@ static void store_vector(struct tr *t, const struct place *at, LLVMValueRef extr
     LLVMPositionBuilderAtEnd(t->builder, block);
     spv_fence_coherent(t, at, true);
     if (at->kind == SPV_STORAGE_EXPLICIT) {
-        spv_mark_accesses(t, addresses, t->exec, size, true);
         addresses = spv_monitor_device_access(t, at->pointer_id, addresses, t->exec, size, VKMM_WORKGROUP_WRITE);
     }
     if (at->kind == SPV_STORAGE_SHARED)
@@ -717,10 +712,6 @@ static bool translate_atomic(struct tr *t, const struct spv_insn *insn, const ui
     spv_device_fence(t, scope, semantics, true, false);
     spv_monitor_workgroup_sync(t, scope, semantics, true, op != SpvOpAtomicLoad, !is_store);
     if (at.kind == SPV_STORAGE_EXPLICIT) {
-        if (!is_store)
-            spv_mark_accesses(t, addresses, mask, size, false);
-        if (op != SpvOpAtomicLoad)
-            spv_mark_accesses(t, addresses, mask, size, true);
         addresses = spv_monitor_device_access(t, pointer_id, addresses, mask, size,
                                    VKMM_WORKGROUP_ATOMIC | (is_store ? 0 : VKMM_WORKGROUP_READ) |
                                        (op == SpvOpAtomicLoad ? 0 : VKMM_WORKGROUP_WRITE));

@@ -12,9 +12,6 @@ struct place {
     uint32_t pointer_id; /* the SPIR-V pointer accessed (for the workgroup monitor) */
 };
 
-/* Strict mode's exact accesses: marks the bytes of every lane in `mask`
- * that lie in device memory (no-op without track_accesses). */
-void spv_mark_accesses(struct tr *t, LLVMValueRef addresses, LLVMValueRef mask, unsigned size, bool write);
 /* The monitors' hooks before an access of Workgroup storage and of device
  * memory: they return the addresses the lanes must use. */
 LLVMValueRef spv_monitor_workgroup_access(struct tr *t, uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef mask,

@@ -1,44 +1,14 @@
 /* Strict mode's hooks in the generated code, at the one memory lowering
- * point (lower_memory.c): the exact-access marks of every device-memory
- * access (DESIGN §3 "Exact accesses"), the calls into the workgroup- and
- * device-memory monitors with each access's scope and privacy, and the
- * fences of memory semantics at their scope (DESIGN §3.2). */
+ * point (lower_memory.c): the calls into the workgroup- and device-memory
+ * monitors with each access's scope and privacy (the device-memory
+ * monitor's records are also the dispatch's exact accesses, DESIGN §3
+ * "Exact accesses"), and the fences of memory semantics at their scope
+ * (DESIGN §3.2). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "lower_memory.h"
 #include "spirv_names.h"
-
-/* Strict mode's exact accesses (DESIGN §3 "Exact accesses"): for every
- * lane in `mask` whose `size` bytes at `addresses` lie in device memory, a
- * 1 in each byte of the read or write marks (shader_abi.h).  Push
- * constants, shared and lane-scaled storage are not device memory and are
- * never marked.  Stores of a constant, so no lane's mark depends on
- * another's. */
-void spv_mark_accesses(struct tr *t, LLVMValueRef addresses, LLVMValueRef mask, unsigned size, bool write)
-{
-    if (!t->options->track_accesses)
-        return;
-    LLVMValueRef base = tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MEMORY_BASE, t->i64));
-    LLVMValueRef end = tr_splat(t, tr_invocation_field(t, VKMM_INVOCATION_DEVICE_MEMORY_END, t->i64));
-    LLVMValueRef last = LLVMBuildAdd(t->builder, addresses, spv_i64_splat(t, size), "");
-    LLVMValueRef in_device = LLVMBuildAnd(t->builder, LLVMBuildICmp(t->builder, LLVMIntUGE, addresses, base, ""),
-                                          LLVMBuildICmp(t->builder, LLVMIntULE, last, end, ""), "");
-    LLVMValueRef lanes = LLVMBuildAnd(t->builder, mask, in_device, "");
-    int field = write ? VKMM_INVOCATION_WRITE_MARKS_DELTA : VKMM_INVOCATION_READ_MARKS_DELTA;
-    LLVMValueRef marks = LLVMBuildAdd(t->builder, addresses, tr_splat(t, tr_invocation_field(t, field, t->i64)), "");
-    for (unsigned at = 0; at < size;) {
-        unsigned chunk = size - at >= 8 ? 8 : size - at >= 4 ? 4 : size - at >= 2 ? 2 : 1;
-        LLVMTypeRef scalar = LLVMIntTypeInContext(t->context, chunk * 8);
-        LLVMValueRef ones = LLVMConstInt(scalar, 0x0101010101010101ull, 0);
-        LLVMTypeRef vector = LLVMVectorType(scalar, t->width);
-        LLVMValueRef targets = LLVMBuildAdd(t->builder, marks, spv_i64_splat(t, at), "");
-        LLVMTypeRef overloads[2] = { vector, LLVMVectorType(t->ptr, t->width) };
-        LLVMValueRef args[4] = { tr_splat(t, ones), spv_to_pointers(t, targets), LLVMConstInt(t->i32, 1, 0), lanes };
-        tr_call_intrinsic(t, "llvm.masked.scatter", overloads, 2, args, 4);
-        at += chunk;
-    }
-}
 
 /* --- Strict mode: the workgroup-memory monitor -------------------------------- */
 

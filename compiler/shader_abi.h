@@ -25,12 +25,6 @@ struct vkmm_shader_invocation {
      * pointers may point. */
     uint64_t device_memory_base;
     uint64_t device_memory_end;
-    /* Strict mode (track_accesses): a shader that reads (writes) byte b of
-     * device memory stores 1 at b + read_marks_delta (b + write_marks_delta):
-     * maps as large as device memory, in which the runtime finds exactly
-     * the bytes a dispatch touched. */
-    int64_t read_marks_delta;
-    int64_t write_marks_delta;
     /* Strict mode (monitor_workgroup_memory): the workgroup-memory monitor
      * of this workgroup.  Every access to Workgroup storage first calls
      * workgroup_access with the lanes' byte addresses (W of them, inactive
@@ -177,19 +171,17 @@ enum vkmm_shader_invocation_field {
     VKMM_INVOCATION_SUBGROUP_ID = 104,
     VKMM_INVOCATION_DEVICE_MEMORY_BASE = 112,
     VKMM_INVOCATION_DEVICE_MEMORY_END = 120,
-    VKMM_INVOCATION_READ_MARKS_DELTA = 128,
-    VKMM_INVOCATION_WRITE_MARKS_DELTA = 136,
-    VKMM_INVOCATION_WORKGROUP_MONITOR = 144,
-    VKMM_INVOCATION_WORKGROUP_ACCESS = 152,
-    VKMM_INVOCATION_WORKGROUP_BARRIER = 160,
-    VKMM_INVOCATION_DEVICE_MONITOR = 168,
-    VKMM_INVOCATION_DEVICE_ACCESS = 176,
+    VKMM_INVOCATION_WORKGROUP_MONITOR = 128,
+    VKMM_INVOCATION_WORKGROUP_ACCESS = 136,
+    VKMM_INVOCATION_WORKGROUP_BARRIER = 144,
+    VKMM_INVOCATION_DEVICE_MONITOR = 152,
+    VKMM_INVOCATION_DEVICE_ACCESS = 160,
     VKMM_INVOCATION_WORKGROUP_TAG = 108,
-    VKMM_INVOCATION_POLL_CONTEXT = 184,
-    VKMM_INVOCATION_POLL = 192,
-    VKMM_INVOCATION_TEXEL_DECODE = 200,
-    VKMM_INVOCATION_TEXEL_ENCODE = 208,
-    VKMM_INVOCATION_DEVICE_FENCE = 216,
+    VKMM_INVOCATION_POLL_CONTEXT = 168,
+    VKMM_INVOCATION_POLL = 176,
+    VKMM_INVOCATION_TEXEL_DECODE = 184,
+    VKMM_INVOCATION_TEXEL_ENCODE = 192,
+    VKMM_INVOCATION_DEVICE_FENCE = 200,
 };
 _Static_assert(offsetof(struct vkmm_shader_invocation, push_constants) == VKMM_INVOCATION_PUSH_CONSTANTS, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, shared_memory) == VKMM_INVOCATION_SHARED_MEMORY, "abi");
@@ -198,8 +190,6 @@ _Static_assert(offsetof(struct vkmm_shader_invocation, num_workgroups) == VKMM_I
 _Static_assert(offsetof(struct vkmm_shader_invocation, subgroup_id) == VKMM_INVOCATION_SUBGROUP_ID, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, device_memory_base) == VKMM_INVOCATION_DEVICE_MEMORY_BASE, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, device_memory_end) == VKMM_INVOCATION_DEVICE_MEMORY_END, "abi");
-_Static_assert(offsetof(struct vkmm_shader_invocation, read_marks_delta) == VKMM_INVOCATION_READ_MARKS_DELTA, "abi");
-_Static_assert(offsetof(struct vkmm_shader_invocation, write_marks_delta) == VKMM_INVOCATION_WRITE_MARKS_DELTA, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, workgroup_monitor) == VKMM_INVOCATION_WORKGROUP_MONITOR, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, workgroup_access) == VKMM_INVOCATION_WORKGROUP_ACCESS, "abi");
 _Static_assert(offsetof(struct vkmm_shader_invocation, workgroup_barrier) == VKMM_INVOCATION_WORKGROUP_BARRIER, "abi");

@@ -105,7 +105,6 @@ static void key_of(struct vkmm_cache_key *key, const struct vkmm_shader_module *
     vkmm_cache_key_add(key, &options->subgroup_width, sizeof(options->subgroup_width));
     vkmm_cache_key_add(key, &options->optimize, sizeof(options->optimize));
     vkmm_cache_key_add(key, &options->suspend_at_atomics, sizeof(options->suspend_at_atomics));
-    vkmm_cache_key_add(key, &options->track_accesses, sizeof(options->track_accesses));
     vkmm_cache_key_add(key, &options->monitor_workgroup_memory, sizeof(options->monitor_workgroup_memory));
     vkmm_cache_key_add(key, &options->monitor_device_memory, sizeof(options->monitor_device_memory));
     vkmm_cache_key_add(key, &options->poll_loops, sizeof(options->poll_loops));
@@ -216,7 +215,6 @@ static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_c
         /* Strict mode interleaves subgroups at atomics, so that spin-waits
          * on flags set by other subgroups finish (DESIGN §3.3). */
         .suspend_at_atomics = vkmm_mode() == VKMM_MODE_STRICT,
-        .track_accesses = vkmm_mode() == VKMM_MODE_STRICT,
         .monitor_workgroup_memory = vkmm_mode() == VKMM_MODE_STRICT,
         .monitor_device_memory = vkmm_mode() == VKMM_MODE_STRICT,
         .poll_loops = 1,

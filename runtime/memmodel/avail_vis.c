@@ -541,6 +541,45 @@ static void read_granule(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
 /* Reads go a chunk at a time: the visible seqs of one chunk at once. */
 #define READ_CHUNK 16384u
 
+/* Is whole granule g read_granule's common case for a read path that sees
+ * `visible`: its newest version visible, and (when the read is checked)
+ * written since the allocation and the last discard, by one write event? */
+static bool common_granule(const struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, uint64_t g,
+                           uint64_t visible, bool checked)
+{
+    if (m->dev_seq.detail[g] || m->dev_seq.uniform[g] > visible)
+        return false;
+    if (!checked)
+        return true;
+    if (m->coh_wts.detail[g])
+        return false;
+    uint64_t oldest = m->coh_wts.uniform[g];
+    return (oldest != 0 || m->host_visible) && (oldest > e->last_discard_event || e->last_discard_event == 0);
+}
+
+/* The whole granules from b (granule-aligned) before `end` that are the
+ * common case, as read_granule would read them, with one copy and one
+ * comparison with the coherent view for the run (a streaming read's
+ * granules nearly all are).  Returns where the run ends: b when granule b
+ * needs read_granule, which the caller calls for it.  Linear: a run that
+ * differs from the coherent view ends at its first differing granule. */
+static uint64_t read_common_run(const struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, uint64_t b,
+                                uint64_t end, uint64_t visible, uint8_t *out, const struct device_read *r)
+{
+    bool checked = r->report || r->suspect;
+    uint64_t g = b / VKMM_MM_GRANULE, last = end / VKMM_MM_GRANULE, stop = g;
+    while (stop < last && common_granule(e, m, stop, visible, checked))
+        stop++;
+    uint64_t n = (stop - g) * VKMM_MM_GRANULE;
+    memcpy(out, m->dev + b, n);
+    if (!checked || !memcmp(out, m->coh + b, n))
+        return b + n;
+    uint64_t same = 0;
+    while (!memcmp(out + same, m->coh + b + same, VKMM_MM_GRANULE))
+        same += VKMM_MM_GRANULE;
+    return b + same;
+}
+
 static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,
                         VkPipelineStageFlags2 stage, VkAccessFlags2 access, const struct vkmm_mm_agent *agent,
                         void *out, struct device_read *r)
@@ -575,6 +614,13 @@ static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
         if (!one_seq)
             visible_seqs(e, m, stage, access, at, chunk_end, vis);
         for (uint64_t b = at; b < chunk_end;) {
+            if (one_seq && b % VKMM_MM_GRANULE == 0) {
+                uint64_t run_end = read_common_run(e, m, b, chunk_end, uniform, o + (b - begin), r);
+                if (run_end > b) {
+                    b = run_end;
+                    continue;
+                }
+            }
             uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
             uint64_t stop = g_end < chunk_end ? g_end : chunk_end;
             read_granule(e, m, b, stop, one_seq ? NULL : vis + (b - at), uniform, o + (b - begin), r);

@@ -16,21 +16,39 @@ struct vkmm_mm_agent vkmm_mm_host_agent(const struct vkmm_mm_engine *e, const ch
     return (struct vkmm_mm_agent){ .queue = VKMM_MM_HOST_QUEUE, .submission = e->submits, .kind = kind };
 }
 
-/* The first byte at or after b (before end) where a and b differ; whole
- * granules compare with memcmp, since most bytes of a large memory never
- * change. */
-static uint64_t next_difference(const uint8_t *x, const uint8_t *y, uint64_t b, uint64_t end)
+/* Bytes compared at once before looking granule by granule: most bytes of
+ * a large memory never change, and one memcmp per granule costs more than
+ * the comparison. */
+#define COMPARE_BLOCK 4096u
+
+/* The start of the first granule at or after b's (clamped to b and end)
+ * where x and y differ, or end. */
+static uint64_t next_differing_granule(const uint8_t *x, const uint8_t *y, uint64_t b, uint64_t end)
 {
     while (b < end) {
-        uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
-        uint64_t stop = g_end < end ? g_end : end;
-        if (memcmp(x + b, y + b, stop - b)) {
-            for (; b < stop; b++)
-                if (x[b] != y[b])
-                    return b;
+        uint64_t block_end = (b / COMPARE_BLOCK + 1) * COMPARE_BLOCK;
+        uint64_t stop = block_end < end ? block_end : end;
+        if (!memcmp(x + b, y + b, stop - b)) {
+            b = stop;
+            continue;
         }
-        b = stop;
+        for (;;) {
+            uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
+            uint64_t g_stop = g_end < stop ? g_end : stop;
+            if (memcmp(x + b, y + b, g_stop - b))
+                return b;
+            b = g_stop;
+        }
     }
+    return end;
+}
+
+/* The first byte at or after b (before end) where x and y differ. */
+static uint64_t next_difference(const uint8_t *x, const uint8_t *y, uint64_t b, uint64_t end)
+{
+    for (b = next_differing_granule(x, y, b, end); b < end; b++)
+        if (x[b] != y[b])
+            return b;
     return end;
 }
 
@@ -146,13 +164,12 @@ static void flush_range(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
         /* view_base equals view_seen: a granule whose view equals view_seen
          * has nothing to absorb and nothing to flush (one pass, not two,
          * over a mapped memory the host did not touch). */
-        for (uint64_t b = begin; b < end;) {
+        for (uint64_t b = next_differing_granule(m->view, m->view_seen, begin, end); b < end;
+             b = next_differing_granule(m->view, m->view_seen, b, end)) {
             uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
             uint64_t stop = g_end < end ? g_end : end;
-            if (memcmp(m->view + b, m->view_seen + b, stop - b)) {
-                absorb_span(e, m, b, stop, &wts);
-                flush_span(e, m, b, stop);
-            }
+            absorb_span(e, m, b, stop, &wts);
+            flush_span(e, m, b, stop);
             b = stop;
         }
     }
@@ -265,28 +282,20 @@ void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
 {
     if (!m->host_visible || !m->dev_ahead)
         return;
+    /* Runs over which the device seq, its writer and the host seq are each
+     * one value (a whole written buffer is one run). */
     for (uint64_t b = begin; b < end;) {
-        uint64_t g = b / VKMM_MM_GRANULE;
-        uint64_t g_end = (g + 1) * VKMM_MM_GRANULE < end ? (g + 1) * VKMM_MM_GRANULE : end;
-        if (vkmm_mm_meta_granule_max(&m->dev_seq, g) <= vkmm_mm_meta_granule_min(&m->host_seq, g)) {
-            b = g_end;
-            continue;
+        uint64_t seq = vkmm_mm_meta_get(&m->dev_seq, b), host_seq = vkmm_mm_meta_get(&m->host_seq, b);
+        uint64_t stop = vkmm_mm_meta_run_end(&m->dev_seq, b, end);
+        stop = vkmm_mm_meta_run_end(&m->dev_wts, b, stop);
+        stop = vkmm_mm_meta_run_end(&m->host_seq, b, stop);
+        if (seq > host_seq) {
+            m->host_from_device = true;
+            memcpy(m->host + b, m->dev + b, stop - b);
+            vkmm_mm_meta_fill(e, &m->host_seq, b, stop, seq);
+            vkmm_mm_meta_fill(e, &m->host_wts, b, stop, vkmm_mm_meta_get(&m->dev_wts, b));
         }
-        /* Runs over which the device seq, its writer and the host seq are
-         * each one value. */
-        while (b < g_end) {
-            uint64_t seq = vkmm_mm_meta_get(&m->dev_seq, b), host_seq = vkmm_mm_meta_get(&m->host_seq, b);
-            uint64_t stop = vkmm_mm_meta_run_end(&m->dev_seq, b, g_end);
-            stop = vkmm_mm_meta_run_end(&m->dev_wts, b, stop);
-            stop = vkmm_mm_meta_run_end(&m->host_seq, b, stop);
-            if (seq > host_seq) {
-                m->host_from_device = true;
-                memcpy(m->host + b, m->dev + b, stop - b);
-                vkmm_mm_meta_fill(e, &m->host_seq, b, stop, seq);
-                vkmm_mm_meta_fill(e, &m->host_wts, b, stop, vkmm_mm_meta_get(&m->dev_wts, b));
-            }
-            b = stop;
-        }
+        b = stop;
     }
     if (begin == 0 && end == m->size)
         m->dev_ahead = false;
@@ -340,14 +349,13 @@ void vkmm_mm_set_host_wait_reads(struct vkmm_mm_engine *e, bool enabled)
  * comparison per granule finds where the host domain moved. */
 static void view_place_flushed(struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
 {
-    for (uint64_t b = begin; b < end;) {
+    for (uint64_t b = next_differing_granule(m->view, m->host, begin, end); b < end;
+         b = next_differing_granule(m->view, m->host, b, end)) {
         uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
         uint64_t stop = g_end < end ? g_end : end, n = stop - b;
-        if (memcmp(m->view + b, m->host + b, n)) {
-            memcpy(m->view + b, m->host + b, n);
-            memcpy(m->view_base + b, m->host + b, n);
-            memcpy(m->view_seen + b, m->host + b, n);
-        }
+        memcpy(m->view + b, m->host + b, n);
+        memcpy(m->view_base + b, m->host + b, n);
+        memcpy(m->view_seen + b, m->host + b, n);
         b = stop;
     }
 }

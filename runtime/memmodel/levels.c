@@ -659,17 +659,19 @@ void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
         check_lost_update(e, m, begin, end, wts, waw);
     m->changes++;
     m->dev_ahead = true;
-    for (uint64_t b = begin; b < end;) {
-        uint64_t g = b / VKMM_MM_GRANULE;
-        uint64_t stop = (g + 1) * VKMM_MM_GRANULE < end ? (g + 1) * VKMM_MM_GRANULE : end;
+    if (begin >= end)
+        return;
+    uint64_t first = begin / VKMM_MM_GRANULE, last = (end - 1) / VKMM_MM_GRANULE;
+    /* Each granule's version goes to its history before any byte lands;
+     * then the bytes and their seqs land at once. */
+    for (uint64_t g = first; g <= last; g++)
         if (vkmm_mm_meta_granule_max(&m->dev_seq, g) < seq)
             granule_snapshot(e, m, g);
-        memcpy(m->dev + b, values + (b - begin), stop - b);
-        vkmm_mm_meta_fill(e, &m->dev_seq, b, stop, seq);
-        vkmm_mm_meta_fill(e, &m->dev_wts, b, stop, wts);
+    memcpy(m->dev + begin, values, end - begin);
+    vkmm_mm_meta_fill(e, &m->dev_seq, begin, end, seq);
+    vkmm_mm_meta_fill(e, &m->dev_wts, begin, end, wts);
+    for (uint64_t g = first; g <= last; g++)
         history_prune(e, m, g);
-        b = stop;
-    }
 }
 
 /* After a visibility operation to every device read path (vkQueueSubmit)

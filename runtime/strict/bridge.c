@@ -44,7 +44,7 @@ VkResult vkmm_strict_create(const VkAllocationCallbacks *allocator, bool own_cal
      * from pages of their own (host_trap.h). */
     strict->engine = vkmm_mm_engine_create2(sink, strict, vkmm_seed(), own_callbacks ? allocator : NULL);
     strict->device_monitor = strict->engine ? vkmm_device_monitor_create(space->base, space->size) : NULL;
-    if (!strict->device_monitor || vkmm_access_marks_init(&strict->access_marks, space) != VK_SUCCESS) {
+    if (!strict->device_monitor) {
         vkmm_strict_destroy(strict);
         return VK_ERROR_OUT_OF_HOST_MEMORY;
     }
@@ -66,7 +66,6 @@ void vkmm_strict_destroy(struct vkmm_strict *strict)
         vkmm_strict_report_uninitialized(strict);
     vkmm_hazard_report_close(strict);
     vkmm_free(strict->allocator, NULL, strict->uninitialized);
-    vkmm_access_marks_finish(&strict->access_marks);
     vkmm_device_monitor_destroy(strict->device_monitor);
     vkmm_mm_engine_destroy(strict->engine);
     vkmm_free(strict->allocator, NULL, strict->accesses);

@@ -6,7 +6,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "access_marks.h"
 #include "hazard_report.h"
 #include "strict.h"
 
@@ -48,7 +47,6 @@ struct vkmm_strict {
     pthread_mutex_t lock;
     bool lost; /* the device was lost for the engine's sake */
     struct vkmm_hazard_report report;
-    struct vkmm_access_marks access_marks;      /* what dispatches touched (access_marks.h) */
     struct vkmm_device_monitor *device_monitor; /* workgroups' accesses in a dispatch (device_monitor.h) */
     uint64_t memory_serial, buffer_serial;
     struct vkmm_strict_memory *memories;    /* every emulated memory */

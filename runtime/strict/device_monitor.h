@@ -75,7 +75,16 @@ void vkmm_device_monitor_destroy(struct vkmm_device_monitor *monitor);
 /* A dispatch starts, with nothing recorded: its races go to `races`. */
 void vkmm_device_monitor_begin(struct vkmm_device_monitor *monitor, struct vkmm_device_races *races,
                                vkmm_device_monitor_peek peek, void *peek_user, uint64_t seed,
-                               int64_t read_marks_delta, uint32_t subgroup_width);
+                               uint32_t subgroup_width);
+/* The dispatch's exact accesses (DESIGN §3 "Exact accesses"): among the
+ * device bytes [bytes, bytes + size), in order, each run of bytes the
+ * dispatch read as it found them goes to read_run (a byte it wrote before
+ * reading is left out: it read its own write) and each run it wrote to
+ * write_run, with offsets relative to `bytes`; either callback may be NULL.
+ * Only chunks of the map the dispatch touched are read. */
+typedef void (*vkmm_device_monitor_run)(void *user, uint64_t offset, uint64_t length);
+void vkmm_device_monitor_scan(const struct vkmm_device_monitor *monitor, const uint8_t *bytes, uint64_t size,
+                              vkmm_device_monitor_run read_run, vkmm_device_monitor_run write_run, void *user);
 /* After the dispatch, over [bytes, bytes + size): what it recorded is
  * forgotten at the next begin anyway; a large range's memory goes back to
  * the system. */

@@ -1,7 +1,8 @@
 /* A dispatch's accesses (strict.h).  Before it runs, the device bytes of
- * its bound ranges are made to hold what its read paths see; the shader
- * marks what it really reads and writes (access_marks.h), and afterwards
- * exactly those bytes become its accesses (DESIGN §3 "Exact accesses").
+ * its bound ranges are made to hold what its read paths see; the
+ * device-memory monitor records what the shader really reads and writes
+ * (device_monitor.h), and afterwards exactly those bytes become its
+ * accesses (DESIGN §3 "Exact accesses").
  * Races between its invocations, found by the device-memory monitor
  * (device_monitor.h) and the workgroup monitors (workgroup_monitor.h), are
  * reported here in shader terms. */
@@ -28,6 +29,11 @@ struct mirrored_range {
      * count does.  NULL: check every read byte. */
     uint64_t *suspect;
     uint64_t changes;
+    /* Its write runs, kept while its reads were taken (the writes are taken
+     * after every range's reads); `unkept`: some did not fit, scan again. */
+    uint64_t (*writes)[2];
+    uint32_t write_count, write_capacity;
+    bool unkept;
 };
 
 struct vkmm_dispatch_mirror {
@@ -112,12 +118,10 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *stri
     invocation->device_monitor = strict->device_monitor;
     invocation->device_access = vkmm_device_monitor_access;
     invocation->device_fence = vkmm_device_monitor_fence;
-    invocation->read_marks_delta = vkmm_access_marks_delta(&strict->access_marks, strict->space, VKMM_MARK_READ);
     vkmm_device_monitor_begin(strict->device_monitor, &mirror->races, peek_before_dispatch, mirror, vkmm_seed(),
-                              invocation->read_marks_delta, grid->subgroup_width);
+                              grid->subgroup_width);
     if (!atomics)
         vkmm_device_monitor_no_atomics(strict->device_monitor);
-    invocation->write_marks_delta = vkmm_access_marks_delta(&strict->access_marks, strict->space, VKMM_MARK_WRITE);
     return mirror;
 }
 
@@ -144,14 +148,14 @@ void vkmm_strict_dispatch_addressable(struct vkmm_dispatch_mirror *mirror)
 
 /* --- After the dispatch: its exact accesses ------------------------------------ */
 
-/* The marked runs of one range, taken as the dispatch's reads or writes.
+/* The accessed runs of one range, taken as the dispatch's reads or writes.
  * Each run is one engine access (reads are checked against what the read
  * path gives, writes go into the shader-write path); the range gets one
  * access record for the span of its runs — a scattered access (every other
  * word) would otherwise record thousands, each checked against all others. */
-struct marked_runs {
+struct accessed_runs {
     struct vkmm_strict *strict;
-    const struct mirrored_range *range;
+    struct mirrored_range *range;
     const struct vkmm_strict_command *command;
     bool write;
     /* Reads: the bytes a command later in submission order already wrote.
@@ -165,7 +169,7 @@ struct marked_runs {
 };
 
 /* Checks the read of [at, end) through the read path, in pieces. */
-static void check_read_all(struct marked_runs *w, uint64_t at, uint64_t end)
+static void check_read_all(struct accessed_runs *w, uint64_t at, uint64_t end)
 {
     const struct mirrored_range *r = w->range;
     VkAccessFlags2 access = r->read_access;
@@ -185,7 +189,7 @@ static bool suspect_granule(const struct mirrored_range *r, uint64_t g)
 
 /* Checks the read of [at, end): only the granules the peek marked, when
  * nothing changed the memory since (the others would report nothing). */
-static void check_read(struct marked_runs *w, uint64_t at, uint64_t end)
+static void check_read(struct accessed_runs *w, uint64_t at, uint64_t end)
 {
     const struct mirrored_range *r = w->range;
     if (!r->suspect || vkmm_mm_memory_changes(r->memory->mm) != r->changes) {
@@ -207,7 +211,7 @@ static void check_read(struct marked_runs *w, uint64_t at, uint64_t end)
 }
 
 /* The read of [at, end) outside the races. */
-static void check_read_outside_races(struct marked_runs *w, uint64_t at, uint64_t end)
+static void check_read_outside_races(struct accessed_runs *w, uint64_t at, uint64_t end)
 {
     for (uint32_t i = 0; i < w->race_count && at < end; i++) {
         const struct vkmm_strict_race *race = &w->races[i];
@@ -223,7 +227,7 @@ static void check_read_outside_races(struct marked_runs *w, uint64_t at, uint64_
 
 static void take_run(void *user, uint64_t offset, uint64_t length)
 {
-    struct marked_runs *w = user;
+    struct accessed_runs *w = user;
     const struct mirrored_range *r = w->range;
     uint64_t at = r->offset + offset;
     if (w->write) {
@@ -236,21 +240,60 @@ static void take_run(void *user, uint64_t offset, uint64_t length)
     w->end = w->end > at + length ? w->end : at + length;
 }
 
-/* Lock held. */
-static void take_marks(struct vkmm_dispatch_mirror *mirror, const struct mirrored_range *r, bool write,
-                       struct marked_runs *w)
+/* Write runs kept per range: past this many (a scattered write pattern),
+ * the range's writes are found by a second scan instead. */
+#define MAX_KEPT_WRITE_RUNS (1u << 20)
+
+/* A write run found while the reads were scanned, kept for later. */
+static void keep_write_run(void *user, uint64_t offset, uint64_t length)
+{
+    struct accessed_runs *w = user;
+    struct mirrored_range *r = w->range;
+    if (r->unkept)
+        return;
+    if (r->write_count == r->write_capacity) {
+        uint32_t capacity = r->write_capacity ? r->write_capacity * 2 : 16;
+        uint64_t(*grown)[2] = capacity > r->write_capacity && capacity <= MAX_KEPT_WRITE_RUNS
+                                  ? vkmm_zalloc(w->strict->allocator, NULL, capacity * sizeof(*r->writes),
+                                                VK_SYSTEM_ALLOCATION_SCOPE_COMMAND)
+                                  : NULL;
+        if (!grown) {
+            r->unkept = true; /* the writes are scanned again */
+            return;
+        }
+        if (r->write_count)
+            memcpy(grown, r->writes, r->write_count * sizeof(*r->writes));
+        vkmm_free(w->strict->allocator, NULL, r->writes);
+        r->writes = grown;
+        r->write_capacity = capacity;
+    }
+    r->writes[r->write_count][0] = offset;
+    r->writes[r->write_count][1] = length;
+    r->write_count++;
+}
+
+/* Lock held.  The range's reads (and, kept for the second call, its write
+ * runs), or its writes. */
+static void take_accesses(struct vkmm_dispatch_mirror *mirror, struct mirrored_range *r, bool write,
+                          struct accessed_runs *w)
 {
     struct vkmm_strict *strict = mirror->strict;
     const struct vkmm_strict_command *command = &mirror->command;
-    *w = (struct marked_runs){ .strict = strict, .range = r, .command = command, .write = write, .first = UINT64_MAX };
+    *w = (struct accessed_runs){ .strict = strict, .range = r, .command = command, .write = write, .first = UINT64_MAX };
     VkAccessFlags2 read_access = r->read_access;
+    const uint8_t *bytes = r->memory->bytes + r->offset;
     if (!write) {
         struct vkmm_strict_access whole = { r->memory->id, r->offset, r->size, false,
                                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access, command->agent, false };
         w->race_count = vkmm_strict_check_access(strict, &whole, w->races, false, command->graph);
+        vkmm_device_monitor_scan(strict->device_monitor, bytes, r->size, take_run, r->storage ? keep_write_run : NULL,
+                                 w);
+    } else if (r->unkept) {
+        vkmm_device_monitor_scan(strict->device_monitor, bytes, r->size, NULL, take_run, w);
+    } else {
+        for (uint32_t i = 0; i < r->write_count; i++)
+            take_run(w, r->writes[i][0], r->writes[i][1]);
     }
-    vkmm_access_marks_scan(&strict->access_marks, strict->space, write ? VKMM_MARK_WRITE : VKMM_MARK_READ,
-                           r->memory->bytes + r->offset, r->size, take_run, w);
     if (w->first == UINT64_MAX)
         return;
     VkAccessFlags2 access = write ? VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT : read_access;
@@ -495,11 +538,11 @@ static void report_device_races(struct vkmm_dispatch_mirror *mirror)
 
 /* The dispatch's exact accesses: first every read (checked against the
  * coherent view before the dispatch's own writes change it), then every
- * write; then the marks are cleared for the next dispatch. */
+ * write. */
 void vkmm_strict_dispatch_finish(struct vkmm_dispatch_mirror *mirror)
 {
     struct vkmm_strict *strict = mirror->strict;
-    struct marked_runs *walk = vkmm_zalloc(strict->allocator, NULL, sizeof(*walk), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    struct accessed_runs *walk = vkmm_zalloc(strict->allocator, NULL, sizeof(*walk), VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
     if (!walk) {
         /* The dispatch's writes cannot be taken: its results would be lost
          * while waits report success.  The device is lost instead. */
@@ -510,18 +553,19 @@ void vkmm_strict_dispatch_finish(struct vkmm_dispatch_mirror *mirror)
         for (uint32_t i = 0; i < mirror->count; i++) {
             if (write && !mirror->ranges[i].storage)
                 continue;
-            take_marks(mirror, &mirror->ranges[i], write, walk);
+            take_accesses(mirror, &mirror->ranges[i], write, walk);
         }
     }
     for (uint32_t i = 0; i < mirror->count; i++) {
         const struct mirrored_range *r = &mirror->ranges[i];
-        vkmm_access_marks_clear(&strict->access_marks, strict->space, r->memory->bytes + r->offset, r->size);
         vkmm_device_monitor_clear(strict->device_monitor, r->memory->bytes + r->offset, r->size);
     }
     report_device_races(mirror);
     vkmm_strict_unlock(strict);
-    for (uint32_t i = 0; i < mirror->count; i++)
+    for (uint32_t i = 0; i < mirror->count; i++) {
         vkmm_free(strict->allocator, NULL, mirror->ranges[i].suspect);
+        vkmm_free(strict->allocator, NULL, mirror->ranges[i].writes);
+    }
     vkmm_free(strict->allocator, NULL, walk);
     vkmm_free(strict->allocator, NULL, mirror);
 }

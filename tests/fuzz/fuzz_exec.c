@@ -278,7 +278,6 @@ static void compile_other_mode(const uint32_t *words, size_t count, const struct
         .sets = sets,
         .optimize = 1,
         .suspend_at_atomics = strict,
-        .track_accesses = strict,
         .monitor_workgroup_memory = strict,
         .monitor_device_memory = strict,
         .poll_loops = 1,

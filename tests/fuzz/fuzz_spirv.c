@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * mode's hooks (fuzz_exec compiles and runs both kinds). */
     options.subgroup_width = 8;
     options.optimize = 1;
-    options.track_accesses = options.monitor_workgroup_memory = options.monitor_device_memory = 1;
+    options.monitor_workgroup_memory = options.monitor_device_memory = 1;
     options.poll_loops = 1;
 #endif
     struct vkmm_compiled_shader shader;

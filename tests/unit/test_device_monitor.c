@@ -9,8 +9,10 @@
  * races (pairs, sides, offsets, byte counts), the same bytes read (a
  * private read of another workgroup's write sees the pre-dispatch bytes,
  * or on seeds other than 0 perhaps the newer ones), the same racing
- * private writes sent to scratch, the same read marks cleared and the same
- * memory; and from one dispatch to the next, nothing remembered. */
+ * private writes sent to scratch and the same memory; the same exact
+ * accesses found by the scan (bytes read as the dispatch found them,
+ * bytes written) over random windows; and from one dispatch to the next,
+ * nothing remembered. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,7 +29,7 @@
 #include "shader_abi.h"
 
 enum {
-    DEVICE = 4352, /* device bytes; the read marks follow them */
+    DEVICE = 4352, /* device bytes */
     /* Random accesses fall in [WINDOW, WINDOW + WINDOW_SIZE), across the
      * 4 KiB line where the monitor's map has a page (and a chunk) edge. */
     WINDOW = 3840,
@@ -147,7 +149,7 @@ static bool ref_another_agent(const struct ref_byte *b, uint32_t tag, uint32_t i
 
 /* One byte accessed; returns true when it is a private read of bytes
  * another agent wrote. */
-static bool ref_byte_access(struct reference *r, uint64_t offset, const struct ref_access *a, int64_t marks_delta)
+static bool ref_byte_access(struct reference *r, uint64_t offset, const struct ref_access *a)
 {
     struct ref_byte *b = &r->byte[offset];
     bool stale = false;
@@ -162,8 +164,6 @@ static bool ref_byte_access(struct reference *r, uint64_t offset, const struct r
     if (a->write || !(b->seen & (PRIVATE_WRITE | SHARED_WRITE)))
         b->site = a->site; /* a read keeps the site of the write before it */
     b->seen |= a->write ? (a->private_ ? PRIVATE_WRITE : SHARED_WRITE) : (a->private_ ? PRIVATE_READ : SHARED_READ);
-    if (!a->write && b->first_write && marks_delta)
-        r->base[offset + marks_delta] = 0; /* the read sees this dispatch's write: not a read of the old bytes */
     return stale;
 }
 
@@ -350,7 +350,7 @@ static bool ref_levels(struct reference *r, uint64_t *address, uint64_t at, uint
 }
 
 static int64_t ref_access(struct reference *r, uint64_t *addresses, uint64_t lanes, uint32_t size, uint32_t flags,
-                          uint32_t tag, uint32_t word, uint32_t subgroup, int64_t marks_delta)
+                          uint32_t tag, uint32_t word, uint32_t subgroup)
 {
     bool private_ = (flags & VKMM_ACCESS_PRIVATE) != 0;
     if (flags & VKMM_WORKGROUP_WRITE)
@@ -368,7 +368,7 @@ static int64_t ref_access(struct reference *r, uint64_t *addresses, uint64_t lan
         bool stale = false;
         if (flags & VKMM_WORKGROUP_READ)
             for (uint32_t i = 0; i < size; i++)
-                stale |= ref_byte_access(r, at + i, &a, marks_delta);
+                stale |= ref_byte_access(r, at + i, &a);
         bool racing_write = false, unordered_read = false;
         if (flags & VKMM_WORKGROUP_ATOMIC)
             unordered_read = ref_scoped_atomic(r, at, size, flags, &a);
@@ -386,7 +386,7 @@ static int64_t ref_access(struct reference *r, uint64_t *addresses, uint64_t lan
         a.write = true;
         if (flags & VKMM_WORKGROUP_WRITE)
             for (uint32_t i = 0; i < size; i++)
-                ref_byte_access(r, at + i, &a, marks_delta);
+                ref_byte_access(r, at + i, &a);
         if (drop) {
             addresses[lane] = (uintptr_t)(r->view + lane * 64);
             moved = 1;
@@ -499,10 +499,64 @@ static void store(const uint64_t addresses[WIDTH], uint64_t lanes, const uint32_
                 ((uint8_t *)(uintptr_t)addresses[lane])[i] = (uint8_t)(value + lane * 7 + i);
 }
 
+/* --- The scan of exact accesses -------------------------------------------------------- */
+
+enum { SCANNED_READ = 1, SCANNED_WRITE = 2 };
+
+/* What a scan reported, per byte of the device; its runs must come in
+ * order, non-empty and maximal (never two touching runs of one kind). */
+struct scanned {
+    uint64_t origin; /* the scanned window's first byte */
+    uint8_t kinds[DEVICE];
+    uint64_t end[2]; /* where the last run of each kind ended (+1: 0 is "none yet") */
+};
+
+static void scanned_run(struct scanned *sc, int kind, uint64_t offset, uint64_t length)
+{
+    assert_true(length > 0);
+    if (sc->end[kind])
+        assert_true(offset > sc->end[kind] - 1);
+    for (uint64_t i = 0; i < length; i++) {
+        assert_true(sc->origin + offset + i < DEVICE);
+        sc->kinds[sc->origin + offset + i] |= (uint8_t)(1u << kind);
+    }
+    sc->end[kind] = offset + length + 1;
+}
+
+static void scanned_read(void *user, uint64_t offset, uint64_t length)
+{
+    scanned_run(user, 0, offset, length);
+}
+
+static void scanned_write(void *user, uint64_t offset, uint64_t length)
+{
+    scanned_run(user, 1, offset, length);
+}
+
+/* The monitor's scan of [begin, begin + size) against the reference: a
+ * byte is read as found when the dispatch read it and did not write it
+ * first, written when it wrote it. */
+static void assert_scan_matches(const struct vkmm_device_monitor *m, const uint8_t *memory, const struct reference *r,
+                                uint64_t begin, uint64_t size)
+{
+    struct scanned *scan = calloc(1, sizeof(*scan));
+    assert_non_null(scan);
+    scan->origin = begin;
+    vkmm_device_monitor_scan(m, memory + begin, size, scanned_read, scanned_write, scan);
+    for (uint64_t b = 0; b < DEVICE; b++) {
+        const struct ref_byte *byte = &r->byte[b];
+        bool inside = b >= begin && b < begin + size;
+        bool read = inside && (byte->seen & (PRIVATE_READ | SHARED_READ)) && !byte->first_write;
+        bool written = inside && (byte->seen & (PRIVATE_WRITE | SHARED_WRITE));
+        assert_int_equal(scan->kinds[b], (read ? SCANNED_READ : 0) | (written ? SCANNED_WRITE : 0));
+    }
+    free(scan);
+}
+
 /* --- Fixed cases ------------------------------------------------------------------------ */
 
 struct fixture {
-    uint8_t memory[2 * DEVICE]; /* device bytes, then their read marks */
+    uint8_t memory[DEVICE];
     uint8_t before[DEVICE];
     struct vkmm_device_races races;
     struct vkmm_device_monitor *m;
@@ -513,10 +567,9 @@ static void fixture_begin_seeded(struct fixture *f, uint64_t seed)
     memset(f, 0, sizeof(*f));
     for (uint32_t i = 0; i < DEVICE; i++)
         f->memory[i] = f->before[i] = (uint8_t)(i * 13 + 1);
-    memset(f->memory + DEVICE, 0xff, DEVICE);
     f->m = vkmm_device_monitor_create(f->memory, DEVICE);
     assert_non_null(f->m);
-    vkmm_device_monitor_begin(f->m, &f->races, peek_before, f->before, seed, DEVICE, WIDTH);
+    vkmm_device_monitor_begin(f->m, &f->races, peek_before, f->before, seed, WIDTH);
 }
 
 static void fixture_begin(struct fixture *f)
@@ -591,7 +644,7 @@ static void test_byte_writes_into_one_word_do_not_race_and_clear_forgets(void **
     vkmm_device_monitor_end_dispatch(f.m);
     vkmm_device_monitor_clear(f.m, f.memory, DEVICE);
     struct vkmm_device_races next = { 0 };
-    vkmm_device_monitor_begin(f.m, &next, peek_before, f.before, 0, DEVICE, WIDTH);
+    vkmm_device_monitor_begin(f.m, &next, peek_before, f.before, 0, WIDTH);
     monitor_access(f.m, f.memory, addresses, 1, word, 4, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_PRIVATE, 1, 15, 0);
     assert_int_equal(next.count, 0);
     vkmm_device_monitor_end_dispatch(f.m);
@@ -601,8 +654,8 @@ static void test_byte_writes_into_one_word_do_not_race_and_clear_forgets(void **
 
 /* A subgroup's span over words split by the same invocations' byte writes
  * (lane 1 wrote byte 97, lane 5 byte 101): each byte keeps its history
- * (only the bytes this dispatch wrote first have their read marks
- * cleared), and an invocation reading its own write is no race. */
+ * (the scan leaves the bytes this dispatch wrote first out of its reads),
+ * and an invocation reading its own write is no race. */
 static void test_span_over_split_words_keeps_each_bytes_history(void **state)
 {
     (void)state;
@@ -617,8 +670,12 @@ static void test_span_over_split_words_keeps_each_bytes_history(void **state)
         span[lane] = 96 + lane;
     monitor_access(f.m, f.memory, addresses, 0xff, span, 1, VKMM_WORKGROUP_READ | VKMM_ACCESS_PRIVATE, 1, 12, 0);
     assert_int_equal(f.races.count, 0);
-    for (uint32_t i = 96; i < 104; i++)
-        assert_int_equal(f.memory[DEVICE + i], i == 97 || i == 101 ? 0 : 0xff);
+    struct scanned scan = { .origin = 90 };
+    vkmm_device_monitor_scan(f.m, f.memory + 90, 20, scanned_read, scanned_write, &scan);
+    for (uint32_t i = 90; i < 110; i++) {
+        bool read = i >= 96 && i < 104 && i != 97 && i != 101, written = i == 97 || i == 101;
+        assert_int_equal(scan.kinds[i], (read ? SCANNED_READ : 0) | (written ? SCANNED_WRITE : 0));
+    }
     vkmm_device_monitor_end_dispatch(f.m);
     vkmm_device_monitor_clear(f.m, f.memory, DEVICE);
     vkmm_device_monitor_destroy(f.m);
@@ -751,7 +808,7 @@ static uint32_t random_size(uint64_t *rng)
 }
 
 struct sides {
-    uint8_t memory[2][2 * DEVICE]; /* the monitor's, the reference's: device bytes, then read marks */
+    uint8_t memory[2][DEVICE]; /* the monitor's, the reference's */
     uint8_t before[2][DEVICE];
     struct vkmm_device_races races[2];
     uint32_t sites;      /* instructions in this dispatch: few, or enough to fill the race table */
@@ -761,7 +818,7 @@ struct sides {
     struct reference *ref;
 };
 
-static void random_access(struct sides *s, uint64_t *rng, int64_t marks, uint64_t *private_steps)
+static void random_access(struct sides *s, uint64_t *rng, uint64_t *private_steps)
 {
     uint32_t size = random_size(rng), flags = random_flags(rng);
     if (s->private_only)
@@ -776,7 +833,7 @@ static void random_access(struct sides *s, uint64_t *rng, int64_t marks, uint64_
     int64_t moved = monitor_access(s->m, s->memory[0], addresses[0], lanes, offsets, size, flags, tag, word, subgroup);
     for (uint32_t lane = 0; lane < WIDTH; lane++)
         addresses[1][lane] = (uintptr_t)(s->memory[1] + offsets[lane]);
-    int64_t ref_moved = ref_access(s->ref, addresses[1], lanes, size, flags, tag, word, subgroup, marks);
+    int64_t ref_moved = ref_access(s->ref, addresses[1], lanes, size, flags, tag, word, subgroup);
     assert_int_equal(moved != 0, ref_moved != 0);
     *private_steps += (flags & VKMM_ACCESS_PRIVATE) != 0;
     for (uint32_t lane = 0; lane < WIDTH; lane++) {
@@ -866,13 +923,10 @@ static void test_word_states_match_byte_reference(void **state)
         s->private_only = next(&rng) % 4 == 0;
         for (uint32_t i = 0; i < DEVICE; i++)
             s->memory[0][i] = s->memory[1][i] = (uint8_t)next(&rng);
-        memset(s->memory[0] + DEVICE, 0xff, DEVICE);
-        memset(s->memory[1] + DEVICE, 0xff, DEVICE);
         memcpy(s->before[0], s->memory[0], DEVICE);
         memcpy(s->before[1], s->memory[1], DEVICE);
         memset(s->races, 0, sizeof(s->races));
-        int64_t marks = dispatch % 4 == 3 ? 0 : DEVICE; /* some dispatches have no read marks */
-        vkmm_device_monitor_begin(s->m, &s->races[0], peek_before, s->before[0], seed, marks, WIDTH);
+        vkmm_device_monitor_begin(s->m, &s->races[0], peek_before, s->before[0], seed, WIDTH);
         vkmm_dispatch_levels_begin(s->ref->levels, seed, WIDTH);
         vkmm_happens_before_begin(s->ref->order);
         vkmm_happens_before_subgroup_width(s->ref->order, WIDTH);
@@ -884,15 +938,20 @@ static void test_word_states_match_byte_reference(void **state)
             if (next(&rng) % 6 == 0) {
                 random_schedule(s, &rng);
             } else {
-                random_access(s, &rng, marks, &private_steps);
+                random_access(s, &rng, &private_steps);
             }
-            assert_memory_equal(s->memory[0], s->memory[1], 2 * DEVICE);
+            assert_memory_equal(s->memory[0], s->memory[1], DEVICE);
+            if (op % 16 == 15) {
+                uint64_t begin = next(&rng) % DEVICE;
+                assert_scan_matches(s->m, s->memory[0], s->ref, begin, next(&rng) % (DEVICE - begin + 1));
+            }
             assert_same_races(&s->races[0], &s->races[1]);
             assert_false(vkmm_device_monitor_lost(s->m));
         }
         vkmm_device_monitor_end_dispatch(s->m);
         ref_end_dispatch(s->ref);
-        assert_memory_equal(s->memory[0], s->memory[1], 2 * DEVICE);
+        assert_memory_equal(s->memory[0], s->memory[1], DEVICE);
+        assert_scan_matches(s->m, s->memory[0], s->ref, 0, DEVICE);
         assert_same_races(&s->races[0], &s->races[1]);
         for (uint32_t i = 0; i < s->races[0].count; i++) {
             stale += s->races[0].race[i].stale;
