@@ -341,6 +341,15 @@ LLVMValueRef spv_monitor_workgroup_access(struct tr *t, uint32_t pointer_id, LLV
     return LLVMBuildAdd(t->builder, addresses, tr_splat(t, delta), "");
 }
 
+/* Push constants live in the invocation, never in device memory: the
+ * monitor would only find every lane outside it (the streaming triad's two
+ * push-constant loads were 40% of its monitor calls). */
+static bool is_push_constant(struct tr *t, uint32_t pointer_id)
+{
+    const struct spv_type *type = spv_type(t->m, t->m->ids[pointer_id].type);
+    return type && type->storage_class == SpvStorageClassPushConstant;
+}
+
 /* Before an access to device memory: the device-memory monitor records it
  * with the workgroup's tag and whether it is private, and may send some
  * lanes' reads elsewhere (to the bytes as they were before the dispatch).
@@ -348,7 +357,7 @@ LLVMValueRef spv_monitor_workgroup_access(struct tr *t, uint32_t pointer_id, LLV
 LLVMValueRef spv_monitor_device_access(struct tr *t, uint32_t pointer_id, LLVMValueRef addresses, LLVMValueRef mask,
                                        unsigned size, unsigned flags)
 {
-    if (!t->options->monitor_device_memory || !t->monitor_addresses || !pointer_id)
+    if (!t->options->monitor_device_memory || !t->monitor_addresses || !pointer_id || is_push_constant(t, pointer_id))
         return addresses;
     if (access_is_private(t, pointer_id))
         flags |= VKMM_ACCESS_PRIVATE | (read_again_later(t, pointer_id) ? VKMM_ACCESS_READ_AGAIN : 0);

@@ -543,26 +543,34 @@ static void read_granule(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
 
 /* Is whole granule g read_granule's common case for a read path that sees
  * `visible`: its newest version visible, and (when the read is checked)
- * written since the allocation and the last discard, by one write event? */
+ * written since the allocation and the last discard? */
 static bool common_granule(const struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, uint64_t g,
                            uint64_t visible, bool checked)
 {
-    if (m->dev_seq.detail[g] || m->dev_seq.uniform[g] > visible)
+    if (vkmm_mm_meta_granule_max(&m->dev_seq, g) > visible)
         return false;
     if (!checked)
         return true;
-    if (m->coh_wts.detail[g])
-        return false;
-    uint64_t oldest = m->coh_wts.uniform[g];
+    uint64_t oldest = vkmm_mm_meta_granule_min(&m->coh_wts, g);
     return (oldest != 0 || m->host_visible) && (oldest > e->last_discard_event || e->last_discard_event == 0);
 }
 
+/* Do device memory and the coherent view hold granule g's bytes from one
+ * write event each, the same one?  Then they hold the same bytes: every
+ * level copies an event's bytes unchanged (allocation, path writes and
+ * their landing, host writes absorbed, flushed and landed). */
+static bool same_write(const struct vkmm_mm_memory *m, uint64_t g)
+{
+    return !m->dev_wts.detail[g] && !m->coh_wts.detail[g] && m->dev_wts.uniform[g] == m->coh_wts.uniform[g];
+}
+
 /* The whole granules from b (granule-aligned) before `end` that are the
- * common case, as read_granule would read them, with one copy and one
- * comparison with the coherent view for the run (a streaming read's
- * granules nearly all are).  Returns where the run ends: b when granule b
- * needs read_granule, which the caller calls for it.  Linear: a run that
- * differs from the coherent view ends at its first differing granule. */
+ * common case, as read_granule would read them: one copy for the run (a
+ * streaming read's granules nearly all are), and a comparison with the
+ * coherent view only for granules whose two levels may hold different
+ * writes.  Returns where the run ends: b when granule b needs
+ * read_granule, which the caller calls for it (linear: a run ends at its
+ * first granule that differs from the coherent view). */
 static uint64_t read_common_run(const struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, uint64_t b,
                                 uint64_t end, uint64_t visible, uint8_t *out, const struct device_read *r)
 {
@@ -570,14 +578,13 @@ static uint64_t read_common_run(const struct vkmm_mm_engine *e, const struct vkm
     uint64_t g = b / VKMM_MM_GRANULE, last = end / VKMM_MM_GRANULE, stop = g;
     while (stop < last && common_granule(e, m, stop, visible, checked))
         stop++;
-    uint64_t n = (stop - g) * VKMM_MM_GRANULE;
-    memcpy(out, m->dev + b, n);
-    if (!checked || !memcmp(out, m->coh + b, n))
-        return b + n;
-    uint64_t same = 0;
-    while (!memcmp(out + same, m->coh + b + same, VKMM_MM_GRANULE))
-        same += VKMM_MM_GRANULE;
-    return b + same;
+    memcpy(out, m->dev + b, (stop - g) * VKMM_MM_GRANULE);
+    for (uint64_t k = g; checked && k < stop; k++) {
+        uint64_t at = (k - g) * VKMM_MM_GRANULE;
+        if (!same_write(m, k) && memcmp(out + at, m->coh + b + at, VKMM_MM_GRANULE))
+            return b + at;
+    }
+    return b + (stop - g) * VKMM_MM_GRANULE;
 }
 
 static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size,

@@ -365,6 +365,10 @@ void vkmm_mm_host_wait(struct vkmm_mm_engine *e)
     e->seq++;
     for (uint32_t i = 0; i < e->memory_count; i++) {
         struct vkmm_mm_memory *m = e->memories[i];
+        /* Quiet: the host could not touch the view since a whole-memory
+         * flush took it all in (the caller vouched for it), so the flush
+         * below would find nothing. */
+        bool quiet = m->view_quiet;
         vkmm_mm_host_view_open(m);
         if (e->host_wait_reads)
             vkmm_mm_device_to_host(e, m, 0, m->size);
@@ -374,7 +378,8 @@ void vkmm_mm_host_wait(struct vkmm_mm_engine *e)
         if (!m->host_coherent || !m->host_from_device)
             continue;
         m->host_from_device = false;
-        flush_range(e, m, 0, m->size);
+        if (!quiet)
+            flush_range(e, m, 0, m->size);
         view_place_flushed(m, 0, m->size);
     }
 }

@@ -66,14 +66,17 @@ void vkmm_strict_host_signal(struct vkmm_strict *strict)
 
 void vkmm_strict_host_wait(struct vkmm_strict *strict)
 {
-    vkmm_strict_lock(strict);
+    /* Not vkmm_strict_lock: views the host has not touched since the
+     * submission stay quiet, and the wait need not look for host writes in
+     * them (vkmm_mm_host_wait opens them all). */
+    vkmm_strict_lock_device(strict);
     vkmm_mm_host_wait(strict->engine);
     vkmm_strict_unlock(strict);
 }
 
 void vkmm_strict_idle(struct vkmm_strict *strict)
 {
-    vkmm_strict_lock(strict);
+    vkmm_strict_lock_device(strict); /* device-side: quiet views stay quiet */
     vkmm_strict_report_uninitialized(strict);
     strict->access_count = 0;
     strict->access_overtaken = 0;
