@@ -20,10 +20,18 @@ export VK_ICD_FILENAMES="$build/manifests/vkmm_icd.json:$lavapipe" VK_DRIVER_FIL
 # frameworks do: strict mode takes that common reading here, so that its
 # results are right and its runs compare with fast mode's.
 export VKMM_BENCH_VKMM_ONLY=1 VKMM_BENCH_SCALE=$scale VKMM_HOST_READ=after-wait
+# VKMM_BENCH_ROUNDS (default 3) alternating runs of each mode; the table
+# compares each mode's best (scripts/bench-best.sh).
+rounds=${VKMM_BENCH_ROUNDS:-3}
 out=$(mktemp -d)
-for mode in fast strict; do
-  VKMM_MODE=$mode /usr/bin/env time -f "%M" -o "$out/$mode.rss" "$build/bench/vkmm_bench" 1 >"$out/$mode.txt"
+for round in $(seq "$rounds"); do
+  for mode in fast strict; do
+    VKMM_MODE=$mode /usr/bin/env time -f "%M" -o "$out/$mode.rss" "$build/bench/vkmm_bench" 1 >"$out/$mode.$round.txt"
+  done
 done
+"$top/scripts/bench-best.sh" "$out"/fast.*.txt >"$out/fast.txt"
+"$top/scripts/bench-best.sh" "$out"/strict.*.txt >"$out/strict.txt"
+echo "best of $rounds alternating runs per mode"
 "$top/scripts/strict-bench-table.sh" "$out/fast.txt" "$out/strict.txt" "$scale"
 echo "peak resident memory: fast $(cat "$out/fast.rss") KiB, strict $(cat "$out/strict.rss") KiB"
 rm -rf "$out"
