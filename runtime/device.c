@@ -150,11 +150,37 @@ static void strict_lose(void *user, const char *text)
         vkmm_device_lose(device, "%s", text);
 }
 
+struct strict_pieces {
+    void (*fn)(void *context, uint64_t index);
+    void *context;
+};
+
+static void run_strict_piece(void *context, unsigned thread, uint64_t index)
+{
+    (void)thread;
+    const struct strict_pieces *pieces = context;
+    pieces->fn(pieces->context, index);
+}
+
+/* The strict engine's full-size copies and comparisons on the device's
+ * workers: strict mode runs dispatches on one thread and leaves them idle. */
+static void strict_parallel(void *user, uint64_t count, void (*fn)(void *context, uint64_t index), void *context)
+{
+    struct vkmm_thread_pool *pool = vkmm_device_thread_pool(user);
+    if (!pool) {
+        for (uint64_t i = 0; i < count; i++)
+            fn(context, i);
+        return;
+    }
+    struct strict_pieces pieces = { fn, context };
+    vkmm_thread_pool_run(pool, count, run_strict_piece, &pieces);
+}
+
 static VkResult create_strict_bridge(struct vkmm_device *device)
 {
     if (vkmm_mode() != VKMM_MODE_STRICT)
         return VK_SUCCESS;
-    const struct vkmm_strict_hooks hooks = { device, strict_log, strict_lose };
+    const struct vkmm_strict_hooks hooks = { device, strict_log, strict_lose, strict_parallel };
     bool own_callbacks = device->allocator.pfnAllocation != vkmm_default_allocator.pfnAllocation;
     return vkmm_strict_create(&device->allocator, own_callbacks, &device->address_space, &hooks, &device->strict);
 }

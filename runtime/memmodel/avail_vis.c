@@ -344,7 +344,7 @@ static void path_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint6
         b = stop;
     }
     vkmm_mm_meta_fill(e, &w->wts, begin, end, wts);
-    memcpy(w->value + begin, data, end - begin);
+    vkmm_mm_copy(e, w->value + begin, data, end - begin);
     vkmm_mm_coherent_write(m, begin, end, data, wts);
     w->lo = begin < w->lo ? begin : w->lo;
     w->hi = end > w->hi ? end : w->hi;
@@ -578,7 +578,7 @@ static uint64_t read_common_run(const struct vkmm_mm_engine *e, const struct vkm
     uint64_t g = b / VKMM_MM_GRANULE, last = end / VKMM_MM_GRANULE, stop = g;
     while (stop < last && common_granule(e, m, stop, visible, checked))
         stop++;
-    memcpy(out, m->dev + b, (stop - g) * VKMM_MM_GRANULE);
+    vkmm_mm_copy(e, out, m->dev + b, (stop - g) * VKMM_MM_GRANULE);
     for (uint64_t k = g; checked && k < stop; k++) {
         uint64_t at = (k - g) * VKMM_MM_GRANULE;
         if (!same_write(m, k) && memcmp(out + at, m->coh + b + at, VKMM_MM_GRANULE))
@@ -599,9 +599,13 @@ static void device_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
         return;
     }
     vkmm_mm_host_absorb(e, m, begin, end);
-    uint64_t chunk = end - begin < READ_CHUNK ? end - begin : READ_CHUNK;
-    uint64_t *vis = vkmm_mm_calloc(e, chunk, sizeof *vis);
-    if (!vis) {
+    /* One visible seq for the whole range (no buffer barrier raised part
+     * of it): one chunk, no per-byte seqs, runs as long as the range. */
+    uint64_t whole_seq;
+    bool whole = uniform_visible_seq(e, m, stage, access, begin, end, &whole_seq);
+    uint64_t chunk = whole || end - begin < READ_CHUNK ? end - begin : READ_CHUNK;
+    uint64_t *vis = whole ? NULL : vkmm_mm_calloc(e, chunk, sizeof *vis);
+    if (!whole && !vis) {
         /* Out of host memory (e->status says so): the coherent bytes, fresher
          * than strict as the engine promises, rather than whatever `out`
          * held — a dispatch would run on garbage. */

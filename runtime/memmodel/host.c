@@ -18,35 +18,50 @@ struct vkmm_mm_agent vkmm_mm_host_agent(const struct vkmm_mm_engine *e, const ch
 
 /* Bytes compared at once before looking granule by granule: most bytes of
  * a large memory never change, and one memcmp per granule costs more than
- * the comparison. */
+ * the comparison.  A span of COMPARE_SPAN bytes is compared whole first
+ * (spread over the engine's threads, bulk.c), then, where it differs, in
+ * blocks of COMPARE_BLOCK. */
 #define COMPARE_BLOCK 4096u
+#define COMPARE_SPAN (4u << 20)
 
 /* The start of the first granule at or after b's (clamped to b and end)
- * where x and y differ, or end. */
-static uint64_t next_differing_granule(const uint8_t *x, const uint8_t *y, uint64_t b, uint64_t end)
+ * where x and y differ, or end.  A span is compared whole only from its
+ * start: a caller that goes on after a difference scans the rest of that
+ * span by blocks (each span is compared whole once). */
+static uint64_t next_differing_granule(const struct vkmm_mm_engine *e, const uint8_t *x, const uint8_t *y,
+                                       uint64_t b, uint64_t end)
 {
     while (b < end) {
-        uint64_t block_end = (b / COMPARE_BLOCK + 1) * COMPARE_BLOCK;
-        uint64_t stop = block_end < end ? block_end : end;
-        if (!memcmp(x + b, y + b, stop - b)) {
-            b = stop;
+        uint64_t span_end = (b / COMPARE_SPAN + 1) * COMPARE_SPAN;
+        span_end = span_end < end ? span_end : end;
+        if (b % COMPARE_SPAN == 0 && vkmm_mm_same(e, x + b, y + b, span_end - b)) {
+            b = span_end;
             continue;
         }
-        for (;;) {
-            uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
-            uint64_t g_stop = g_end < stop ? g_end : stop;
-            if (memcmp(x + b, y + b, g_stop - b))
-                return b;
-            b = g_stop;
+        while (b < span_end) {
+            uint64_t block_end = (b / COMPARE_BLOCK + 1) * COMPARE_BLOCK;
+            uint64_t stop = block_end < span_end ? block_end : span_end;
+            if (!memcmp(x + b, y + b, stop - b)) {
+                b = stop;
+                continue;
+            }
+            for (;;) {
+                uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
+                uint64_t g_stop = g_end < stop ? g_end : stop;
+                if (memcmp(x + b, y + b, g_stop - b))
+                    return b;
+                b = g_stop;
+            }
         }
     }
     return end;
 }
 
 /* The first byte at or after b (before end) where x and y differ. */
-static uint64_t next_difference(const uint8_t *x, const uint8_t *y, uint64_t b, uint64_t end)
+static uint64_t next_difference(const struct vkmm_mm_engine *e, const uint8_t *x, const uint8_t *y, uint64_t b,
+                                uint64_t end)
 {
-    for (b = next_differing_granule(x, y, b, end); b < end; b++)
+    for (b = next_differing_granule(e, x, y, b, end); b < end; b++)
         if (x[b] != y[b])
             return b;
     return end;
@@ -65,8 +80,8 @@ static uint64_t next_agreement(const uint8_t *x, const uint8_t *y, uint64_t b, u
 static void absorb_span(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
                         uint32_t *wts)
 {
-    for (uint64_t b = next_difference(m->view, m->view_seen, begin, end); b < end;
-         b = next_difference(m->view, m->view_seen, b, end)) {
+    for (uint64_t b = next_difference(e, m->view, m->view_seen, begin, end); b < end;
+         b = next_difference(e, m->view, m->view_seen, b, end)) {
         uint64_t stop = next_agreement(m->view, m->view_seen, b, end);
         if (!*wts) {
             struct vkmm_mm_agent host = vkmm_mm_host_agent(e, "host");
@@ -106,8 +121,8 @@ void vkmm_mm_host_changed_runs(const struct vkmm_mm_memory *m, uint64_t offset, 
     uint64_t begin, end;
     if (!m->host_visible || !vkmm_mm_clamp(m, offset, size, &begin, &end))
         return;
-    for (uint64_t b = next_difference(m->view, m->view_seen, begin, end); b < end;
-         b = next_difference(m->view, m->view_seen, b, end)) {
+    for (uint64_t b = next_difference(m->engine, m->view, m->view_seen, begin, end); b < end;
+         b = next_difference(m->engine, m->view, m->view_seen, b, end)) {
         uint64_t stop = next_agreement(m->view, m->view_seen, b, end);
         run(user, b, stop - b);
         b = stop;
@@ -139,8 +154,8 @@ void vkmm_mm_host_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
  * DESIGN §3.2: "for the bytes the host changed in the range".  Uses e->seq. */
 static void flush_span(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
 {
-    for (uint64_t b = next_difference(m->view, m->view_base, begin, end); b < end;
-         b = next_difference(m->view, m->view_base, b, end)) {
+    for (uint64_t b = next_difference(e, m->view, m->view_base, begin, end); b < end;
+         b = next_difference(e, m->view, m->view_base, b, end)) {
         uint64_t stop = next_agreement(m->view, m->view_base, b, end);
         memcpy(m->host + b, m->view + b, stop - b);
         memcpy(m->view_base + b, m->view + b, stop - b);
@@ -164,8 +179,8 @@ static void flush_range(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
         /* view_base equals view_seen: a granule whose view equals view_seen
          * has nothing to absorb and nothing to flush (one pass, not two,
          * over a mapped memory the host did not touch). */
-        for (uint64_t b = next_differing_granule(m->view, m->view_seen, begin, end); b < end;
-             b = next_differing_granule(m->view, m->view_seen, b, end)) {
+        for (uint64_t b = next_differing_granule(e, m->view, m->view_seen, begin, end); b < end;
+             b = next_differing_granule(e, m->view, m->view_seen, b, end)) {
             uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
             uint64_t stop = g_end < end ? g_end : end;
             absorb_span(e, m, b, stop, &wts);
@@ -229,8 +244,8 @@ void vkmm_mm_invalidate(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
     struct vkmm_mm_run run;
     vkmm_mm_run_init(e, &run, VKMM_MM_HAZARD_UNFLUSHED_HOST_WRITE, m, &host, VK_PIPELINE_STAGE_2_HOST_BIT,
                      VK_ACCESS_2_HOST_READ_BIT);
-    for (uint64_t b = next_difference(m->view, m->view_base, begin, end); b < end;
-         b = next_difference(m->view, m->view_base, b + 1, end))
+    for (uint64_t b = next_difference(e, m->view, m->view_base, begin, end); b < end;
+         b = next_difference(e, m->view, m->view_base, b + 1, end))
         vkmm_mm_run_add(e, &run, b, (uint32_t)vkmm_mm_meta_get(&m->view_wts, b), 0,
                         VKMM_MM_MISSING_FLUSH_BEFORE_INVALIDATE);
     view_place(m, begin, end);
@@ -291,7 +306,7 @@ void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
         stop = vkmm_mm_meta_run_end(&m->host_seq, b, stop);
         if (seq > host_seq) {
             m->host_from_device = true;
-            memcpy(m->host + b, m->dev + b, stop - b);
+            vkmm_mm_copy(e, m->host + b, m->dev + b, stop - b);
             vkmm_mm_meta_fill(e, &m->host_seq, b, stop, seq);
             vkmm_mm_meta_fill(e, &m->host_wts, b, stop, vkmm_mm_meta_get(&m->dev_wts, b));
         }
@@ -347,15 +362,25 @@ void vkmm_mm_set_host_wait_reads(struct vkmm_mm_engine *e, bool enabled)
 /* view_place right after flush_range: the view then equals view_base and
  * view_seen everywhere (the flush took every host write in), so one
  * comparison per granule finds where the host domain moved. */
-static void view_place_flushed(struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
+static void view_place_flushed(const struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin,
+                               uint64_t end)
 {
-    for (uint64_t b = next_differing_granule(m->view, m->host, begin, end); b < end;
-         b = next_differing_granule(m->view, m->host, b, end)) {
-        uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
-        uint64_t stop = g_end < end ? g_end : end, n = stop - b;
-        memcpy(m->view + b, m->host + b, n);
-        memcpy(m->view_base + b, m->host + b, n);
-        memcpy(m->view_seen + b, m->host + b, n);
+    /* Runs of differing granules are copied at once; granules that agree
+     * are not written (another host thread may be writing bytes of this
+     * memory the device did not touch). */
+    for (uint64_t b = next_differing_granule(e, m->view, m->host, begin, end); b < end;
+         b = next_differing_granule(e, m->view, m->host, b, end)) {
+        uint64_t stop = b;
+        while (stop < end) {
+            uint64_t g_end = (stop / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
+            uint64_t g_stop = g_end < end ? g_end : end;
+            if (stop > b && !memcmp(m->view + stop, m->host + stop, g_stop - stop))
+                break;
+            stop = g_stop;
+        }
+        vkmm_mm_copy(e, m->view + b, m->host + b, stop - b);
+        vkmm_mm_copy(e, m->view_base + b, m->host + b, stop - b);
+        vkmm_mm_copy(e, m->view_seen + b, m->host + b, stop - b);
         b = stop;
     }
 }
@@ -380,7 +405,7 @@ void vkmm_mm_host_wait(struct vkmm_mm_engine *e)
         m->host_from_device = false;
         if (!quiet)
             flush_range(e, m, 0, m->size);
-        view_place_flushed(m, 0, m->size);
+        view_place_flushed(e, m, 0, m->size);
     }
 }
 
@@ -411,8 +436,8 @@ static bool check_view(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint6
     vkmm_mm_run_init(e, &no_dependency, VKMM_MM_HAZARD_HOST_READ_NO_DEPENDENCY, m, reader,
                      VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
     bool ok = true;
-    for (uint64_t b = next_difference(m->view, m->coh, begin, end); b < end;
-         b = next_difference(m->view, m->coh, b + 1, end)) {
+    for (uint64_t b = next_difference(e, m->view, m->coh, begin, end); b < end;
+         b = next_difference(e, m->view, m->coh, b + 1, end)) {
         ok = false;
         enum vkmm_mm_missing missing = classify_host_read(e, m, b);
         vkmm_mm_run_add(e, missing == VKMM_MM_MISSING_DEVICE_TO_HOST ? &no_dependency : &run, b,

@@ -667,7 +667,7 @@ void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
     for (uint64_t g = first; g <= last; g++)
         if (vkmm_mm_meta_granule_max(&m->dev_seq, g) < seq)
             granule_snapshot(e, m, g);
-    memcpy(m->dev + begin, values, end - begin);
+    vkmm_mm_copy(e, m->dev + begin, values, end - begin);
     vkmm_mm_meta_fill(e, &m->dev_seq, begin, end, seq);
     vkmm_mm_meta_fill(e, &m->dev_wts, begin, end, wts);
     for (uint64_t g = first; g <= last; g++)
@@ -732,7 +732,7 @@ void vkmm_mm_coherent_write(struct vkmm_mm_memory *m, uint64_t begin, uint64_t e
                             uint32_t wts)
 {
     m->changes++;
-    memcpy(m->coh + begin, values, end - begin);
+    vkmm_mm_copy(m->engine, m->coh + begin, values, end - begin);
     vkmm_mm_meta_fill(m->engine, &m->coh_wts, begin, end, wts);
 }
 

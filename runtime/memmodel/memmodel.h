@@ -112,6 +112,14 @@ struct vkmm_mm_engine *vkmm_mm_engine_create(vkmm_mm_sink sink, void *user, uint
  * VK_SYSTEM_ALLOCATION_SCOPE_DEVICE. */
 struct vkmm_mm_engine *vkmm_mm_engine_create2(vkmm_mm_sink sink, void *user, uint64_t seed,
                                               const VkAllocationCallbacks *allocator);
+/* Runs fn(context, i) for every i in [0, count) on the caller's idle
+ * threads and returns when every call returned. */
+typedef void (*vkmm_mm_parallel_fn)(void *context, uint64_t index);
+typedef void (*vkmm_mm_parallel)(void *user, uint64_t count, vkmm_mm_parallel_fn fn, void *context);
+/* Large copies and comparisons of the engine's levels go through
+ * `parallel` (NULL: on the calling thread).  It must not call back into
+ * the engine. */
+void vkmm_mm_set_parallel(struct vkmm_mm_engine *, vkmm_mm_parallel parallel, void *user);
 /* The common reading of host waits (VKMM_HOST_READ=after-wait): a fence or
  * semaphore wait on the host also performs the device-to-host domain
  * operation for every byte made available, as if the waited-for work ended

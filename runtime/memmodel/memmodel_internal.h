@@ -165,7 +165,15 @@ struct vkmm_mm_engine {
 
     uint64_t *scratch; /* visible sets while pruning */
     uint32_t scratch_capacity;
+
+    vkmm_mm_parallel parallel; /* bulk.c; NULL: one thread */
+    void *parallel_user;
 };
+
+/* memcpy and !memcmp of the engine's levels, large ones spread over the
+ * engine's threads (bulk.c). */
+void vkmm_mm_copy(const struct vkmm_mm_engine *e, void *dst, const void *src, uint64_t size);
+bool vkmm_mm_same(const struct vkmm_mm_engine *e, const void *a, const void *b, uint64_t size);
 
 /* What a report names as missing; report.c turns it into words. */
 enum vkmm_mm_missing {

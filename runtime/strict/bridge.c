@@ -48,6 +48,7 @@ VkResult vkmm_strict_create(const VkAllocationCallbacks *allocator, bool own_cal
         vkmm_strict_destroy(strict);
         return VK_ERROR_OUT_OF_HOST_MEMORY;
     }
+    vkmm_mm_set_parallel(strict->engine, hooks->parallel, hooks->user);
     vkmm_mm_set_host_wait_reads(strict->engine, setting_is("VKMM_HOST_READ", "after-wait"));
     strict->host_signal_writes = setting_is("VKMM_HOST_WRITE", "before-signal");
     /* Release/acquire imply availability and visibility in Vulkan-memory-

@@ -41,6 +41,10 @@ struct vkmm_strict_hooks {
     void (*log)(void *user, VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT type,
                 const char *id, const char *text);
     void (*lose)(void *user, const char *text);
+    /* Calls fn(context, i) for every i in [0, count) on idle threads and
+     * returns when all returned (NULL: the engine stays on one thread).
+     * The engine's full-size copies and comparisons go through it. */
+    void (*parallel)(void *user, uint64_t count, void (*fn)(void *context, uint64_t index), void *context);
 };
 
 /* `allocator`: the device's callbacks, kept for the bridge's life;
