@@ -110,10 +110,34 @@ void vkmm_mm_meta_set(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint6
     meta->blocks[(uint64_t)meta->detail[g] * G + b % G] = value;
 }
 
+/* Whole granules [first, last) all get `value`: their blocks go, then one
+ * pass stores the value (a landing or a write fills megabytes at once). */
+static void fill_whole_granules(struct vkmm_mm_meta *meta, uint64_t first, uint64_t last, uint64_t value)
+{
+    for (uint64_t g = first; g < last; g++) {
+        if (meta->detail[g]) {
+            block_release(meta, meta->detail[g]);
+            meta->detail[g] = 0;
+        }
+    }
+    for (uint64_t g = first; g < last; g++)
+        meta->uniform[g] = value;
+}
+
 void vkmm_mm_meta_fill(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t begin, uint64_t end,
                        uint64_t value)
 {
     while (begin < end) {
+        if (begin % G == 0 && end - begin >= 2 * G) {
+            /* Whole granules, but never the short last one (granule_bytes
+             * knows it): that one goes below. */
+            uint64_t last = end / G < meta->granules - 1 ? end / G : meta->granules - 1;
+            if (last > begin / G) {
+                fill_whole_granules(meta, begin / G, last, value);
+                begin = last * G;
+                continue;
+            }
+        }
         uint64_t g = begin / G;
         uint64_t g_end = g * G + granule_bytes(meta, g);
         uint64_t stop = end < g_end ? end : g_end;

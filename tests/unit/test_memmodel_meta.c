@@ -1,0 +1,113 @@
+/* Unit tests of runtime/memmodel/shadow.c: the per-byte metadata of a
+ * level (a seq or a write event per byte), kept as one value per granule
+ * unless the granule's bytes differ.  A long random run of fills (short,
+ * long, granule-aligned or not, over the memory's short last granule) and
+ * single-byte sets is checked after every step against a scalar reference
+ * holding one value per byte: every byte's value, every granule's largest
+ * and smallest value, runs of equal values, and that a granule filled
+ * whole holds no per-byte block any more. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "memmodel/memmodel_internal.h"
+
+enum { SIZE = VKMM_MM_GRANULE * 37 + 13 }; /* the last granule holds 13 bytes */
+
+static uint64_t next(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return *state >> 33;
+}
+
+static void assert_matches(const struct vkmm_mm_meta *meta, const uint64_t *ref)
+{
+    for (uint64_t b = 0; b < SIZE; b++)
+        assert_int_equal(vkmm_mm_meta_get(meta, b), ref[b]);
+    for (uint64_t g = 0; g * VKMM_MM_GRANULE < SIZE; g++) {
+        uint64_t max = 0, min = UINT64_MAX;
+        for (uint64_t b = g * VKMM_MM_GRANULE; b < (g + 1) * VKMM_MM_GRANULE && b < SIZE; b++) {
+            max = ref[b] > max ? ref[b] : max;
+            min = ref[b] < min ? ref[b] : min;
+        }
+        assert_int_equal(vkmm_mm_meta_granule_max(meta, g), max);
+        assert_int_equal(vkmm_mm_meta_granule_min(meta, g), min);
+    }
+}
+
+static void assert_run_ends(const struct vkmm_mm_meta *meta, const uint64_t *ref, uint64_t *rng)
+{
+    for (int k = 0; k < 16; k++) {
+        uint64_t b = next(rng) % SIZE, end = b + 1 + next(rng) % (SIZE - b);
+        uint64_t expected = b;
+        while (expected < end && ref[expected] == ref[b])
+            expected++;
+        assert_int_equal(vkmm_mm_meta_run_end(meta, b, end), expected);
+    }
+}
+
+static void test_meta_matches_a_byte_reference(void **state)
+{
+    (void)state;
+    struct vkmm_mm_engine *e = vkmm_mm_engine_create(NULL, NULL, 0);
+    assert_non_null(e);
+    struct vkmm_mm_meta meta;
+    assert_true(vkmm_mm_meta_init(e, &meta, SIZE));
+    uint64_t *ref = calloc(SIZE, sizeof(*ref));
+    assert_non_null(ref);
+    uint64_t rng = 11, whole_fills = 0, long_fills = 0;
+    for (int step = 0; step < 3000; step++) {
+        uint64_t value = 1 + next(&rng) % 4; /* few values: runs and collapses happen */
+        switch (next(&rng) % 4) {
+        case 0: { /* one byte */
+            uint64_t b = next(&rng) % SIZE;
+            vkmm_mm_meta_set(e, &meta, b, value);
+            ref[b] = value;
+            break;
+        }
+        case 1: { /* a short fill anywhere */
+            uint64_t begin = next(&rng) % SIZE, end = begin + 1 + next(&rng) % 100;
+            end = end < SIZE ? end : SIZE;
+            vkmm_mm_meta_fill(e, &meta, begin, end, value);
+            for (uint64_t b = begin; b < end; b++)
+                ref[b] = value;
+            break;
+        }
+        default: { /* a long fill, from a granule's start half the time, often to the end */
+            uint64_t begin = next(&rng) % SIZE;
+            if (next(&rng) % 2)
+                begin -= begin % VKMM_MM_GRANULE;
+            uint64_t end = next(&rng) % 3 ? SIZE : begin + (SIZE - begin) / 2 + 1;
+            vkmm_mm_meta_fill(e, &meta, begin, end, value);
+            for (uint64_t b = begin; b < end; b++)
+                ref[b] = value;
+            long_fills++;
+            /* Granules inside the fill hold one value, without a block. */
+            for (uint64_t g = (begin + VKMM_MM_GRANULE - 1) / VKMM_MM_GRANULE; (g + 1) * VKMM_MM_GRANULE <= end; g++) {
+                assert_int_equal(meta.detail[g], 0);
+                whole_fills++;
+            }
+            break;
+        }
+        }
+        assert_matches(&meta, ref);
+        assert_run_ends(&meta, ref, &rng);
+    }
+    assert_true(long_fills > 1000);
+    assert_true(whole_fills > 10000);
+    free(ref);
+    vkmm_mm_meta_finish(e, &meta);
+    vkmm_mm_engine_destroy(e);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_meta_matches_a_byte_reference),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
