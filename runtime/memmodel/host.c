@@ -105,6 +105,13 @@ void vkmm_mm_host_absorb(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
     absorb_span(e, m, begin, end, &wts);
 }
 
+void vkmm_mm_take_host_writes(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size)
+{
+    uint64_t begin, end;
+    if (vkmm_mm_clamp(m, offset, size, &begin, &end))
+        vkmm_mm_host_absorb(e, m, begin, end);
+}
+
 void vkmm_mm_host_view_quiet(struct vkmm_mm_memory *m)
 {
     m->view_quiet = m->view_all_seen;

@@ -224,6 +224,10 @@ void vkmm_mm_peek_marking(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint
 /* Grows whenever the device level or the coherent view of the memory
  * changes (a landing write, a write entering the coherent view). */
 uint64_t vkmm_mm_memory_changes(const struct vkmm_mm_memory *);
+/* Host writes in the view of [offset, offset + size) enter the coherent
+ * view now, as any engine call that looks at those bytes would take them
+ * (a change: vkmm_mm_memory_changes grows). */
+void vkmm_mm_take_host_writes(struct vkmm_mm_engine *, struct vkmm_mm_memory *, uint64_t offset, uint64_t size);
 
 /* What a read racing with an already-run write returns: the coherent view
  * (every write in execution order).  The memory model leaves a racing

@@ -24,6 +24,14 @@ struct vkmm_strict_memory {
     uint64_t map_offset, map_size;
     uint64_t written_by_submit; /* the last vkQueueSubmit whose work may write it (host_trap.h) */
     uint64_t read_by_submit;    /* the last vkQueueSubmit whose work may read it */
+    /* The bytes [mirror_begin, mirror_end) hold what a dispatch's read path
+     * (the compute shader stage, mirror_access) gave, with no granule left
+     * to check, while the engine's copy had changed mirror_changes times
+     * (dispatch_access.c): a dispatch reading them through that path finds
+     * them in place.  mirror_end 0: none.  Only peeks and shaders write the
+     * bytes in strict mode. */
+    uint64_t mirror_changes, mirror_begin, mirror_end;
+    VkAccessFlags2 mirror_access;
 };
 
 /* A buffer's name over a range of an emulated memory. */

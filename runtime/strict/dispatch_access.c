@@ -78,6 +78,41 @@ static uint32_t count_addressable(struct vkmm_strict *strict)
     return count;
 }
 
+/* Do the bytes of [offset, offset + size) already hold what a peek through
+ * `read_access` would place, with nothing to check?  A dispatch that only
+ * reads a buffer the engine has not changed since the last one read it
+ * (a streaming kernel's inputs, again and again) skips the copy and the
+ * comparison. */
+static bool already_mirrored(const struct vkmm_strict_memory *memory, uint64_t offset, uint64_t size,
+                             VkAccessFlags2 read_access)
+{
+    return memory->mirror_end && memory->mirror_access == read_access && offset >= memory->mirror_begin &&
+           offset + size <= memory->mirror_end && vkmm_mm_memory_changes(memory->mm) == memory->mirror_changes;
+}
+
+/* After the dispatch took its accesses: a storage range none of whose
+ * bytes it wrote (through any binding: the scan goes by address), whose
+ * peek left nothing to check, stays as the peek placed it until the engine
+ * changes the memory (its changes count) or another peek rewrites it.  Not
+ * after a race inside the dispatch (the levels and the monitor may have
+ * moved bytes). */
+static void note_mirrored(const struct vkmm_dispatch_mirror *mirror, const struct mirrored_range *r)
+{
+    if (!r->storage || !r->suspect || r->write_count || r->unkept || mirror->races.count || mirror->races.more)
+        return; /* a uniform range's writes are not scanned: another binding may have written its bytes */
+    uint64_t granules = r->size ? (r->offset + r->size - 1) / VKMM_MM_GRANULE_BYTES -
+                                      r->offset / VKMM_MM_GRANULE_BYTES + 1
+                                : 0;
+    for (uint64_t i = 0; i < (granules + 63) / 64; i++)
+        if (r->suspect[i])
+            return;
+    struct vkmm_strict_memory *memory = r->memory;
+    memory->mirror_changes = vkmm_mm_memory_changes(memory->mm);
+    memory->mirror_begin = r->offset;
+    memory->mirror_end = r->offset + r->size;
+    memory->mirror_access = r->read_access;
+}
+
 /* Lock held.  Adds a range and materialises what its read path sees into
  * the device bytes the shader runs on.  Nothing is recorded or reported
  * yet. */
@@ -92,10 +127,16 @@ static void mirror_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict
     uint64_t granules = size ? (offset + size - 1) / VKMM_MM_GRANULE_BYTES - offset / VKMM_MM_GRANULE_BYTES + 1 : 0;
     r->suspect = vkmm_zalloc(mirror->strict->allocator, NULL, (granules + 63) / 64 * sizeof(uint64_t),
                              VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+    /* Host writes made since the submission (ordered before this dispatch
+     * by a host signal, or racing with it) count as changes: taken first. */
+    vkmm_mm_take_host_writes(mirror->strict->engine, memory->mm, offset, size);
+    r->changes = vkmm_mm_memory_changes(memory->mm);
+    if (r->suspect && already_mirrored(memory, offset, size, read_access))
+        return; /* the bytes are what the peek would place, nothing to check */
+    memory->mirror_end = 0; /* the peek rewrites bytes, perhaps with an older version */
     vkmm_strict_command_peek_marking(mirror->strict, &mirror->command, memory, offset, size,
                                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access, memory->bytes + offset,
                                      r->suspect);
-    r->changes = vkmm_mm_memory_changes(memory->mm);
 }
 
 struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *strict,
@@ -558,6 +599,7 @@ void vkmm_strict_dispatch_finish(struct vkmm_dispatch_mirror *mirror)
     }
     for (uint32_t i = 0; i < mirror->count; i++) {
         const struct mirrored_range *r = &mirror->ranges[i];
+        note_mirrored(mirror, r);
         vkmm_device_monitor_clear(strict->device_monitor, r->memory->bytes + r->offset, r->size);
     }
     report_device_races(mirror);
