@@ -268,6 +268,45 @@ int vkmm_shader_shape(const uint32_t *words, size_t word_count, const struct vkm
     return result;
 }
 
+/* Is the buffer variable `id` never read: NonReadable itself, or a block
+ * (or array of blocks) all of whose members are? */
+static bool never_read(const struct spv_module *m, uint32_t id)
+{
+    if (m->ids[id].non_readable)
+        return true;
+    const struct spv_type *pointer = spv_type(m, m->ids[id].type);
+    if (!pointer || pointer->kind != SPV_TYPE_POINTER ||
+        (pointer->storage_class != SpvStorageClassStorageBuffer && pointer->storage_class != SpvStorageClassUniform))
+        return false;
+    const struct spv_type *type = spv_type(m, pointer->element);
+    while (type && (type->kind == SPV_TYPE_ARRAY || type->kind == SPV_TYPE_RUNTIME_ARRAY))
+        type = spv_type(m, type->element);
+    if (!type || type->kind != SPV_TYPE_STRUCT || !type->member_count)
+        return false;
+    for (uint32_t i = 0; i < type->member_count; i++)
+        if (!type->members[i].non_readable)
+            return false;
+    return true;
+}
+
+uint32_t vkmm_shader_unread_bindings(const uint32_t *words, size_t word_count,
+                                     const struct vkmm_compile_options *options, struct vkmm_shader_binding *out,
+                                     uint32_t capacity)
+{
+    char error[256];
+    struct spv_error failure = { .failed = false };
+    struct spv_module module;
+    uint32_t *prepared = NULL, count = 0;
+    if (parse_prepared(words, word_count, options, &module, &prepared, &failure, error, sizeof(error)) == 0) {
+        for (uint32_t id = 1; id < module.bound && count < capacity; id++)
+            if (module.ids[id].kind == SPV_ID_VARIABLE && module.ids[id].has_binding && never_read(&module, id))
+                out[count++] = (struct vkmm_shader_binding){ module.ids[id].set, module.ids[id].binding };
+    }
+    spv_module_free(&module);
+    free(prepared);
+    return count;
+}
+
 int vkmm_compiled_shader_load(struct vkmm_compiled_shader *shader, char *error, size_t error_size)
 {
     void *address = NULL;

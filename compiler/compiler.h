@@ -75,6 +75,16 @@ struct vkmm_shader_shape {
 };
 int vkmm_shader_shape(const uint32_t *words, size_t word_count, const struct vkmm_compile_options *options,
                       struct vkmm_shader_shape *shape, char *error, size_t error_size);
+/* The buffer bindings the module never reads: those whose variable, or
+ * every member of whose block, is NonReadable (GLSL `writeonly`).  Stores
+ * at most `capacity` (the rest count as read) and returns how many it
+ * stored; 0 when the module does not parse. */
+struct vkmm_shader_binding {
+    uint32_t set, binding;
+};
+uint32_t vkmm_shader_unread_bindings(const uint32_t *words, size_t word_count,
+                                     const struct vkmm_compile_options *options, struct vkmm_shader_binding *out,
+                                     uint32_t capacity);
 /* Links `shader->object` (with the other fields filled, e.g. from a
  * pipeline cache) and sets `function`.  0 on success. */
 int vkmm_compiled_shader_load(struct vkmm_compiled_shader *shader, char *error, size_t error_size);

@@ -207,6 +207,9 @@ static void decorate(struct spv_module *m, const uint32_t *w, uint32_t count)
     case SpvDecorationNonWritable:
         id->non_writable = true;
         break;
+    case SpvDecorationNonReadable:
+        id->non_readable = true;
+        break;
     case SpvDecorationCoherent:
         id->coherent = true;
         break;
@@ -246,6 +249,9 @@ static void member_decorate(struct spv_module *m, const uint32_t *w)
     case SpvDecorationCoherent:
     case SpvDecorationVolatile:
         member->coherent = true;
+        break;
+    case SpvDecorationNonReadable:
+        member->non_readable = true;
         break;
     default:
         break;

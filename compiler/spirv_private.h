@@ -57,6 +57,7 @@ struct spv_member {
     bool has_offset;
     uint32_t builtin;       /* SpvBuiltInMax when none */
     bool coherent;          /* Coherent or Volatile member (GLSL `coherent buffer`) */
+    bool non_readable;      /* NonReadable member (GLSL `writeonly buffer`) */
 };
 
 struct spv_type {
@@ -98,7 +99,7 @@ struct spv_id {
     uint32_t builtin;      /* SpvBuiltInMax when none */
     uint32_t set, binding;
     bool has_binding;
-    bool non_writable, coherent, volatile_;
+    bool non_writable, non_readable, coherent, volatile_;
     uint32_t array_stride;
     uint8_t fp_rounding;   /* FPRoundingMode + 1 (SpvFPRoundingMode), 0 when none */
     const char *name;      /* OpName, for messages */

@@ -220,6 +220,9 @@ static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_c
         .poll_loops = 1,
     };
     pipeline->has_atomics = module_has_atomics(module->words, module->word_count);
+    if (vkmm_mode() == VKMM_MODE_STRICT)
+        pipeline->unread_count = vkmm_shader_unread_bindings(module->words, module->word_count, &options,
+                                                             pipeline->unread, 16);
     struct vkmm_cache_key key;
     key_of(&key, module, &options);
     char error[600];
@@ -237,6 +240,14 @@ static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_c
     }
     vkmm_free(&device->allocator, NULL, view.bindings);
     return result;
+}
+
+bool vkmm_pipeline_never_reads(const struct vkmm_pipeline *pipeline, uint32_t set, uint32_t binding)
+{
+    for (uint32_t i = 0; i < pipeline->unread_count; i++)
+        if (pipeline->unread[i].set == set && pipeline->unread[i].binding == binding)
+            return true;
+    return false;
 }
 
 static void pipeline_destroy(struct vkmm_device *device, struct vkmm_pipeline *pipeline,

@@ -12,7 +12,14 @@ struct vkmm_pipeline {
     struct vkmm_pipeline_layout *layout; /* referenced */
     struct vkmm_compiled_shader shader;
     bool has_atomics; /* the module has an atomic instruction (strict mode: only then can fences synchronize) */
+    /* Strict mode: buffer bindings the module never reads (GLSL `writeonly`):
+     * a dispatch need not place what their read paths see. */
+    struct vkmm_shader_binding unread[16];
+    uint32_t unread_count;
 };
+
+/* Does the pipeline's module never read buffer binding (set, binding)? */
+bool vkmm_pipeline_never_reads(const struct vkmm_pipeline *pipeline, uint32_t set, uint32_t binding);
 
 VKMM_DEFINE_HANDLE_CASTS(vkmm_pipeline, VkPipeline, VK_OBJECT_TYPE_PIPELINE)
 

@@ -502,11 +502,12 @@ static struct vkmm_dispatch_mirror *strict_begin(struct vkmm_execution *x, const
             /* The memory view's binding types are buffer types; the API's
              * say how the shader reads. */
             VkAccessFlags2 read_access = read_access_of(pipeline->layout->sets[s]->bindings[b].type);
+            bool read = !vkmm_pipeline_never_reads(pipeline, s, binding->binding);
             for (uint32_t e = 0; is_buffer(binding->type) && e < binding->count; e++) {
                 const struct vkmm_descriptor *descriptor = &table[binding->first + e];
                 if (descriptor->base && descriptor->memory && descriptor->memory->strict)
                     vkmm_strict_dispatch_range(mirror, descriptor->memory->strict, descriptor->memory_offset,
-                                               descriptor->range, read_access);
+                                               descriptor->range, read_access, read);
             }
         }
     }

@@ -29,6 +29,7 @@ struct mirrored_range {
      * count does.  NULL: check every read byte. */
     uint64_t *suspect;
     uint64_t changes;
+    bool peeked; /* the bytes were made what the read path sees (not for a range the shader never reads) */
     /* Its write runs, kept while its reads were taken (the writes are taken
      * after every range's reads); `unkept`: some did not fit, scan again. */
     uint64_t (*writes)[2];
@@ -98,7 +99,8 @@ static bool already_mirrored(const struct vkmm_strict_memory *memory, uint64_t o
  * moved bytes). */
 static void note_mirrored(const struct vkmm_dispatch_mirror *mirror, const struct mirrored_range *r)
 {
-    if (!r->storage || !r->suspect || r->write_count || r->unkept || mirror->races.count || mirror->races.more)
+    if (!r->peeked || !r->storage || !r->suspect || r->write_count || r->unkept || mirror->races.count ||
+        mirror->races.more)
         return; /* a uniform range's writes are not scanned: another binding may have written its bytes */
     uint64_t granules = r->size ? (r->offset + r->size - 1) / VKMM_MM_GRANULE_BYTES -
                                       r->offset / VKMM_MM_GRANULE_BYTES + 1
@@ -117,7 +119,7 @@ static void note_mirrored(const struct vkmm_dispatch_mirror *mirror, const struc
  * the device bytes the shader runs on.  Nothing is recorded or reported
  * yet. */
 static void mirror_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict_memory *memory, uint64_t offset,
-                         uint64_t size, VkAccessFlags2 read_access)
+                         uint64_t size, VkAccessFlags2 read_access, bool read)
 {
     if (mirror->count == mirror->capacity)
         return;
@@ -131,6 +133,9 @@ static void mirror_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict
      * by a host signal, or racing with it) count as changes: taken first. */
     vkmm_mm_take_host_writes(mirror->strict->engine, memory->mm, offset, size);
     r->changes = vkmm_mm_memory_changes(memory->mm);
+    if (!read && r->suspect)
+        return; /* never read: only its writes are taken */
+    r->peeked = true;
     if (r->suspect && already_mirrored(memory, offset, size, read_access))
         return; /* the bytes are what the peek would place, nothing to check */
     memory->mirror_end = 0; /* the peek rewrites bytes, perhaps with an older version */
@@ -167,13 +172,13 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *stri
 }
 
 void vkmm_strict_dispatch_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict_memory *memory,
-                                uint64_t offset, uint64_t size, VkAccessFlags2 read_access)
+                                uint64_t offset, uint64_t size, VkAccessFlags2 read_access, bool read)
 {
     if (offset >= memory->size)
         return;
     size = size < memory->size - offset ? size : memory->size - offset;
     vkmm_strict_lock_device(mirror->strict);
-    mirror_range(mirror, memory, offset, size, read_access);
+    mirror_range(mirror, memory, offset, size, read_access, read);
     vkmm_strict_unlock(mirror->strict);
 }
 
@@ -183,7 +188,7 @@ void vkmm_strict_dispatch_addressable(struct vkmm_dispatch_mirror *mirror)
 {
     vkmm_strict_lock_device(mirror->strict);
     for (struct vkmm_strict_memory *m = mirror->strict->addressable; m; m = m->addressable_next)
-        mirror_range(mirror, m, 0, m->size, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+        mirror_range(mirror, m, 0, m->size, VK_ACCESS_2_SHADER_STORAGE_READ_BIT, true);
     vkmm_strict_unlock(mirror->strict);
 }
 

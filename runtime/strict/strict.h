@@ -238,9 +238,11 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *stri
                                                         bool buffer_references, bool atomics,
                                                         struct vkmm_shader_invocation *invocation);
 /* `read_access`: what the shader's reads of the range are (UNIFORM_READ,
- * SHADER_SAMPLED_READ, or SHADER_STORAGE_READ for ranges it may write). */
+ * SHADER_SAMPLED_READ, or SHADER_STORAGE_READ for ranges it may write);
+ * `read`: false when the shader never reads it (a `writeonly` binding: its
+ * bytes need not show what the read path sees). */
 void vkmm_strict_dispatch_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict_memory *memory,
-                                uint64_t offset, uint64_t size, VkAccessFlags2 read_access);
+                                uint64_t offset, uint64_t size, VkAccessFlags2 read_access, bool read);
 void vkmm_strict_dispatch_addressable(struct vkmm_dispatch_mirror *mirror);
 /* After it ran: the bytes it marked as read are checked as its reads and
  * those it marked as written become its writes; races between its

@@ -229,6 +229,30 @@ static void test_compiler_survives_fuzzer_finds(void **state)
     }
 }
 
+/* Strict mode skips placing what the read path sees for bindings a module
+ * never reads: exactly the NonReadable (writeonly) buffer variables and
+ * blocks, arrays of them included, not a block with one member read. */
+static void test_compiler_finds_the_bindings_a_module_never_reads(void **state)
+{
+    (void)state;
+    size_t word_count = 0;
+    uint32_t *words = load_spirv("unread_bindings", &word_count);
+    assert_non_null(words);
+    struct vkmm_compile_options options = { .entry_point = "main", .subgroup_width = 8 };
+    struct vkmm_shader_binding found[4];
+    assert_int_equal(vkmm_shader_unread_bindings(words, word_count, &options, found, 4), 2);
+    bool out = false, many = false;
+    for (int i = 0; i < 2; i++) {
+        out |= found[i].set == 0 && found[i].binding == 1;
+        many |= found[i].set == 1 && found[i].binding == 2;
+    }
+    assert_true(out && many);
+    assert_int_equal(vkmm_shader_unread_bindings(words, word_count, &options, found, 1), 1);
+    /* A module that does not parse names none. */
+    assert_int_equal(vkmm_shader_unread_bindings(words, 5, &options, found, 4), 0);
+    free(words);
+}
+
 static void test_compiler_yield_at_atomics_lets_a_spinning_subgroup_finish(void **state)
 {
     (void)state;
@@ -277,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_compiler_rejects_malformed_spirv),
         cmocka_unit_test(test_compiler_rejects_fuzzer_finds_with_a_message),
         cmocka_unit_test(test_compiler_survives_fuzzer_finds),
+        cmocka_unit_test(test_compiler_finds_the_bindings_a_module_never_reads),
         cmocka_unit_test(test_compiler_yield_at_atomics_lets_a_spinning_subgroup_finish),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
