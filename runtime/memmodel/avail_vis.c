@@ -547,12 +547,11 @@ static void read_granule(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
 static bool common_granule(const struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, uint64_t g,
                            uint64_t visible, bool checked)
 {
-    uint64_t newest = m->dev_seq.detail[g] ? vkmm_mm_meta_granule_max(&m->dev_seq, g) : m->dev_seq.uniform[g];
-    if (newest > visible)
+    if (vkmm_mm_meta_granule_max(&m->dev_seq, g) > visible)
         return false;
     if (!checked)
         return true;
-    uint64_t oldest = m->coh_wts.detail[g] ? vkmm_mm_meta_granule_min(&m->coh_wts, g) : m->coh_wts.uniform[g];
+    uint64_t oldest = vkmm_mm_meta_granule_min(&m->coh_wts, g);
     return (oldest != 0 || m->host_visible) && (oldest > e->last_discard_event || e->last_discard_event == 0);
 }
 

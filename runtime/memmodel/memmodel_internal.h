@@ -218,8 +218,19 @@ void vkmm_mm_meta_set(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint6
 void vkmm_mm_meta_fill(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t begin, uint64_t end,
                        uint64_t value);
 uint64_t vkmm_mm_meta_run_end(const struct vkmm_mm_meta *meta, uint64_t b, uint64_t end);
-uint64_t vkmm_mm_meta_granule_max(const struct vkmm_mm_meta *meta, uint64_t g);
-uint64_t vkmm_mm_meta_granule_min(const struct vkmm_mm_meta *meta, uint64_t g);
+/* The largest and smallest value among the bytes of granule g: inline for
+ * the common uniform granule (the engine's per-granule loops ask it for
+ * every granule of megabytes), a walk of its block otherwise. */
+uint64_t vkmm_mm_meta_block_max(const struct vkmm_mm_meta *meta, uint64_t g);
+uint64_t vkmm_mm_meta_block_min(const struct vkmm_mm_meta *meta, uint64_t g);
+static inline uint64_t vkmm_mm_meta_granule_max(const struct vkmm_mm_meta *meta, uint64_t g)
+{
+    return meta->detail[g] ? vkmm_mm_meta_block_max(meta, g) : meta->uniform[g];
+}
+static inline uint64_t vkmm_mm_meta_granule_min(const struct vkmm_mm_meta *meta, uint64_t g)
+{
+    return meta->detail[g] ? vkmm_mm_meta_block_min(meta, g) : meta->uniform[g];
+}
 uint64_t vkmm_mm_meta_bytes(const struct vkmm_mm_meta *meta);
 
 /* levels.c */

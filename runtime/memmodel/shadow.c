@@ -175,11 +175,8 @@ uint64_t vkmm_mm_meta_run_end(const struct vkmm_mm_meta *meta, uint64_t b, uint6
     return end;
 }
 
-/* The largest value among the bytes of granule g. */
-uint64_t vkmm_mm_meta_granule_max(const struct vkmm_mm_meta *meta, uint64_t g)
+uint64_t vkmm_mm_meta_block_max(const struct vkmm_mm_meta *meta, uint64_t g)
 {
-    if (!meta->detail[g])
-        return meta->uniform[g];
     const uint64_t *block = &meta->blocks[(uint64_t)meta->detail[g] * G];
     uint64_t max = block[0];
     for (unsigned k = 1; k < granule_bytes(meta, g); k++)
@@ -187,10 +184,8 @@ uint64_t vkmm_mm_meta_granule_max(const struct vkmm_mm_meta *meta, uint64_t g)
     return max;
 }
 
-uint64_t vkmm_mm_meta_granule_min(const struct vkmm_mm_meta *meta, uint64_t g)
+uint64_t vkmm_mm_meta_block_min(const struct vkmm_mm_meta *meta, uint64_t g)
 {
-    if (!meta->detail[g])
-        return meta->uniform[g];
     const uint64_t *block = &meta->blocks[(uint64_t)meta->detail[g] * G];
     uint64_t min = block[0];
     for (unsigned k = 1; k < granule_bytes(meta, g); k++)

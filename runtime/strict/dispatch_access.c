@@ -79,6 +79,13 @@ static uint32_t count_addressable(struct vkmm_strict *strict)
     return count;
 }
 
+/* Words of a range's suspect bitmap: one bit per granule it touches. */
+static uint64_t suspect_words(uint64_t offset, uint64_t size)
+{
+    uint64_t granules = size ? (offset + size - 1) / VKMM_MM_GRANULE_BYTES - offset / VKMM_MM_GRANULE_BYTES + 1 : 0;
+    return (granules + 63) / 64;
+}
+
 /* Do the bytes of [offset, offset + size) already hold what a peek through
  * `read_access` would place, with nothing to check?  A dispatch that only
  * reads a buffer the engine has not changed since the last one read it
@@ -102,10 +109,7 @@ static void note_mirrored(const struct vkmm_dispatch_mirror *mirror, const struc
     if (!r->peeked || !r->storage || !r->suspect || r->write_count || r->unkept || mirror->races.count ||
         mirror->races.more)
         return; /* a uniform range's writes are not scanned: another binding may have written its bytes */
-    uint64_t granules = r->size ? (r->offset + r->size - 1) / VKMM_MM_GRANULE_BYTES -
-                                      r->offset / VKMM_MM_GRANULE_BYTES + 1
-                                : 0;
-    for (uint64_t i = 0; i < (granules + 63) / 64; i++)
+    for (uint64_t i = 0; i < suspect_words(r->offset, r->size); i++)
         if (r->suspect[i])
             return;
     struct vkmm_strict_memory *memory = r->memory;
@@ -126,8 +130,7 @@ static void mirror_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict
     struct mirrored_range *r = &mirror->ranges[mirror->count++];
     *r = (struct mirrored_range){ .memory = memory, .offset = offset, .size = size, .read_access = read_access,
                                   .storage = read_access == VK_ACCESS_2_SHADER_STORAGE_READ_BIT };
-    uint64_t granules = size ? (offset + size - 1) / VKMM_MM_GRANULE_BYTES - offset / VKMM_MM_GRANULE_BYTES + 1 : 0;
-    r->suspect = vkmm_zalloc(mirror->strict->allocator, NULL, (granules + 63) / 64 * sizeof(uint64_t),
+    r->suspect = vkmm_zalloc(mirror->strict->allocator, NULL, suspect_words(offset, size) * sizeof(uint64_t),
                              VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
     /* Host writes made since the submission (ordered before this dispatch
      * by a host signal, or racing with it) count as changes: taken first. */
