@@ -297,6 +297,37 @@ void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
         m->host_ahead = false;
 }
 
+/* The end of the run from b (before end) over which the device seq, its
+ * writer and the host seq each keep b's value.  The three are walked
+ * together, whole uniform granules at a time, and the walk stops in the
+ * first granule where one of them changes: each granule is looked at once
+ * however the runs interleave (one meta's run followed alone to its end
+ * before the others cut it made a memory whose host seqs alternate
+ * quadratic). */
+static uint64_t joint_run_end(const struct vkmm_mm_memory *m, uint64_t b, uint64_t end)
+{
+    const struct vkmm_mm_meta *metas[3] = { &m->dev_seq, &m->dev_wts, &m->host_seq };
+    uint64_t value[3];
+    for (int i = 0; i < 3; i++)
+        value[i] = vkmm_mm_meta_get(metas[i], b);
+    for (uint64_t at = b; at < end;) {
+        uint64_t g = at / VKMM_MM_GRANULE;
+        uint64_t g_end = (g + 1) * VKMM_MM_GRANULE < end ? (g + 1) * VKMM_MM_GRANULE : end;
+        bool whole = true;
+        for (int i = 0; i < 3; i++)
+            whole &= !metas[i]->detail[g] && metas[i]->uniform[g] == value[i];
+        if (whole) {
+            at = g_end;
+            continue;
+        }
+        for (; at < g_end; at++)
+            for (int i = 0; i < 3; i++)
+                if (vkmm_mm_meta_get(metas[i], at) != value[i])
+                    return at;
+    }
+    return end;
+}
+
 /* 000: a memory domain operation from device to host: what is available in
  * device memory becomes available in the host domain, unless the host
  * domain holds a newer version (a flushed host write not yet moved). */
@@ -308,9 +339,7 @@ void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
      * one value (a whole written buffer is one run). */
     for (uint64_t b = begin; b < end;) {
         uint64_t seq = vkmm_mm_meta_get(&m->dev_seq, b), host_seq = vkmm_mm_meta_get(&m->host_seq, b);
-        uint64_t stop = vkmm_mm_meta_run_end(&m->dev_seq, b, end);
-        stop = vkmm_mm_meta_run_end(&m->dev_wts, b, stop);
-        stop = vkmm_mm_meta_run_end(&m->host_seq, b, stop);
+        uint64_t stop = joint_run_end(m, b, end);
         if (seq > host_seq) {
             m->host_from_device = true;
             vkmm_mm_copy(e, m->host + b, m->dev + b, stop - b);
