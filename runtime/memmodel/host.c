@@ -75,22 +75,52 @@ static uint64_t next_agreement(const uint8_t *x, const uint8_t *y, uint64_t b, u
     return b;
 }
 
-/* The host writes in [begin, end) enter the coherent view, as one host
- * write event (*wts, made at the first of them) per engine call. */
-static void absorb_span(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
-                        uint32_t *wts)
+/* What the coherent view has absorbed of the view. */
+static const uint8_t *seen(const struct vkmm_mm_memory *m)
 {
-    for (uint64_t b = next_difference(e, m->view, m->view_seen, begin, end); b < end;
-         b = next_difference(e, m->view, m->view_seen, b, end)) {
-        uint64_t stop = next_agreement(m->view, m->view_seen, b, end);
+    return m->view_seen ? m->view_seen : m->view_base;
+}
+
+/* view_seen comes into being as a copy of view_base, before it gets ahead;
+ * false when out of memory (e->status says so). */
+static bool seen_make(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
+{
+    if (m->view_seen)
+        return true;
+    m->view_seen = vkmm_mm_alloc(e, m->size);
+    if (m->view_seen)
+        vkmm_mm_copy(e, m->view_seen, m->view_base, m->size);
+    return m->view_seen != NULL;
+}
+
+/* view_seen equals view_base everywhere again. */
+static void seen_drop(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
+{
+    vkmm_mm_free(e, m->view_seen);
+    m->view_seen = NULL;
+}
+
+/* The host writes in [begin, end) enter the coherent view, as one host
+ * write event (*wts, made at the first of them) per engine call.
+ * `flushing`: a flush of the same bytes follows at once, and view_base
+ * gets them there (so a memory without view_seen keeps none). */
+static void absorb_span(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
+                        uint32_t *wts, bool flushing)
+{
+    for (uint64_t b = next_difference(e, m->view, seen(m), begin, end); b < end;
+         b = next_difference(e, m->view, seen(m), b, end)) {
+        uint64_t stop = next_agreement(m->view, seen(m), b, end);
         if (!*wts) {
             struct vkmm_mm_agent host = vkmm_mm_host_agent(e, "host");
             *wts = vkmm_mm_event_add(e, &host, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_WRITE_BIT);
             if (!*wts)
                 return;
         }
-        memcpy(m->view_seen + b, m->view + b, stop - b);
-        m->seen_ahead_of_base = true;
+        if (m->view_seen || !flushing) {
+            if (!seen_make(e, m))
+                return;
+            memcpy(m->view_seen + b, m->view + b, stop - b);
+        }
         vkmm_mm_meta_fill(e, &m->view_wts, b, stop, *wts);
         vkmm_mm_coherent_write(m, b, stop, m->view + b, *wts);
         b = stop;
@@ -102,7 +132,7 @@ void vkmm_mm_host_absorb(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
     if (!m->host_visible || m->view_quiet)
         return;
     uint32_t wts = 0;
-    absorb_span(e, m, begin, end, &wts);
+    absorb_span(e, m, begin, end, &wts, false);
 }
 
 void vkmm_mm_take_host_writes(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size)
@@ -128,9 +158,9 @@ void vkmm_mm_host_changed_runs(const struct vkmm_mm_memory *m, uint64_t offset, 
     uint64_t begin, end;
     if (!m->host_visible || !vkmm_mm_clamp(m, offset, size, &begin, &end))
         return;
-    for (uint64_t b = next_difference(m->engine, m->view, m->view_seen, begin, end); b < end;
-         b = next_difference(m->engine, m->view, m->view_seen, b, end)) {
-        uint64_t stop = next_agreement(m->view, m->view_seen, b, end);
+    for (uint64_t b = next_difference(m->engine, m->view, seen(m), begin, end); b < end;
+         b = next_difference(m->engine, m->view, seen(m), b, end)) {
+        uint64_t stop = next_agreement(m->view, seen(m), b, end);
         run(user, b, stop - b);
         b = stop;
     }
@@ -146,11 +176,10 @@ void vkmm_mm_host_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
     vkmm_mm_host_view_open(m);
     vkmm_mm_host_absorb(e, m, begin, end);
     uint32_t wts = vkmm_mm_event_add(e, agent, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_WRITE_BIT);
-    if (!wts)
+    if (!wts || !seen_make(e, m))
         return;
     memcpy(m->view + begin, data, end - begin);
     memcpy(m->view_seen + begin, data, end - begin);
-    m->seen_ahead_of_base = true;
     vkmm_mm_meta_fill(e, &m->view_wts, begin, end, wts);
     vkmm_mm_coherent_write(m, begin, end, data, wts);
 }
@@ -179,44 +208,47 @@ static void flush_span(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint6
 static void flush_range(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
 {
     uint32_t wts = 0;
-    if (m->seen_ahead_of_base) {
-        absorb_span(e, m, begin, end, &wts);
+    if (m->view_seen) {
+        absorb_span(e, m, begin, end, &wts, true);
         flush_span(e, m, begin, end);
     } else {
-        /* view_base equals view_seen: a granule whose view equals view_seen
+        /* view_base is view_seen: a granule whose view equals view_base
          * has nothing to absorb and nothing to flush (one pass, not two,
          * over a mapped memory the host did not touch). */
-        for (uint64_t b = next_differing_granule(e, m->view, m->view_seen, begin, end); b < end;
-             b = next_differing_granule(e, m->view, m->view_seen, b, end)) {
+        for (uint64_t b = next_differing_granule(e, m->view, m->view_base, begin, end); b < end;
+             b = next_differing_granule(e, m->view, m->view_base, b, end)) {
             uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
             uint64_t stop = g_end < end ? g_end : end;
-            absorb_span(e, m, b, stop, &wts);
+            absorb_span(e, m, b, stop, &wts, true);
             flush_span(e, m, b, stop);
             b = stop;
         }
     }
     /* After a whole-memory flush view_base, view_seen and the view agree. */
     if (begin == 0 && end == m->size) {
-        m->seen_ahead_of_base = false;
+        seen_drop(e, m);
         m->view_all_seen = true;
     }
 }
 
 /* The view shows the host domain over [begin, end): granules where every
  * level already agrees are left alone (their pages stay untouched). */
-static void view_place(struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
+static void view_place(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
 {
     for (uint64_t b = begin; b < end;) {
         uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
         uint64_t stop = g_end < end ? g_end : end, n = stop - b;
         if (memcmp(m->view + b, m->host + b, n) || memcmp(m->view_base + b, m->host + b, n) ||
-            memcmp(m->view_seen + b, m->host + b, n)) {
+            memcmp(seen(m) + b, m->host + b, n)) {
             memcpy(m->view + b, m->host + b, n);
             memcpy(m->view_base + b, m->host + b, n);
-            memcpy(m->view_seen + b, m->host + b, n);
+            if (m->view_seen)
+                memcpy(m->view_seen + b, m->host + b, n);
         }
         b = stop;
     }
+    if (begin == 0 && end == m->size)
+        seen_drop(e, m);
 }
 
 void vkmm_mm_flush(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t offset, uint64_t size)
@@ -255,7 +287,7 @@ void vkmm_mm_invalidate(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
          b = next_difference(e, m->view, m->view_base, b + 1, end))
         vkmm_mm_run_add(e, &run, b, (uint32_t)vkmm_mm_meta_get(&m->view_wts, b), 0,
                         VKMM_MM_MISSING_FLUSH_BEFORE_INVALIDATE);
-    view_place(m, begin, end);
+    view_place(e, m, begin, end);
     vkmm_mm_run_end(e, &run);
 }
 
@@ -365,10 +397,13 @@ void vkmm_mm_submit(struct vkmm_mm_engine *e)
 void vkmm_mm_submit_memories(struct vkmm_mm_engine *e, struct vkmm_mm_memory *const *memories, uint32_t count)
 {
     e->seq++;
+    /* The history cleared below would hold what these landings replace. */
+    e->landing_without_history = true;
     for (uint32_t i = 0; i < count; i++) {
         vkmm_mm_host_view_open(memories[i]);
         vkmm_mm_host_to_device(e, memories[i], 0, memories[i]->size);
     }
+    e->landing_without_history = false;
     e->submit_vis = e->seq;
     vkmm_mm_visibility_clear(e, NULL);
     for (uint32_t i = 0; i < e->memory_count; i++) {
@@ -416,7 +451,8 @@ static void view_place_flushed(const struct vkmm_mm_engine *e, struct vkmm_mm_me
         }
         vkmm_mm_copy(e, m->view + b, m->host + b, stop - b);
         vkmm_mm_copy(e, m->view_base + b, m->host + b, stop - b);
-        vkmm_mm_copy(e, m->view_seen + b, m->host + b, stop - b);
+        if (m->view_seen)
+            vkmm_mm_copy(e, m->view_seen + b, m->host + b, stop - b);
         b = stop;
     }
 }

@@ -339,8 +339,7 @@ static bool memory_alloc_levels(struct vkmm_mm_engine *e, struct vkmm_mm_memory 
     m->host = vkmm_mm_calloc(e, n, 1);
     m->view = view_alloc(e, n, &m->view_span);
     m->view_base = vkmm_mm_calloc(e, n, 1);
-    m->view_seen = vkmm_mm_calloc(e, n, 1);
-    return m->host && m->view && m->view_base && m->view_seen;
+    return m->host && m->view && m->view_base;
 }
 
 /* Every level starts with the pattern, as version seq 0 of event 0: eight
@@ -351,7 +350,7 @@ static void memory_fill_pattern(struct vkmm_mm_engine *e, struct vkmm_mm_memory 
     memcpy(m->coh, m->dev, m->size);
     if (!m->host_visible)
         return;
-    uint8_t *levels[] = { m->host, m->view, m->view_base, m->view_seen };
+    uint8_t *levels[] = { m->host, m->view, m->view_base };
     for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
         memcpy(levels[i], m->dev, m->size);
 }
@@ -414,7 +413,8 @@ uint64_t vkmm_mm_memory_history(const struct vkmm_mm_memory *m)
 
 uint64_t vkmm_mm_memory_state_bytes(const struct vkmm_mm_memory *m)
 {
-    uint64_t levels = m->host_visible ? 6 : 2; /* value arrays: dev, coh (host, view, base, seen) */
+    /* value arrays: dev, coh (host, view, base, and seen while it is ahead) */
+    uint64_t levels = m->host_visible ? 5 + (m->view_seen != NULL) : 2;
     uint64_t bytes = levels * m->size + (m->size + VKMM_MM_GRANULE - 1) / VKMM_MM_GRANULE * sizeof *m->dev_hist;
     for (unsigned i = 0; i < (m->host_visible ? 6u : 3u); i++)
         bytes += vkmm_mm_meta_bytes(memory_metas((struct vkmm_mm_memory *)m, i));
@@ -522,8 +522,7 @@ static void granule_snapshot(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m,
             version_release(m, i);
             return;
         }
-        memcpy(m->version_seqs[v->seqs], &m->dev_seq.blocks[(uint64_t)m->dev_seq.detail[g] * VKMM_MM_GRANULE],
-               sizeof m->version_seqs[0]);
+        vkmm_mm_meta_granule_values(&m->dev_seq, g, m->version_seqs[v->seqs]);
     }
     if (!m->dev_hist[g]) {
         if (vkmm_mm_reserve(e, (void **)&m->hist_granules, &m->hist_capacity, (uint64_t)m->hist_count + 1,
@@ -547,13 +546,7 @@ static bool version_needed(const uint64_t *vs, uint32_t n, uint64_t seq, uint64_
 /* The seqs of the bytes of granule g now. */
 static void granule_seqs(const struct vkmm_mm_memory *m, uint64_t g, uint64_t seqs[VKMM_MM_GRANULE])
 {
-    const struct vkmm_mm_meta *meta = &m->dev_seq;
-    if (meta->detail[g]) {
-        memcpy(seqs, &meta->blocks[(uint64_t)meta->detail[g] * VKMM_MM_GRANULE], VKMM_MM_GRANULE * sizeof *seqs);
-        return;
-    }
-    for (unsigned k = 0; k < VKMM_MM_GRANULE; k++)
-        seqs[k] = meta->uniform[g];
+    vkmm_mm_meta_granule_values(&m->dev_seq, g, seqs);
 }
 
 /* Is version v of a granule of `bytes` bytes, whose next newer version
@@ -664,22 +657,40 @@ void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
     uint64_t first = begin / VKMM_MM_GRANULE, last = (end - 1) / VKMM_MM_GRANULE;
     /* Each granule's version goes to its history before any byte lands;
      * then the bytes and their seqs land at once. */
-    for (uint64_t g = first; g <= last; g++)
+    for (uint64_t g = first; g <= last && !e->landing_without_history; g++)
         if (vkmm_mm_meta_granule_max(&m->dev_seq, g) < seq)
             granule_snapshot(e, m, g);
     vkmm_mm_copy(e, m->dev + begin, values, end - begin);
     vkmm_mm_meta_fill(e, &m->dev_seq, begin, end, seq);
     vkmm_mm_meta_fill(e, &m->dev_wts, begin, end, wts);
-    for (uint64_t g = first; g <= last; g++)
+    for (uint64_t g = first; g <= last && !e->landing_without_history; g++)
         history_prune(e, m, g);
+}
+
+/* A memory whose history stayed empty since the last clear gives its
+ * arrays back: a buffer the host filled once keeps no room for a version
+ * of each of its granules for ever after. */
+static void history_release(struct vkmm_mm_memory *m)
+{
+    struct vkmm_mm_engine *e = m->engine;
+    vkmm_mm_free(e, m->versions);
+    vkmm_mm_free(e, m->version_seqs);
+    vkmm_mm_free(e, m->hist_granules);
+    m->versions = NULL;
+    m->version_seqs = NULL;
+    m->hist_granules = NULL;
+    m->version_capacity = m->version_seqs_capacity = m->hist_capacity = 0;
 }
 
 /* After a visibility operation to every device read path (vkQueueSubmit)
  * no path can see an overwritten version. */
 void vkmm_mm_history_clear(struct vkmm_mm_memory *m)
 {
-    if (!m->version_count)
+    if (!m->version_count) {
+        if (m->version_capacity)
+            history_release(m);
         return;
+    }
     if (m->hist_overflow)
         memset(m->dev_hist, 0, (m->size + VKMM_MM_GRANULE - 1) / VKMM_MM_GRANULE * sizeof *m->dev_hist);
     else

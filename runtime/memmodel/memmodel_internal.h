@@ -26,12 +26,22 @@ struct vkmm_mm_event {
 #define VKMM_MM_GRANULE VKMM_MM_GRANULE_BYTES
 
 /* Per-byte metadata of one level (a seq, a write event) by granule: one
- * value for the granule unless its bytes differ, then a block of 64. */
+ * value for the granule unless its bytes differ; a granule of two values
+ * (the common case: part of it written, or a host write whose bytes
+ * partly equal the old ones) is a pair, 16 bytes; one of three or more a
+ * block of 64. */
+struct vkmm_mm_meta_pair {
+    uint64_t mask;  /* the bytes holding `value`; the others hold the granule's uniform value */
+    uint64_t value; /* never the uniform value; mask is never empty nor the whole granule */
+};
+#define VKMM_MM_META_PAIR 0x80000000u /* in detail[g]: the rest is an index into pairs */
 struct vkmm_mm_meta {
     uint64_t *uniform; /* per granule */
-    uint32_t *detail;  /* per granule: 0, or the index of its block */
+    uint32_t *detail;  /* per granule: 0, the index of its block, or VKMM_MM_META_PAIR | the index of its pair */
     uint64_t *blocks;  /* VKMM_MM_GRANULE values a block; block 0 unused */
     uint32_t block_count, block_capacity, block_free, block_live;
+    struct vkmm_mm_meta_pair *pairs; /* pair 0 unused */
+    uint32_t pair_count, pair_capacity, pair_free, pair_live;
     uint64_t granules, size;
 };
 
@@ -103,14 +113,15 @@ struct vkmm_mm_memory {
     /* Host domain (a versioned level without history) and host view.  The
      * host changed byte b of the view since the engine last placed it there
      * iff view[b] != view_base[b]; view_seen is what the coherent view has
-     * absorbed, view_wts the event of that host write. */
+     * absorbed, view_wts the event of that host write.  view_seen exists
+     * only while it may hold host writes that view_base lacks (absorbed, not
+     * flushed yet); NULL: the two are equal everywhere (host.c seen()), and
+     * a flush finds the host's writes with one comparison per granule.  The
+     * common memory is flushed whole at every submission, so it keeps one
+     * copy fewer. */
     uint8_t *host;
     struct vkmm_mm_meta host_seq, host_wts;
     uint8_t *view, *view_base, *view_seen;
-    /* view_seen may hold host writes that view_base lacks (absorbed, not
-     * flushed yet); false: the two are equal everywhere, and a flush finds
-     * the host's writes with one comparison per granule. */
-    bool seen_ahead_of_base;
     size_t view_span; /* the view's own pages (mmap), 0: from the allocator */
     /* The device->host domain operation moved device bytes into the host
      * domain since vkmm_mm_host_wait last placed the view. */
@@ -146,6 +157,9 @@ struct vkmm_mm_engine {
     uint32_t last_discard_event; /* the newest discard's write event (0: none) */
     uint64_t hazards;
     bool host_wait_reads; /* vkmm_mm_set_host_wait_reads: a host wait is also DOM(device, host) */
+    /* Landings keep no history: vkQueueSubmit's domain operation, after
+     * which every read path sees every version (vkmm_mm_submit). */
+    bool landing_without_history;
 
     /* Meta-bit expansions, from the generated enum names (dependency.c). */
     VkPipelineStageFlags2 all_commands;
@@ -212,15 +226,24 @@ static inline uint64_t vkmm_mm_meta_get(const struct vkmm_mm_meta *meta, uint64_
 {
     uint64_t g = b / VKMM_MM_GRANULE;
     uint32_t d = meta->detail[g];
-    return d ? meta->blocks[(uint64_t)d * VKMM_MM_GRANULE + b % VKMM_MM_GRANULE] : meta->uniform[g];
+    if (!d)
+        return meta->uniform[g];
+    if (d & VKMM_MM_META_PAIR) {
+        const struct vkmm_mm_meta_pair *pair = &meta->pairs[d & ~VKMM_MM_META_PAIR];
+        return pair->mask >> (b % VKMM_MM_GRANULE) & 1 ? pair->value : meta->uniform[g];
+    }
+    return meta->blocks[(uint64_t)d * VKMM_MM_GRANULE + b % VKMM_MM_GRANULE];
 }
+/* Every byte's value of granule g (the whole granule, past a short last
+ * one's end too). */
+void vkmm_mm_meta_granule_values(const struct vkmm_mm_meta *meta, uint64_t g, uint64_t values[VKMM_MM_GRANULE]);
 void vkmm_mm_meta_set(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t b, uint64_t value);
 void vkmm_mm_meta_fill(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t begin, uint64_t end,
                        uint64_t value);
 uint64_t vkmm_mm_meta_run_end(const struct vkmm_mm_meta *meta, uint64_t b, uint64_t end);
 /* The largest and smallest value among the bytes of granule g: inline for
  * the common uniform granule (the engine's per-granule loops ask it for
- * every granule of megabytes), a walk of its block otherwise. */
+ * every granule of megabytes), out of line for pairs and blocks. */
 uint64_t vkmm_mm_meta_block_max(const struct vkmm_mm_meta *meta, uint64_t g);
 uint64_t vkmm_mm_meta_block_min(const struct vkmm_mm_meta *meta, uint64_t g);
 static inline uint64_t vkmm_mm_meta_granule_max(const struct vkmm_mm_meta *meta, uint64_t g)

@@ -3,8 +3,13 @@
  * seq of a version, the write event that made it — kept per 64-byte
  * granule.  Bytes of a granule written by one command and made available by
  * one operation share their metadata, so the common granule costs one value
- * for 64 bytes; a granule whose bytes differ gets a block of per-byte values
- * until a write covers it whole again.
+ * for 64 bytes.  A granule of two values is a pair: a mask of the bytes
+ * holding the second value (16 bytes).  Host writes make many such granules:
+ * the engine finds them by comparing bytes, and a byte the host rewrote
+ * with the value it had is no write, so one granule in ten of a freshly
+ * filled buffer has a byte or two left out.  Only a granule of three or
+ * more values gets a block of per-byte values (512 bytes), until a write
+ * leaves it two values or one again.
  *
  * The arrays are calloc'd: for large memories they come as fresh pages,
  * committed only where a granule is touched. */
@@ -27,6 +32,7 @@ void vkmm_mm_meta_finish(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta)
     vkmm_mm_free(e, meta->uniform);
     vkmm_mm_free(e, meta->detail);
     vkmm_mm_free(e, meta->blocks);
+    vkmm_mm_free(e, meta->pairs);
     *meta = (struct vkmm_mm_meta){ 0 };
 }
 
@@ -41,45 +47,72 @@ static uint32_t block_alloc(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta)
         return i;
     }
     uint32_t first = meta->block_count ? meta->block_count : 1;
-    if (first == UINT32_MAX || !vkmm_mm_reserve(e, (void **)&meta->blocks, &meta->block_capacity,
-                                                (uint64_t)first + 1, G * sizeof *meta->blocks))
+    if (first >= VKMM_MM_META_PAIR - 1 || !vkmm_mm_reserve(e, (void **)&meta->blocks, &meta->block_capacity,
+                                                           (uint64_t)first + 1, G * sizeof *meta->blocks))
         return 0;
     meta->block_count = first + 1;
     meta->block_live++;
     return first;
 }
 
-static void block_release(struct vkmm_mm_meta *meta, uint32_t i)
+/* A pair, likewise: pair 0 means "none", free pairs form a list through
+ * their masks. */
+static uint32_t pair_alloc(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta)
 {
-    meta->blocks[(uint64_t)i * G] = meta->block_free;
-    meta->block_free = i;
-    meta->block_live--;
+    if (meta->pair_free) {
+        uint32_t i = meta->pair_free;
+        meta->pair_free = (uint32_t)meta->pairs[i].mask;
+        meta->pair_live++;
+        return i;
+    }
+    uint32_t first = meta->pair_count ? meta->pair_count : 1;
+    if (first >= VKMM_MM_META_PAIR - 1 ||
+        !vkmm_mm_reserve(e, (void **)&meta->pairs, &meta->pair_capacity, (uint64_t)first + 1, sizeof *meta->pairs))
+        return 0;
+    meta->pair_count = first + 1;
+    meta->pair_live++;
+    return first;
 }
 
-/* Granule g becomes uniform with `value` (its block, if any, is freed). */
+static bool is_pair(uint32_t detail)
+{
+    return detail & VKMM_MM_META_PAIR;
+}
+
+static struct vkmm_mm_meta_pair *pair_of(const struct vkmm_mm_meta *meta, uint64_t g)
+{
+    return &meta->pairs[meta->detail[g] & ~VKMM_MM_META_PAIR];
+}
+
+static uint64_t *block_of(const struct vkmm_mm_meta *meta, uint64_t g)
+{
+    return &meta->blocks[(uint64_t)meta->detail[g] * G];
+}
+
+/* Granule g's pair or block, if any, is freed. */
+static void granule_release(struct vkmm_mm_meta *meta, uint64_t g)
+{
+    uint32_t d = meta->detail[g];
+    if (!d)
+        return;
+    if (is_pair(d)) {
+        uint32_t i = d & ~VKMM_MM_META_PAIR;
+        meta->pairs[i].mask = meta->pair_free;
+        meta->pair_free = i;
+        meta->pair_live--;
+    } else {
+        meta->blocks[(uint64_t)d * G] = meta->block_free;
+        meta->block_free = d;
+        meta->block_live--;
+    }
+    meta->detail[g] = 0;
+}
+
+/* Granule g becomes uniform with `value`. */
 static void granule_uniform(struct vkmm_mm_meta *meta, uint64_t g, uint64_t value)
 {
-    if (meta->detail[g]) {
-        block_release(meta, meta->detail[g]);
-        meta->detail[g] = 0;
-    }
+    granule_release(meta, g);
     meta->uniform[g] = value;
-}
-
-/* Granule g gets a per-byte block holding its uniform value; false when
- * out of memory (e->status says so). */
-static bool granule_detail(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t g)
-{
-    if (meta->detail[g])
-        return true;
-    uint32_t i = block_alloc(e, meta);
-    if (!i)
-        return false;
-    uint64_t *block = &meta->blocks[(uint64_t)i * G];
-    for (unsigned k = 0; k < G; k++)
-        block[k] = meta->uniform[g];
-    meta->detail[g] = i;
-    return true;
 }
 
 /* Bytes of granule g inside the memory (the last granule may be short). */
@@ -89,37 +122,159 @@ static unsigned granule_bytes(const struct vkmm_mm_meta *meta, uint64_t g)
     return left < G ? (unsigned)left : G;
 }
 
-/* A block whose bytes agree again becomes a uniform granule. */
-static void granule_collapse(struct vkmm_mm_meta *meta, uint64_t g)
+/* The mask of `bytes` bytes from byte `first` of a granule. */
+static uint64_t bytes_mask(unsigned first, unsigned bytes)
 {
-    const uint64_t *block = &meta->blocks[(uint64_t)meta->detail[g] * G];
+    uint64_t ones = bytes >= 64 ? ~0ull : (1ull << bytes) - 1;
+    return ones << first;
+}
+
+static uint64_t granule_mask(const struct vkmm_mm_meta *meta, uint64_t g)
+{
+    return bytes_mask(0, granule_bytes(meta, g));
+}
+
+/* Granule g (uniform) becomes the pair of its uniform value and `value` at
+ * `mask`: false when out of memory (e->status says so). */
+static bool granule_pair(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t g, uint64_t mask,
+                         uint64_t value)
+{
+    uint32_t i = pair_alloc(e, meta);
+    if (!i)
+        return false;
+    meta->pairs[i] = (struct vkmm_mm_meta_pair){ .mask = mask, .value = value };
+    meta->detail[g] = VKMM_MM_META_PAIR | i;
+    return true;
+}
+
+void vkmm_mm_meta_granule_values(const struct vkmm_mm_meta *meta, uint64_t g, uint64_t values[G])
+{
+    uint32_t d = meta->detail[g];
+    if (d && !is_pair(d)) {
+        memcpy(values, block_of(meta, g), G * sizeof *values);
+        return;
+    }
+    const struct vkmm_mm_meta_pair *pair = d ? pair_of(meta, g) : NULL;
+    for (unsigned k = 0; k < G; k++)
+        values[k] = pair && pair->mask >> k & 1 ? pair->value : meta->uniform[g];
+}
+
+/* Granule g (a pair) gets a block holding its values. */
+static bool granule_block(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t g)
+{
+    uint32_t i = block_alloc(e, meta);
+    if (!i)
+        return false;
+    uint64_t values[G];
+    vkmm_mm_meta_granule_values(meta, g, values);
+    granule_release(meta, g);
+    memcpy(&meta->blocks[(uint64_t)i * G], values, sizeof values);
+    meta->detail[g] = i;
+    return true;
+}
+
+/* A block whose bytes hold one or two values again becomes a uniform
+ * granule or a pair (kept as a block when no pair can be had). */
+static void block_shrink(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t g)
+{
+    const uint64_t *block = block_of(meta, g);
     unsigned n = granule_bytes(meta, g);
-    for (unsigned k = 1; k < n; k++)
-        if (block[k] != block[0])
+    uint64_t second = block[0], mask = 0;
+    for (unsigned k = 1; k < n; k++) {
+        if (block[k] == block[0])
+            continue;
+        if (mask && block[k] != second)
             return;
-    granule_uniform(meta, g, block[0]);
+        second = block[k];
+        mask |= 1ull << k;
+    }
+    uint64_t first = block[0];
+    VkResult status = e->status;
+    uint32_t i = mask ? pair_alloc(e, meta) : 0;
+    if (mask && !i) {
+        e->status = status; /* the block stands: nothing was lost */
+        return;
+    }
+    granule_uniform(meta, g, first);
+    if (i) {
+        meta->pairs[i] = (struct vkmm_mm_meta_pair){ .mask = mask, .value = second };
+        meta->detail[g] = VKMM_MM_META_PAIR | i;
+    }
+}
+
+/* A pair whose mask emptied or filled is a uniform granule. */
+static void pair_settle(struct vkmm_mm_meta *meta, uint64_t g)
+{
+    struct vkmm_mm_meta_pair *pair = pair_of(meta, g);
+    if (!pair->mask)
+        granule_release(meta, g);
+    else if (pair->mask == granule_mask(meta, g))
+        granule_uniform(meta, g, pair->value);
+}
+
+/* The bytes of granule g (a pair) in `mask` get `value`: false when a block
+ * is needed (three values). */
+static bool pair_write(struct vkmm_mm_meta *meta, uint64_t g, uint64_t mask, uint64_t value)
+{
+    struct vkmm_mm_meta_pair *pair = pair_of(meta, g);
+    uint64_t uniform_bytes = granule_mask(meta, g) & ~pair->mask;
+    if (value == meta->uniform[g]) {
+        pair->mask &= ~mask;
+    } else if (value == pair->value) {
+        pair->mask |= mask;
+    } else if (!(pair->mask & ~mask)) {
+        /* Every byte of the second value is overwritten. */
+        *pair = (struct vkmm_mm_meta_pair){ .mask = mask, .value = value };
+    } else if (!(uniform_bytes & ~mask)) {
+        /* Every byte of the uniform value is overwritten. */
+        meta->uniform[g] = pair->value;
+        *pair = (struct vkmm_mm_meta_pair){ .mask = mask, .value = value };
+    } else {
+        return false;
+    }
+    pair_settle(meta, g);
+    return true;
+}
+
+/* The bytes of granule g in `mask` (inside the granule, not empty) get
+ * `value`. */
+static void granule_write(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t g, uint64_t mask,
+                          uint64_t value)
+{
+    uint32_t d = meta->detail[g];
+    if (!d) {
+        if (meta->uniform[g] == value)
+            return;
+        if (mask == granule_mask(meta, g))
+            meta->uniform[g] = value;
+        else
+            granule_pair(e, meta, g, mask, value);
+        return;
+    }
+    if (is_pair(d) && pair_write(meta, g, mask, value))
+        return;
+    if (is_pair(d) && !granule_block(e, meta, g))
+        return;
+    uint64_t *block = block_of(meta, g);
+    for (unsigned k = 0; k < G; k++)
+        if (mask >> k & 1)
+            block[k] = value;
+    block_shrink(e, meta, g);
 }
 
 void vkmm_mm_meta_set(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t b, uint64_t value)
 {
-    uint64_t g = b / G;
-    if (!meta->detail[g] && meta->uniform[g] == value)
-        return;
-    if (!granule_detail(e, meta, g))
-        return;
-    meta->blocks[(uint64_t)meta->detail[g] * G + b % G] = value;
+    granule_write(e, meta, b / G, 1ull << (b % G), value);
 }
 
-/* Whole granules [first, last) all get `value`: their blocks go, then one
- * pass stores the value (a landing or a write fills megabytes at once). */
+/* Whole granules [first, last) all get `value`: their pairs and blocks go,
+ * then one pass stores the value (a landing or a write fills megabytes at
+ * once). */
 static void fill_whole_granules(struct vkmm_mm_meta *meta, uint64_t first, uint64_t last, uint64_t value)
 {
-    for (uint64_t g = first; g < last; g++) {
-        if (meta->detail[g]) {
-            block_release(meta, meta->detail[g]);
-            meta->detail[g] = 0;
-        }
-    }
+    for (uint64_t g = first; g < last; g++)
+        if (meta->detail[g])
+            granule_release(meta, g);
     for (uint64_t g = first; g < last; g++)
         meta->uniform[g] = value;
 }
@@ -141,16 +296,10 @@ void vkmm_mm_meta_fill(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint
         uint64_t g = begin / G;
         uint64_t g_end = g * G + granule_bytes(meta, g);
         uint64_t stop = end < g_end ? end : g_end;
-        if (begin == g * G && stop == g_end) {
+        if (begin == g * G && stop == g_end)
             granule_uniform(meta, g, value);
-        } else if (meta->detail[g] || meta->uniform[g] != value) {
-            if (!granule_detail(e, meta, g))
-                return;
-            uint64_t *block = &meta->blocks[(uint64_t)meta->detail[g] * G];
-            for (uint64_t b = begin; b < stop; b++)
-                block[b % G] = value;
-            granule_collapse(meta, g);
-        }
+        else
+            granule_write(e, meta, g, bytes_mask((unsigned)(begin % G), (unsigned)(stop - begin)), value);
         begin = stop;
     }
 }
@@ -167,17 +316,19 @@ uint64_t vkmm_mm_meta_run_end(const struct vkmm_mm_meta *meta, uint64_t b, uint6
             b = (g + 1) * G;
             continue;
         }
-        const uint64_t *block = &meta->blocks[(uint64_t)meta->detail[g] * G];
         for (; b < end && b < (g + 1) * G; b++)
-            if (block[b % G] != value)
+            if (vkmm_mm_meta_get(meta, b) != value)
                 return b;
     }
     return end;
 }
 
+/* A pair holds both its values (its mask is neither empty nor whole). */
 uint64_t vkmm_mm_meta_block_max(const struct vkmm_mm_meta *meta, uint64_t g)
 {
-    const uint64_t *block = &meta->blocks[(uint64_t)meta->detail[g] * G];
+    if (is_pair(meta->detail[g]))
+        return pair_of(meta, g)->value > meta->uniform[g] ? pair_of(meta, g)->value : meta->uniform[g];
+    const uint64_t *block = block_of(meta, g);
     uint64_t max = block[0];
     for (unsigned k = 1; k < granule_bytes(meta, g); k++)
         max = block[k] > max ? block[k] : max;
@@ -186,7 +337,9 @@ uint64_t vkmm_mm_meta_block_max(const struct vkmm_mm_meta *meta, uint64_t g)
 
 uint64_t vkmm_mm_meta_block_min(const struct vkmm_mm_meta *meta, uint64_t g)
 {
-    const uint64_t *block = &meta->blocks[(uint64_t)meta->detail[g] * G];
+    if (is_pair(meta->detail[g]))
+        return pair_of(meta, g)->value < meta->uniform[g] ? pair_of(meta, g)->value : meta->uniform[g];
+    const uint64_t *block = block_of(meta, g);
     uint64_t min = block[0];
     for (unsigned k = 1; k < granule_bytes(meta, g); k++)
         min = block[k] < min ? block[k] : min;
@@ -197,5 +350,5 @@ uint64_t vkmm_mm_meta_block_min(const struct vkmm_mm_meta *meta, uint64_t g)
 uint64_t vkmm_mm_meta_bytes(const struct vkmm_mm_meta *meta)
 {
     return meta->granules * (sizeof *meta->uniform + sizeof *meta->detail) +
-           (uint64_t)meta->block_live * G * sizeof *meta->blocks;
+           (uint64_t)meta->block_live * G * sizeof *meta->blocks + (uint64_t)meta->pair_live * sizeof *meta->pairs;
 }

@@ -4,8 +4,9 @@
  * long, granule-aligned or not, over the memory's short last granule) and
  * single-byte sets is checked after every step against a scalar reference
  * holding one value per byte: every byte's value, every granule's largest
- * and smallest value, runs of equal values, and that a granule filled
- * whole holds no per-byte block any more. */
+ * and smallest value, runs of equal values, that a granule filled whole
+ * holds no per-byte block any more, and that a granule of two values is a
+ * pair (16 bytes), not a block (512). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +25,32 @@ static uint64_t next(uint64_t *state)
     return *state >> 33;
 }
 
+/* One value: no pair or block; two: a pair; more: a block.  The granule's
+ * values read back whole. */
+static void assert_granule_form(const struct vkmm_mm_meta *meta, const uint64_t *ref, uint64_t g)
+{
+    uint64_t begin = g * VKMM_MM_GRANULE, end = begin + VKMM_MM_GRANULE < SIZE ? begin + VKMM_MM_GRANULE : SIZE;
+    uint64_t second = ref[begin];
+    unsigned distinct = 1;
+    for (uint64_t b = begin + 1; b < end && distinct < 3; b++) {
+        if (ref[b] == ref[begin] || (distinct == 2 && ref[b] == second))
+            continue;
+        second = ref[b];
+        distinct++;
+    }
+    uint32_t detail = meta->detail[g];
+    if (distinct == 1)
+        assert_int_equal(detail, 0);
+    else if (distinct == 2)
+        assert_true(detail & VKMM_MM_META_PAIR);
+    else
+        assert_true(detail && !(detail & VKMM_MM_META_PAIR));
+    uint64_t values[VKMM_MM_GRANULE];
+    vkmm_mm_meta_granule_values(meta, g, values);
+    for (uint64_t b = begin; b < end; b++)
+        assert_int_equal(values[b - begin], ref[b]);
+}
+
 static void assert_matches(const struct vkmm_mm_meta *meta, const uint64_t *ref)
 {
     for (uint64_t b = 0; b < SIZE; b++)
@@ -36,6 +63,7 @@ static void assert_matches(const struct vkmm_mm_meta *meta, const uint64_t *ref)
         }
         assert_int_equal(vkmm_mm_meta_granule_max(meta, g), max);
         assert_int_equal(vkmm_mm_meta_granule_min(meta, g), min);
+        assert_granule_form(meta, ref, g);
     }
 }
 
@@ -59,7 +87,7 @@ static void test_meta_matches_a_byte_reference(void **state)
     assert_true(vkmm_mm_meta_init(e, &meta, SIZE));
     uint64_t *ref = calloc(SIZE, sizeof(*ref));
     assert_non_null(ref);
-    uint64_t rng = 11, whole_fills = 0, long_fills = 0;
+    uint64_t rng = 11, whole_fills = 0, long_fills = 0, steps_with_pairs = 0, steps_with_blocks = 0;
     for (int step = 0; step < 3000; step++) {
         uint64_t value = 1 + next(&rng) % 4; /* few values: runs and collapses happen */
         switch (next(&rng) % 4) {
@@ -96,7 +124,11 @@ static void test_meta_matches_a_byte_reference(void **state)
         }
         assert_matches(&meta, ref);
         assert_run_ends(&meta, ref, &rng);
+        steps_with_pairs += meta.pair_live > 0;
+        steps_with_blocks += meta.block_live > 0;
     }
+    assert_true(steps_with_pairs > 1000);
+    assert_true(steps_with_blocks > 1000);
     assert_true(long_fills > 1000);
     assert_true(whole_fills > 10000);
     free(ref);
