@@ -420,8 +420,9 @@ uint64_t vkmm_mm_memory_state_bytes(const struct vkmm_mm_memory *m)
         bytes += vkmm_mm_meta_bytes(memory_metas((struct vkmm_mm_memory *)m, i));
     for (uint32_t i = 0; i < m->path_count; i++)
         bytes += m->size + vkmm_mm_meta_bytes(&m->paths[i].wts);
-    bytes += (uint64_t)m->version_live * sizeof *m->versions;
-    bytes += (uint64_t)m->version_seqs_count * sizeof *m->version_seqs;
+    /* The history's room, used or not: the process holds it. */
+    bytes += (uint64_t)m->version_capacity * sizeof *m->versions;
+    bytes += (uint64_t)m->version_seqs_capacity * sizeof *m->version_seqs;
     return bytes;
 }
 

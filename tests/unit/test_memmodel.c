@@ -554,6 +554,53 @@ static void test_memmodel_undo_log_is_bounded(void **state)
     vkmm_mm_memory_destroy(m);
 }
 
+/* Issue 9 "state proportional to the bytes touched": a host-visible memory
+ * holds five levels of values; a host write whose bytes partly equal the old
+ * ones costs a pair per granule and meta, not a per-byte block; a copy of
+ * view_base exists only while the coherent view has absorbed host writes
+ * that no flush took yet; room for old versions goes back after a
+ * submission that needed none. */
+static void test_memmodel_host_visible_state_follows_what_is_pending(void **state)
+{
+    struct fixture *f = *state;
+    enum { SIZE = 64 * 1024, GRANULES = SIZE / 64 };
+    struct vkmm_mm_memory *m = vkmm_mm_memory_create(f->e, 1, SIZE, true, true);
+    uint64_t fresh = vkmm_mm_memory_state_bytes(m);
+    assert_true(fresh >= 5ull * SIZE && fresh < 7ull * SIZE); /* and per-granule metadata */
+    /* Every byte but the eighth of each granule changes. */
+    uint8_t *view = vkmm_mm_host_view(m);
+    for (uint64_t b = 0; b < SIZE; b++)
+        if (b % 64 != 7)
+            view[b] ^= 0x5a;
+    vkmm_mm_submit(f->e);
+    uint64_t written = vkmm_mm_memory_state_bytes(m);
+    assert_true(written > fresh);
+    assert_true(written - fresh <= (uint64_t)GRANULES * 6 * 2 * 16 + 4096);
+    /* A host write absorbed before any flush: view_seen, until the submit
+     * flushes the whole memory. */
+    view[3] ^= 0x11;
+    vkmm_mm_check_host_read(f->e, m, 0, SIZE);
+    assert_true(vkmm_mm_memory_state_bytes(m) >= written + SIZE);
+    vkmm_mm_submit(f->e);
+    assert_true(vkmm_mm_memory_state_bytes(m) < written + SIZE);
+    /* A device write overwrites every granule: a version of each until the
+     * next submission, and no room kept after one more. */
+    uint8_t data[SIZE], got[SIZE];
+    memset(data, 0x3c, sizeof data);
+    vkmm_mm_write(f->e, m, 0, SIZE, COPY, TRANSFER_WRITE, &copy_cmd, data);
+    barrier(f->e, COPY, TRANSFER_WRITE, COPY, TRANSFER_READ);
+    assert_true(vkmm_mm_memory_history(m) >= GRANULES);
+    uint64_t with_history = vkmm_mm_memory_state_bytes(m);
+    vkmm_mm_submit(f->e);
+    vkmm_mm_submit(f->e);
+    assert_int_equal(vkmm_mm_memory_history(m), 0);
+    assert_true(vkmm_mm_memory_state_bytes(m) + (uint64_t)GRANULES * 64 < with_history);
+    vkmm_mm_read(f->e, m, 0, SIZE, COPY, TRANSFER_READ, &copy2_cmd, got);
+    assert_memory_equal(got, data, SIZE);
+    assert_int_equal(f->log.count, 0);
+    vkmm_mm_memory_destroy(m);
+}
+
 static void test_memmodel_submit_makes_available_writes_visible_everywhere(void **state)
 {
     struct fixture *f = *state;
@@ -1364,6 +1411,7 @@ int main(void)
         T(test_memmodel_buffer_barrier_makes_only_its_range_visible),
         T(test_memmodel_read_path_keeps_seeing_its_last_visible_version),
         T(test_memmodel_undo_log_is_bounded),
+        T(test_memmodel_host_visible_state_follows_what_is_pending),
         T(test_memmodel_submit_makes_available_writes_visible_everywhere),
         T(test_memmodel_write_after_write_with_barrier_keeps_the_newer),
         T(test_memmodel_write_after_write_without_barrier_loses_the_newer),
