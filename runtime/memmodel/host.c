@@ -193,6 +193,7 @@ static void flush_span(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint6
     for (uint64_t b = next_difference(e, m->view, m->view_base, begin, end); b < end;
          b = next_difference(e, m->view, m->view_base, b, end)) {
         uint64_t stop = next_agreement(m->view, m->view_base, b, end);
+        vkmm_mm_host_own(e, m, b, stop, false);
         memcpy(m->host + b, m->view + b, stop - b);
         memcpy(m->view_base + b, m->view + b, stop - b);
         vkmm_mm_meta_fill(e, &m->host_seq, b, stop, e->seq);
@@ -238,12 +239,12 @@ static void view_place(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint6
     for (uint64_t b = begin; b < end;) {
         uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
         uint64_t stop = g_end < end ? g_end : end, n = stop - b;
-        if (memcmp(m->view + b, m->host + b, n) || memcmp(m->view_base + b, m->host + b, n) ||
-            memcmp(seen(m) + b, m->host + b, n)) {
-            memcpy(m->view + b, m->host + b, n);
-            memcpy(m->view_base + b, m->host + b, n);
+        const uint8_t *host = vkmm_mm_host_bytes(m, b);
+        if (memcmp(m->view + b, host, n) || memcmp(m->view_base + b, host, n) || memcmp(seen(m) + b, host, n)) {
+            memcpy(m->view + b, host, n);
+            memcpy(m->view_base + b, host, n);
             if (m->view_seen)
-                memcpy(m->view_seen + b, m->host + b, n);
+                memcpy(m->view_seen + b, host, n);
         }
         b = stop;
     }
@@ -320,7 +321,7 @@ void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
             while (stop < g_end && vkmm_mm_meta_get(&m->host_wts, stop) == wts &&
                    vkmm_mm_meta_get(&m->host_seq, stop) > vkmm_mm_meta_get(&m->dev_seq, stop))
                 stop++;
-            vkmm_mm_device_land(e, m, b, stop, m->host + b, (uint32_t)wts, e->seq, &waw);
+            vkmm_mm_device_land(e, m, b, stop, vkmm_mm_host_bytes(m, b), (uint32_t)wts, e->seq, &waw);
             b = stop - 1;
         }
     }
@@ -367,6 +368,10 @@ void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
 {
     if (!m->host_visible || !m->dev_ahead)
         return;
+    /* Over the whole memory with no host byte ahead, the host level equals
+     * device memory afterwards: it shares device memory's bytes instead of
+     * copying them. */
+    bool meets = begin == 0 && end == m->size && !m->host_ahead;
     /* Runs over which the device seq, its writer and the host seq are each
      * one value (a whole written buffer is one run). */
     for (uint64_t b = begin; b < end;) {
@@ -374,7 +379,10 @@ void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
         uint64_t stop = joint_run_end(m, b, end);
         if (seq > host_seq) {
             m->host_from_device = true;
-            vkmm_mm_copy(e, m->host + b, m->dev + b, stop - b);
+            if (!meets) {
+                vkmm_mm_host_own(e, m, b, stop, false);
+                vkmm_mm_copy(e, m->host + b, m->dev + b, stop - b);
+            }
             vkmm_mm_meta_fill(e, &m->host_seq, b, stop, seq);
             vkmm_mm_meta_fill(e, &m->host_wts, b, stop, vkmm_mm_meta_get(&m->dev_wts, b));
         }
@@ -382,6 +390,8 @@ void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
     }
     if (begin == 0 && end == m->size)
         m->dev_ahead = false;
+    if (meets)
+        vkmm_mm_host_share(m);
 }
 
 /* 000: "vkQueueSubmit performs a memory domain operation from host to
@@ -433,26 +443,37 @@ void vkmm_mm_set_host_wait_reads(struct vkmm_mm_engine *e, bool enabled)
 /* view_place right after flush_range: the view then equals view_base and
  * view_seen everywhere (the flush took every host write in), so one
  * comparison per granule finds where the host domain moved. */
-static void view_place_flushed(const struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin,
-                               uint64_t end)
+static void view_place_flushed_run(const struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin,
+                                   uint64_t end, const uint8_t *host)
 {
     /* Runs of differing granules are copied at once; granules that agree
      * are not written (another host thread may be writing bytes of this
      * memory the device did not touch). */
-    for (uint64_t b = next_differing_granule(e, m->view, m->host, begin, end); b < end;
-         b = next_differing_granule(e, m->view, m->host, b, end)) {
+    for (uint64_t b = next_differing_granule(e, m->view, host, begin, end); b < end;
+         b = next_differing_granule(e, m->view, host, b, end)) {
         uint64_t stop = b;
         while (stop < end) {
             uint64_t g_end = (stop / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
             uint64_t g_stop = g_end < end ? g_end : end;
-            if (stop > b && !memcmp(m->view + stop, m->host + stop, g_stop - stop))
+            if (stop > b && !memcmp(m->view + stop, host + stop, g_stop - stop))
                 break;
             stop = g_stop;
         }
-        vkmm_mm_copy(e, m->view + b, m->host + b, stop - b);
-        vkmm_mm_copy(e, m->view_base + b, m->host + b, stop - b);
+        vkmm_mm_copy(e, m->view + b, host + b, stop - b);
+        vkmm_mm_copy(e, m->view_base + b, host + b, stop - b);
         if (m->view_seen)
-            vkmm_mm_copy(e, m->view_seen + b, m->host + b, stop - b);
+            vkmm_mm_copy(e, m->view_seen + b, host + b, stop - b);
+        b = stop;
+    }
+}
+
+/* Each run of own or shared pages from its own source. */
+static void view_place_flushed(const struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin,
+                               uint64_t end)
+{
+    for (uint64_t b = begin; b < end;) {
+        uint64_t stop = vkmm_mm_host_run_end(m, b, end);
+        view_place_flushed_run(e, m, b, stop, vkmm_mm_host_bytes(m, b) - b);
         b = stop;
     }
 }

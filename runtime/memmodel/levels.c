@@ -274,8 +274,10 @@ static void memory_finish(struct vkmm_mm_memory *m)
         vkmm_mm_free(e, m->view);
     for (unsigned i = 0; memory_metas(m, i); i++)
         vkmm_mm_meta_finish(e, memory_metas(m, i));
-    void *arrays[] = { m->dev,  m->dev_hist,  m->versions,  m->version_seqs, m->hist_granules,
-                       m->coh,  m->host,      m->view_base, m->view_seen };
+    if (m->host_own)
+        vkmm_mm_host_level_finish(e, m);
+    void *arrays[] = { m->dev, m->dev_hist,  m->versions,  m->version_seqs,
+                       m->hist_granules, m->coh, m->view_base, m->view_seen };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         vkmm_mm_free(e, arrays[i]);
     vkmm_mm_free(e, m);
@@ -336,10 +338,9 @@ static bool memory_alloc_levels(struct vkmm_mm_engine *e, struct vkmm_mm_memory 
         ok = vkmm_mm_meta_init(e, memory_metas(m, i), n);
     if (!ok || !m->host_visible)
         return ok;
-    m->host = vkmm_mm_calloc(e, n, 1);
     m->view = view_alloc(e, n, &m->view_span);
     m->view_base = vkmm_mm_calloc(e, n, 1);
-    return m->host && m->view && m->view_base;
+    return vkmm_mm_host_level_init(e, m) && m->view && m->view_base;
 }
 
 /* Every level starts with the pattern, as version seq 0 of event 0: eight
@@ -350,7 +351,7 @@ static void memory_fill_pattern(struct vkmm_mm_engine *e, struct vkmm_mm_memory 
     memcpy(m->coh, m->dev, m->size);
     if (!m->host_visible)
         return;
-    uint8_t *levels[] = { m->host, m->view, m->view_base };
+    uint8_t *levels[] = { m->view, m->view_base }; /* the host level reads dev */
     for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
         memcpy(levels[i], m->dev, m->size);
 }
@@ -413,9 +414,12 @@ uint64_t vkmm_mm_memory_history(const struct vkmm_mm_memory *m)
 
 uint64_t vkmm_mm_memory_state_bytes(const struct vkmm_mm_memory *m)
 {
-    /* value arrays: dev, coh (host, view, base, and seen while it is ahead) */
-    uint64_t levels = m->host_visible ? 5 + (m->view_seen != NULL) : 2;
+    /* value arrays: dev, coh (view, base, seen while it is ahead, and the
+     * host level's own pages) */
+    uint64_t levels = m->host_visible ? 4 + (m->view_seen != NULL) : 2;
     uint64_t bytes = levels * m->size + (m->size + VKMM_MM_GRANULE - 1) / VKMM_MM_GRANULE * sizeof *m->dev_hist;
+    if (m->host_visible)
+        bytes += m->host_own_pages * VKMM_MM_HOST_PAGE;
     for (unsigned i = 0; i < (m->host_visible ? 6u : 3u); i++)
         bytes += vkmm_mm_meta_bytes(memory_metas((struct vkmm_mm_memory *)m, i));
     for (uint32_t i = 0; i < m->path_count; i++)
@@ -661,6 +665,10 @@ void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
     for (uint64_t g = first; g <= last && !e->landing_without_history; g++)
         if (vkmm_mm_meta_granule_max(&m->dev_seq, g) < seq)
             granule_snapshot(e, m, g);
+    /* The host domain keeps what device memory held until a device->host
+     * domain operation moves the new bytes. */
+    if (m->host_visible)
+        vkmm_mm_host_own(e, m, begin, end, true);
     vkmm_mm_copy(e, m->dev + begin, values, end - begin);
     vkmm_mm_meta_fill(e, &m->dev_seq, begin, end, seq);
     vkmm_mm_meta_fill(e, &m->dev_wts, begin, end, wts);

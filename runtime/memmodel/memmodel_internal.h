@@ -119,7 +119,11 @@ struct vkmm_mm_memory {
      * a flush finds the host's writes with one comparison per granule.  The
      * common memory is flushed whole at every submission, so it keeps one
      * copy fewer. */
-    uint8_t *host;
+    uint8_t *host; /* read through vkmm_mm_host_bytes (host_level.c) */
+    uint64_t *host_own; /* per page: the host level holds its own bytes there */
+    uint64_t host_own_pages;
+    size_t host_span; /* host's own pages (mmap), 0: from the allocator */
+    bool host_landed; /* a landing made pages own since they last met device memory */
     struct vkmm_mm_meta host_seq, host_wts;
     uint8_t *view, *view_base, *view_seen;
     size_t view_span; /* the view's own pages (mmap), 0: from the allocator */
@@ -304,6 +308,25 @@ void vkmm_mm_host_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint6
                        const struct vkmm_mm_agent *agent, uint8_t *out);
 void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end);
 void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end);
+
+/* host_level.c: the host level's bytes, shared with device memory where
+ * the two agree (pages of VKMM_MM_HOST_PAGE). */
+#define VKMM_MM_HOST_PAGE 4096u
+bool vkmm_mm_host_level_init(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m);
+void vkmm_mm_host_level_finish(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m);
+/* The host level's bytes from b to the end of b's page. */
+const uint8_t *vkmm_mm_host_bytes(const struct vkmm_mm_memory *m, uint64_t b);
+/* The end of the run of pages from b (before end) that are all own or all
+ * shared: one pointer from vkmm_mm_host_bytes serves the run. */
+uint64_t vkmm_mm_host_run_end(const struct vkmm_mm_memory *m, uint64_t b, uint64_t end);
+/* The pages of [begin, end) hold their own bytes, copied from device memory
+ * where they did not: before the host level is written there, and before a
+ * landing (`landing`) changes device memory under it. */
+void vkmm_mm_host_own(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
+                      bool landing);
+/* The host level equals device memory everywhere again (a domain operation
+ * over the whole memory left neither side ahead). */
+void vkmm_mm_host_share(struct vkmm_mm_memory *m);
 
 /* report.c */
 /* reader NULL: the second party of each report is the event `second`. */

@@ -583,20 +583,32 @@ static void test_memmodel_host_visible_state_follows_what_is_pending(void **stat
     assert_true(vkmm_mm_memory_state_bytes(m) >= written + SIZE);
     vkmm_mm_submit(f->e);
     assert_true(vkmm_mm_memory_state_bytes(m) < written + SIZE);
-    /* A device write overwrites every granule: a version of each until the
-     * next submission, and no room kept after one more. */
-    uint8_t data[SIZE], got[SIZE];
+    /* The host level keeps the landed host writes in pages of its own (the
+     * view's bytes, a page each) until a device->host domain operation over
+     * the whole memory finds neither side ahead; a device write overwrites
+     * every granule: a version of each until the next submission, and no
+     * room kept after one more. */
+    uint64_t flushed = vkmm_mm_memory_state_bytes(m);
+    uint8_t data[SIZE];
     memset(data, 0x3c, sizeof data);
-    vkmm_mm_write(f->e, m, 0, SIZE, COPY, TRANSFER_WRITE, &copy_cmd, data);
-    barrier(f->e, COPY, TRANSFER_WRITE, COPY, TRANSFER_READ);
+    vkmm_mm_write(f->e, m, 0, SIZE, COMPUTE, STORAGE_WRITE, &dispatch_cmd, data);
+    barrier(f->e, COMPUTE, VK_ACCESS_2_SHADER_WRITE_BIT, COPY, TRANSFER_READ);
     assert_true(vkmm_mm_memory_history(m) >= GRANULES);
     uint64_t with_history = vkmm_mm_memory_state_bytes(m);
+    assert_true(with_history >= flushed + (uint64_t)GRANULES * 64);
+    barrier(f->e, COMPUTE, VK_ACCESS_2_SHADER_WRITE_BIT, HOST, HOST_READ);
+    assert_true(vkmm_mm_memory_state_bytes(m) + SIZE <= with_history);
+    barrier(f->e, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_NONE, 0);
+    vkmm_mm_host_wait(f->e);
+    assert_memory_equal(view, data, SIZE);
     vkmm_mm_submit(f->e);
     vkmm_mm_submit(f->e);
     assert_int_equal(vkmm_mm_memory_history(m), 0);
-    assert_true(vkmm_mm_memory_state_bytes(m) + (uint64_t)GRANULES * 64 < with_history);
+    assert_true(vkmm_mm_memory_state_bytes(m) + SIZE + (uint64_t)GRANULES * 64 <= with_history);
+    uint8_t got[SIZE];
     vkmm_mm_read(f->e, m, 0, SIZE, COPY, TRANSFER_READ, &copy2_cmd, got);
     assert_memory_equal(got, data, SIZE);
+    assert_true(vkmm_mm_check_host_read(f->e, m, 0, SIZE));
     assert_int_equal(f->log.count, 0);
     vkmm_mm_memory_destroy(m);
 }
