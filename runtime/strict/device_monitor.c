@@ -81,35 +81,6 @@ void vkmm_device_monitor_begin(struct vkmm_device_monitor *m, struct vkmm_device
     m->site_count = 0;
 }
 
-void vkmm_device_monitor_clear(struct vkmm_device_monitor *m, const uint8_t *bytes, uint64_t size)
-{
-    if (bytes < m->base || (uint64_t)(bytes - m->base) > m->size || size > m->size - (uint64_t)(bytes - m->base))
-        return;
-    /* The next dispatch starts from untouched states whatever is done here
-     * (vkmm_device_monitor_begin).  Only the memory of spans over 16 MiB
-     * of map goes back (dropped pages read back as zero), and with them
-     * their byte states (four whole pages per page of words). */
-    uint64_t offset = (uint64_t)(bytes - m->base);
-    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uintptr_t begin = (uintptr_t)(m->owner + offset / WORD);
-    uintptr_t end = (uintptr_t)(m->owner + (offset + size + WORD - 1) / WORD);
-    begin &= ~(uintptr_t)(page - 1);
-    end = (end + page - 1) & ~(uintptr_t)(page - 1);
-    if (end - begin <= (16u << 20))
-        return;
-    uint64_t first = (uint64_t)((uint32_t *)begin - m->owner), count = (end - begin) / sizeof(uint32_t);
-    if (count > m->words - first)
-        count = m->words - first; /* the byte map ends with the last word */
-    madvise((void *)begin, end - begin, MADV_DONTNEED);
-    madvise(m->bytes + first * WORD, count * WORD * sizeof(uint32_t), MADV_DONTNEED);
-    /* The invoker maps' pages of the same words (whole pages inside them). */
-    uintptr_t inv_begin = ((uintptr_t)(m->invoker + first) + page - 1) & ~(uintptr_t)(page - 1);
-    uintptr_t inv_end = (uintptr_t)(m->invoker + first + count) & ~(uintptr_t)(page - 1);
-    if (inv_end > inv_begin)
-        madvise((void *)inv_begin, inv_end - inv_begin, MADV_DONTNEED);
-    madvise(m->invoker_bytes + first * WORD, count * WORD * sizeof(uint16_t), MADV_DONTNEED);
-}
-
 /* The words [first, last] as this dispatch left them: chunks it has not
  * touched yet hold an earlier dispatch's states, zeroed now. */
 static inline void refresh(struct vkmm_device_monitor *m, uint64_t first, uint64_t last)

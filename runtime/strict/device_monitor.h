@@ -87,8 +87,11 @@ void vkmm_device_monitor_scan(const struct vkmm_device_monitor *monitor, const u
                               vkmm_device_monitor_run read_run, vkmm_device_monitor_run write_run, void *user);
 /* After the dispatch, over [bytes, bytes + size): what it recorded is
  * forgotten at the next begin anyway; a large range's memory goes back to
- * the system. */
+ * the system once a later dispatch ends without touching it. */
 void vkmm_device_monitor_clear(struct vkmm_device_monitor *monitor, const uint8_t *bytes, uint64_t size);
+/* Where the state of the byte at `offset` lives (tests look at which of the
+ * map's pages are committed). */
+const void *vkmm_device_monitor_state_at(const struct vkmm_device_monitor *monitor, uint64_t offset);
 
 /* The hook the generated code calls (shader_abi.h, device_access). */
 int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t lanes, uint32_t size_flags,

@@ -69,6 +69,7 @@ struct early_word {
     uint16_t invoker;
 };
 #define EARLY_WORDS 512u
+#define KEPT_SPANS 32u
 
 struct vkmm_device_monitor {
     uint8_t *base;
@@ -103,4 +104,11 @@ struct vkmm_device_monitor {
     uint32_t subgroup_width;  /* lanes per subgroup: local invocation index = subgroup * width + lane */
     uint64_t seed;
     struct early_word early[EARLY_WORDS];
+    /* Large spans of map a dispatch used, whose pages go back only when a
+     * later dispatch does not use them (device_monitor_pages.c). */
+    struct kept_span {
+        uint64_t first, count; /* words */
+        uint64_t generation;   /* the dispatch that used them last */
+    } kept[KEPT_SPANS];
+    uint32_t kept_count;
 };

@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -620,6 +622,48 @@ static void test_partial_word_write_into_a_span_races_on_its_bytes(void **state)
     vkmm_device_monitor_destroy(f.m);
 }
 
+static bool resident(const void *at)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    unsigned char in = 0;
+    assert_int_equal(mincore((void *)((uintptr_t)at & ~(page - 1)), page, &in), 0);
+    return in & 1;
+}
+
+/* device_monitor_pages.c: the map pages of a large range stay after its
+ * dispatch (the next one over the same buffer would fault them in again)
+ * and go back at the end of a later dispatch that did not touch them. */
+static void test_large_ranges_keep_their_map_pages_while_dispatches_use_them(void **state)
+{
+    (void)state;
+    enum { LARGE = 40u << 20 };
+    uint8_t *memory = calloc(1, LARGE);
+    assert_non_null(memory);
+    struct vkmm_device_monitor *m = vkmm_device_monitor_create(memory, LARGE);
+    assert_non_null(m);
+    uint64_t addresses[WIDTH];
+    const uint32_t first[WIDTH] = { 0 }, last[WIDTH] = { LARGE - 64 };
+    const uint32_t write = VKMM_WORKGROUP_WRITE | VKMM_ACCESS_PRIVATE;
+    const void *near_first = vkmm_device_monitor_state_at(m, 0);
+    const void *near_last = vkmm_device_monitor_state_at(m, LARGE - 64);
+    for (int dispatch = 0; dispatch < 3; dispatch++) {
+        struct vkmm_device_races races = { 0 };
+        vkmm_device_monitor_begin(m, &races, peek_before, memory, 0, WIDTH);
+        if (dispatch < 2)
+            monitor_access(m, memory, addresses, 1, first, 4, write, 1, 10, 0);
+        if (dispatch < 1)
+            monitor_access(m, memory, addresses, 1, last, 4, write, 1, 11, 0);
+        vkmm_device_monitor_end_dispatch(m);
+        vkmm_device_monitor_clear(m, memory, LARGE);
+        assert_int_equal(races.count, 0);
+        /* Kept while the last dispatch or the one before touched them. */
+        assert_int_equal(resident(near_first), dispatch < 2);
+        assert_int_equal(resident(near_last), dispatch < 1);
+    }
+    vkmm_device_monitor_destroy(m);
+    free(memory);
+}
+
 /* Byte writes of different workgroups into one word do not race (each byte
  * is its own memory location); after the clear, nothing of them remains. */
 static void test_byte_writes_into_one_word_do_not_race_and_clear_forgets(void **state)
@@ -982,6 +1026,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_partial_word_write_into_a_span_races_on_its_bytes),
         cmocka_unit_test(test_byte_writes_into_one_word_do_not_race_and_clear_forgets),
+        cmocka_unit_test(test_large_ranges_keep_their_map_pages_while_dispatches_use_them),
         cmocka_unit_test(test_span_over_split_words_keeps_each_bytes_history),
         cmocka_unit_test(test_invocations_of_one_workgroup_race),
         cmocka_unit_test(test_racing_last_read_sees_an_early_store_on_some_seeds),
