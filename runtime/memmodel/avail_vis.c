@@ -561,7 +561,8 @@ static bool common_granule(const struct vkmm_mm_engine *e, const struct vkmm_mm_
  * their landing, host writes absorbed, flushed and landed). */
 static bool same_write(const struct vkmm_mm_memory *m, uint64_t g)
 {
-    return !m->dev_wts.detail[g] && !m->coh_wts.detail[g] && m->dev_wts.uniform[g] == m->coh_wts.uniform[g];
+    uint64_t dev = vkmm_mm_meta_cell(&m->dev_wts, g);
+    return !(dev & VKMM_MM_META_DETAIL) && dev == vkmm_mm_meta_cell(&m->coh_wts, g);
 }
 
 /* The whole granules from b (granule-aligned) before `end` that are the

@@ -304,6 +304,7 @@ void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
         flush_range(e, m, begin, end);
     if (!m->host_ahead)
         return;
+    bool dev_ahead = m->dev_ahead;
     struct vkmm_mm_run waw;
     vkmm_mm_run_init(e, &waw, VKMM_MM_HAZARD_WRITE_AFTER_WRITE, m, NULL, 0, 0);
     for (uint64_t b = begin; b < end;) {
@@ -326,8 +327,14 @@ void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
         }
     }
     vkmm_mm_run_end(e, &waw);
-    if (begin == 0 && end == m->size)
-        m->host_ahead = false;
+    if (begin != 0 || end != m->size)
+        return;
+    m->host_ahead = false;
+    /* Bytes that came from the host domain leave device memory no newer
+     * than it: if it was not ahead before, the two levels agree now. */
+    m->dev_ahead = dev_ahead;
+    if (!dev_ahead)
+        vkmm_mm_host_share(m);
 }
 
 /* The end of the run from b (before end) over which the device seq, its
@@ -348,7 +355,7 @@ static uint64_t joint_run_end(const struct vkmm_mm_memory *m, uint64_t b, uint64
         uint64_t g_end = (g + 1) * VKMM_MM_GRANULE < end ? (g + 1) * VKMM_MM_GRANULE : end;
         bool whole = true;
         for (int i = 0; i < 3; i++)
-            whole &= !metas[i]->detail[g] && metas[i]->uniform[g] == value[i];
+            whole &= vkmm_mm_meta_cell(metas[i], g) == value[i]; /* never a detail cell */
         if (whole) {
             at = g_end;
             continue;

@@ -178,7 +178,8 @@ uint32_t vkmm_mm_event_add(struct vkmm_mm_engine *e, const struct vkmm_mm_agent 
     ev.agent.kind = vkmm_mm_intern(e, ev.agent.kind ? ev.agent.kind : "unknown");
     if (e->event_count > 1 && same_event(&e->events[e->event_count - 1], &ev))
         return e->event_count - 1;
-    if (e->event_count == UINT32_MAX ||
+    /* Events are narrow metas' values (shadow.c). */
+    if (e->event_count >= VKMM_MM_META_NARROW_MAX ||
         !vkmm_mm_reserve(e, (void **)&e->events, &e->event_capacity, e->event_count + 1, sizeof *e->events)) {
         e->status = VK_ERROR_OUT_OF_HOST_MEMORY;
         return 0;
@@ -258,6 +259,12 @@ static struct vkmm_mm_meta *memory_metas(struct vkmm_mm_memory *m, unsigned i)
     return i < sizeof metas / sizeof metas[0] ? metas[i] : NULL;
 }
 
+/* Write events fit narrow cells (vkmm_mm_event_add); seqs do not. */
+static bool memory_meta_narrow(unsigned i)
+{
+    return i != 0 && i != 3; /* dev_seq, host_seq */
+}
+
 static void memory_finish(struct vkmm_mm_memory *m)
 {
     struct vkmm_mm_engine *e = m->engine;
@@ -335,7 +342,7 @@ static bool memory_alloc_levels(struct vkmm_mm_engine *e, struct vkmm_mm_memory 
     m->coh = vkmm_mm_calloc(e, n, 1);
     bool ok = m->dev && m->dev_hist && m->coh;
     for (unsigned i = 0; ok && i < (m->host_visible ? 6u : 3u); i++)
-        ok = vkmm_mm_meta_init(e, memory_metas(m, i), n);
+        ok = vkmm_mm_meta_init(e, memory_metas(m, i), n, memory_meta_narrow(i));
     if (!ok || !m->host_visible)
         return ok;
     m->view = view_alloc(e, n, &m->view_span);
@@ -519,9 +526,10 @@ static void granule_snapshot(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m,
     struct vkmm_mm_version *v = &m->versions[i];
     uint64_t base = g * VKMM_MM_GRANULE;
     uint64_t n = m->size - base < VKMM_MM_GRANULE ? m->size - base : VKMM_MM_GRANULE;
-    *v = (struct vkmm_mm_version){ .seq = m->dev_seq.uniform[g], .next = m->dev_hist[g] };
+    uint64_t seq = vkmm_mm_meta_cell(&m->dev_seq, g);
+    *v = (struct vkmm_mm_version){ .seq = seq, .next = m->dev_hist[g] };
     memcpy(v->value, m->dev + base, n);
-    if (m->dev_seq.detail[g]) {
+    if (seq & VKMM_MM_META_DETAIL) {
         v->seqs = version_seqs_alloc(e, m);
         if (!v->seqs) {
             version_release(m, i);
@@ -596,11 +604,12 @@ static void history_prune(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, ui
     uint64_t newer[VKMM_MM_GRANULE];
     /* Versions of whole-granule writes have one seq for every byte: one
      * question per version instead of one per byte. */
-    bool uniform = !m->dev_seq.detail[g];
+    uint64_t cell = vkmm_mm_meta_cell(&m->dev_seq, g);
+    bool uniform = !(cell & VKMM_MM_META_DETAIL);
     if (!uniform)
         granule_seqs(m, g, newer);
     else
-        newer[0] = m->dev_seq.uniform[g];
+        newer[0] = cell;
     uint32_t *link = &m->dev_hist[g];
     while (*link) {
         uint32_t i = *link;
@@ -730,7 +739,7 @@ struct vkmm_mm_write_path *vkmm_mm_write_path(struct vkmm_mm_engine *e, struct v
         .value = vkmm_mm_calloc(e, m->size, 1),
         .lo = UINT64_MAX,
     };
-    if (!p.value || !vkmm_mm_meta_init(e, &p.wts, m->size)) {
+    if (!p.value || !vkmm_mm_meta_init(e, &p.wts, m->size, true)) {
         vkmm_mm_free(e, p.value);
         vkmm_mm_meta_finish(e, &p.wts);
         return NULL;

@@ -25,20 +25,25 @@ struct vkmm_mm_event {
 /* Shadow state is kept per granule of device memory (shadow.c). */
 #define VKMM_MM_GRANULE VKMM_MM_GRANULE_BYTES
 
-/* Per-byte metadata of one level (a seq, a write event) by granule: one
- * value for the granule unless its bytes differ; a granule of two values
- * (the common case: part of it written, or a host write whose bytes
- * partly equal the old ones) is a pair, 16 bytes; one of three or more a
- * block of 64. */
+/* Per-byte metadata of one level (a seq, a write event) by granule
+ * (shadow.c): one cell per granule holding its value while its bytes agree;
+ * otherwise DETAIL and the index of its pair (two values) or block (more).
+ * A narrow meta's cells are 32 bits: values up to VKMM_MM_META_NARROW_MAX,
+ * the tag and pair bits at 31 and 30. */
 struct vkmm_mm_meta_pair {
-    uint64_t mask;  /* the bytes holding `value`; the others hold the granule's uniform value */
-    uint64_t value; /* never the uniform value; mask is never empty nor the whole granule */
+    uint64_t mask;          /* the bytes holding `second`; never empty nor the whole granule */
+    uint64_t first, second; /* never equal */
 };
-#define VKMM_MM_META_PAIR 0x80000000u /* in detail[g]: the rest is an index into pairs */
+#define VKMM_MM_META_DETAIL (1ull << 63)
+#define VKMM_MM_META_PAIR (1ull << 62)
+#define VKMM_MM_META_INDEX 0x3fffffffull
+#define VKMM_MM_META_NARROW_DETAIL (1u << 31)
+#define VKMM_MM_META_NARROW_PAIR (1u << 30)
+#define VKMM_MM_META_NARROW_MAX 0x7fffffffu
 struct vkmm_mm_meta {
-    uint64_t *uniform; /* per granule */
-    uint32_t *detail;  /* per granule: 0, the index of its block, or VKMM_MM_META_PAIR | the index of its pair */
-    uint64_t *blocks;  /* VKMM_MM_GRANULE values a block; block 0 unused */
+    void *cells; /* per granule: uint64_t, or uint32_t when narrow */
+    bool narrow;
+    uint64_t *blocks; /* VKMM_MM_GRANULE values a block; block 0 unused */
     uint32_t block_count, block_capacity, block_free, block_live;
     struct vkmm_mm_meta_pair *pairs; /* pair 0 unused */
     uint32_t pair_count, pair_capacity, pair_free, pair_live;
@@ -224,19 +229,31 @@ struct vkmm_mm_run {
 };
 
 /* shadow.c */
-bool vkmm_mm_meta_init(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t size);
+bool vkmm_mm_meta_init(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t size, bool narrow);
 void vkmm_mm_meta_finish(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta);
+/* Granule g's cell as 64 bits: a value (the granule is uniform), or
+ * VKMM_MM_META_DETAIL, maybe VKMM_MM_META_PAIR, and an index. */
+static inline uint64_t vkmm_mm_meta_cell(const struct vkmm_mm_meta *meta, uint64_t g)
+{
+    if (!meta->narrow)
+        return ((const uint64_t *)meta->cells)[g];
+    uint32_t cell = ((const uint32_t *)meta->cells)[g];
+    if (!(cell & VKMM_MM_META_NARROW_DETAIL))
+        return cell;
+    return VKMM_MM_META_DETAIL | (cell & VKMM_MM_META_NARROW_PAIR ? VKMM_MM_META_PAIR : 0) |
+           (cell & VKMM_MM_META_INDEX);
+}
 static inline uint64_t vkmm_mm_meta_get(const struct vkmm_mm_meta *meta, uint64_t b)
 {
-    uint64_t g = b / VKMM_MM_GRANULE;
-    uint32_t d = meta->detail[g];
-    if (!d)
-        return meta->uniform[g];
-    if (d & VKMM_MM_META_PAIR) {
-        const struct vkmm_mm_meta_pair *pair = &meta->pairs[d & ~VKMM_MM_META_PAIR];
-        return pair->mask >> (b % VKMM_MM_GRANULE) & 1 ? pair->value : meta->uniform[g];
+    uint64_t cell = vkmm_mm_meta_cell(meta, b / VKMM_MM_GRANULE);
+    if (!(cell & VKMM_MM_META_DETAIL))
+        return cell;
+    unsigned k = (unsigned)(b % VKMM_MM_GRANULE);
+    if (cell & VKMM_MM_META_PAIR) {
+        const struct vkmm_mm_meta_pair *pair = &meta->pairs[cell & VKMM_MM_META_INDEX];
+        return pair->mask >> k & 1 ? pair->second : pair->first;
     }
-    return meta->blocks[(uint64_t)d * VKMM_MM_GRANULE + b % VKMM_MM_GRANULE];
+    return meta->blocks[(cell & VKMM_MM_META_INDEX) * VKMM_MM_GRANULE + k];
 }
 /* Every byte's value of granule g (the whole granule, past a short last
  * one's end too). */
@@ -252,11 +269,13 @@ uint64_t vkmm_mm_meta_block_max(const struct vkmm_mm_meta *meta, uint64_t g);
 uint64_t vkmm_mm_meta_block_min(const struct vkmm_mm_meta *meta, uint64_t g);
 static inline uint64_t vkmm_mm_meta_granule_max(const struct vkmm_mm_meta *meta, uint64_t g)
 {
-    return meta->detail[g] ? vkmm_mm_meta_block_max(meta, g) : meta->uniform[g];
+    uint64_t cell = vkmm_mm_meta_cell(meta, g);
+    return cell & VKMM_MM_META_DETAIL ? vkmm_mm_meta_block_max(meta, g) : cell;
 }
 static inline uint64_t vkmm_mm_meta_granule_min(const struct vkmm_mm_meta *meta, uint64_t g)
 {
-    return meta->detail[g] ? vkmm_mm_meta_block_min(meta, g) : meta->uniform[g];
+    uint64_t cell = vkmm_mm_meta_cell(meta, g);
+    return cell & VKMM_MM_META_DETAIL ? vkmm_mm_meta_block_min(meta, g) : cell;
 }
 uint64_t vkmm_mm_meta_bytes(const struct vkmm_mm_meta *meta);
 

@@ -2,38 +2,54 @@
  * proportional to the bytes touched"): per-byte metadata of a level — the
  * seq of a version, the write event that made it — kept per 64-byte
  * granule.  Bytes of a granule written by one command and made available by
- * one operation share their metadata, so the common granule costs one value
- * for 64 bytes.  A granule of two values is a pair: a mask of the bytes
- * holding the second value (16 bytes).  Host writes make many such granules:
- * the engine finds them by comparing bytes, and a byte the host rewrote
- * with the value it had is no write, so one granule in ten of a freshly
- * filled buffer has a byte or two left out.  Only a granule of three or
- * more values gets a block of per-byte values (512 bytes), until a write
- * leaves it two values or one again.
+ * one operation share their metadata, so the common granule costs one cell
+ * for 64 bytes: 8 bytes, or 4 for a narrow meta (write events).  A granule
+ * of two values is a pair: a mask of the bytes holding the second value (24
+ * bytes).  Host writes make many such granules: the engine finds them by
+ * comparing bytes, and a byte the host rewrote with the value it had is no
+ * write, so one granule in ten of a freshly filled buffer has a byte or two
+ * left out.  Only a granule of three or more values gets a block of
+ * per-byte values (512 bytes), until a write leaves it two values or one
+ * again.  A granule's cell holds its value, or the index of its pair or
+ * block under the DETAIL tag (memmodel_internal.h).
  *
- * The arrays are calloc'd: for large memories they come as fresh pages,
+ * The cells are calloc'd: for large memories they come as fresh pages,
  * committed only where a granule is touched. */
 #include <string.h>
 
 #include "memmodel_internal.h"
 
 #define G VKMM_MM_GRANULE
+#define DETAIL VKMM_MM_META_DETAIL
+#define PAIR VKMM_MM_META_PAIR
+#define INDEX VKMM_MM_META_INDEX
 
-bool vkmm_mm_meta_init(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t size)
+bool vkmm_mm_meta_init(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t size, bool narrow)
 {
-    *meta = (struct vkmm_mm_meta){ .granules = (size + G - 1) / G, .size = size };
-    meta->uniform = vkmm_mm_calloc(e, meta->granules, sizeof *meta->uniform);
-    meta->detail = vkmm_mm_calloc(e, meta->granules, sizeof *meta->detail);
-    return meta->uniform && meta->detail;
+    *meta = (struct vkmm_mm_meta){ .granules = (size + G - 1) / G, .size = size, .narrow = narrow };
+    meta->cells = vkmm_mm_calloc(e, meta->granules, narrow ? sizeof(uint32_t) : sizeof(uint64_t));
+    return meta->cells != NULL;
 }
 
 void vkmm_mm_meta_finish(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta)
 {
-    vkmm_mm_free(e, meta->uniform);
-    vkmm_mm_free(e, meta->detail);
+    vkmm_mm_free(e, meta->cells);
     vkmm_mm_free(e, meta->blocks);
     vkmm_mm_free(e, meta->pairs);
     *meta = (struct vkmm_mm_meta){ 0 };
+}
+
+/* Granule g's cell gets `cell` (a value, or DETAIL with an index). */
+static void cell_set(struct vkmm_mm_meta *meta, uint64_t g, uint64_t cell)
+{
+    if (!meta->narrow) {
+        ((uint64_t *)meta->cells)[g] = cell;
+        return;
+    }
+    uint32_t narrow = (uint32_t)cell;
+    if (cell & DETAIL)
+        narrow = VKMM_MM_META_NARROW_DETAIL | (cell & PAIR ? VKMM_MM_META_NARROW_PAIR : 0) | (uint32_t)(cell & INDEX);
+    ((uint32_t *)meta->cells)[g] = narrow;
 }
 
 /* A block of per-byte values: block 0 means "none", free blocks form a
@@ -47,8 +63,8 @@ static uint32_t block_alloc(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta)
         return i;
     }
     uint32_t first = meta->block_count ? meta->block_count : 1;
-    if (first >= VKMM_MM_META_PAIR - 1 || !vkmm_mm_reserve(e, (void **)&meta->blocks, &meta->block_capacity,
-                                                           (uint64_t)first + 1, G * sizeof *meta->blocks))
+    if (first >= INDEX || !vkmm_mm_reserve(e, (void **)&meta->blocks, &meta->block_capacity, (uint64_t)first + 1,
+                                           G * sizeof *meta->blocks))
         return 0;
     meta->block_count = first + 1;
     meta->block_live++;
@@ -66,7 +82,7 @@ static uint32_t pair_alloc(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta)
         return i;
     }
     uint32_t first = meta->pair_count ? meta->pair_count : 1;
-    if (first >= VKMM_MM_META_PAIR - 1 ||
+    if (first >= INDEX ||
         !vkmm_mm_reserve(e, (void **)&meta->pairs, &meta->pair_capacity, (uint64_t)first + 1, sizeof *meta->pairs))
         return 0;
     meta->pair_count = first + 1;
@@ -74,45 +90,40 @@ static uint32_t pair_alloc(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta)
     return first;
 }
 
-static bool is_pair(uint32_t detail)
-{
-    return detail & VKMM_MM_META_PAIR;
-}
-
 static struct vkmm_mm_meta_pair *pair_of(const struct vkmm_mm_meta *meta, uint64_t g)
 {
-    return &meta->pairs[meta->detail[g] & ~VKMM_MM_META_PAIR];
+    return &meta->pairs[vkmm_mm_meta_cell(meta, g) & INDEX];
 }
 
 static uint64_t *block_of(const struct vkmm_mm_meta *meta, uint64_t g)
 {
-    return &meta->blocks[(uint64_t)meta->detail[g] * G];
+    return &meta->blocks[(vkmm_mm_meta_cell(meta, g) & INDEX) * G];
 }
 
-/* Granule g's pair or block, if any, is freed. */
+/* Granule g's pair or block, if any, is freed (its cell is the caller's to
+ * set). */
 static void granule_release(struct vkmm_mm_meta *meta, uint64_t g)
 {
-    uint32_t d = meta->detail[g];
-    if (!d)
+    uint64_t cell = vkmm_mm_meta_cell(meta, g);
+    if (!(cell & DETAIL))
         return;
-    if (is_pair(d)) {
-        uint32_t i = d & ~VKMM_MM_META_PAIR;
+    uint32_t i = (uint32_t)(cell & INDEX);
+    if (cell & PAIR) {
         meta->pairs[i].mask = meta->pair_free;
         meta->pair_free = i;
         meta->pair_live--;
     } else {
-        meta->blocks[(uint64_t)d * G] = meta->block_free;
-        meta->block_free = d;
+        meta->blocks[(uint64_t)i * G] = meta->block_free;
+        meta->block_free = i;
         meta->block_live--;
     }
-    meta->detail[g] = 0;
 }
 
 /* Granule g becomes uniform with `value`. */
 static void granule_uniform(struct vkmm_mm_meta *meta, uint64_t g, uint64_t value)
 {
     granule_release(meta, g);
-    meta->uniform[g] = value;
+    cell_set(meta, g, value);
 }
 
 /* Bytes of granule g inside the memory (the last granule may be short). */
@@ -134,29 +145,33 @@ static uint64_t granule_mask(const struct vkmm_mm_meta *meta, uint64_t g)
     return bytes_mask(0, granule_bytes(meta, g));
 }
 
-/* Granule g (uniform) becomes the pair of its uniform value and `value` at
- * `mask`: false when out of memory (e->status says so). */
-static bool granule_pair(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t g, uint64_t mask,
-                         uint64_t value)
+/* Granule g (uniform with `first`) becomes the pair of `first` and `second`
+ * at `mask`; left as it is when out of memory (e->status says so). */
+static void granule_pair(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t g, uint64_t first,
+                         uint64_t mask, uint64_t second)
 {
     uint32_t i = pair_alloc(e, meta);
     if (!i)
-        return false;
-    meta->pairs[i] = (struct vkmm_mm_meta_pair){ .mask = mask, .value = value };
-    meta->detail[g] = VKMM_MM_META_PAIR | i;
-    return true;
+        return;
+    meta->pairs[i] = (struct vkmm_mm_meta_pair){ .mask = mask, .first = first, .second = second };
+    cell_set(meta, g, DETAIL | PAIR | i);
 }
 
 void vkmm_mm_meta_granule_values(const struct vkmm_mm_meta *meta, uint64_t g, uint64_t values[G])
 {
-    uint32_t d = meta->detail[g];
-    if (d && !is_pair(d)) {
+    uint64_t cell = vkmm_mm_meta_cell(meta, g);
+    if (!(cell & DETAIL)) {
+        for (unsigned k = 0; k < G; k++)
+            values[k] = cell;
+        return;
+    }
+    if (!(cell & PAIR)) {
         memcpy(values, block_of(meta, g), G * sizeof *values);
         return;
     }
-    const struct vkmm_mm_meta_pair *pair = d ? pair_of(meta, g) : NULL;
+    const struct vkmm_mm_meta_pair *pair = pair_of(meta, g);
     for (unsigned k = 0; k < G; k++)
-        values[k] = pair && pair->mask >> k & 1 ? pair->value : meta->uniform[g];
+        values[k] = pair->mask >> k & 1 ? pair->second : pair->first;
 }
 
 /* Granule g (a pair) gets a block holding its values. */
@@ -169,7 +184,7 @@ static bool granule_block(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, u
     vkmm_mm_meta_granule_values(meta, g, values);
     granule_release(meta, g);
     memcpy(&meta->blocks[(uint64_t)i * G], values, sizeof values);
-    meta->detail[g] = i;
+    cell_set(meta, g, DETAIL | i);
     return true;
 }
 
@@ -179,37 +194,38 @@ static void block_shrink(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, ui
 {
     const uint64_t *block = block_of(meta, g);
     unsigned n = granule_bytes(meta, g);
-    uint64_t second = block[0], mask = 0;
+    uint64_t first = block[0], second = block[0], mask = 0;
     for (unsigned k = 1; k < n; k++) {
-        if (block[k] == block[0])
+        if (block[k] == first)
             continue;
         if (mask && block[k] != second)
             return;
         second = block[k];
         mask |= 1ull << k;
     }
-    uint64_t first = block[0];
+    if (!mask) {
+        granule_uniform(meta, g, first);
+        return;
+    }
     VkResult status = e->status;
-    uint32_t i = mask ? pair_alloc(e, meta) : 0;
-    if (mask && !i) {
+    uint32_t i = pair_alloc(e, meta);
+    if (!i) {
         e->status = status; /* the block stands: nothing was lost */
         return;
     }
-    granule_uniform(meta, g, first);
-    if (i) {
-        meta->pairs[i] = (struct vkmm_mm_meta_pair){ .mask = mask, .value = second };
-        meta->detail[g] = VKMM_MM_META_PAIR | i;
-    }
+    granule_release(meta, g);
+    meta->pairs[i] = (struct vkmm_mm_meta_pair){ .mask = mask, .first = first, .second = second };
+    cell_set(meta, g, DETAIL | PAIR | i);
 }
 
 /* A pair whose mask emptied or filled is a uniform granule. */
 static void pair_settle(struct vkmm_mm_meta *meta, uint64_t g)
 {
-    struct vkmm_mm_meta_pair *pair = pair_of(meta, g);
+    const struct vkmm_mm_meta_pair *pair = pair_of(meta, g);
     if (!pair->mask)
-        granule_release(meta, g);
+        granule_uniform(meta, g, pair->first);
     else if (pair->mask == granule_mask(meta, g))
-        granule_uniform(meta, g, pair->value);
+        granule_uniform(meta, g, pair->second);
 }
 
 /* The bytes of granule g (a pair) in `mask` get `value`: false when a block
@@ -217,18 +233,17 @@ static void pair_settle(struct vkmm_mm_meta *meta, uint64_t g)
 static bool pair_write(struct vkmm_mm_meta *meta, uint64_t g, uint64_t mask, uint64_t value)
 {
     struct vkmm_mm_meta_pair *pair = pair_of(meta, g);
-    uint64_t uniform_bytes = granule_mask(meta, g) & ~pair->mask;
-    if (value == meta->uniform[g]) {
+    uint64_t first_bytes = granule_mask(meta, g) & ~pair->mask;
+    if (value == pair->first) {
         pair->mask &= ~mask;
-    } else if (value == pair->value) {
+    } else if (value == pair->second) {
         pair->mask |= mask;
     } else if (!(pair->mask & ~mask)) {
         /* Every byte of the second value is overwritten. */
-        *pair = (struct vkmm_mm_meta_pair){ .mask = mask, .value = value };
-    } else if (!(uniform_bytes & ~mask)) {
-        /* Every byte of the uniform value is overwritten. */
-        meta->uniform[g] = pair->value;
-        *pair = (struct vkmm_mm_meta_pair){ .mask = mask, .value = value };
+        *pair = (struct vkmm_mm_meta_pair){ .mask = mask, .first = pair->first, .second = value };
+    } else if (!(first_bytes & ~mask)) {
+        /* Every byte of the first value is overwritten. */
+        *pair = (struct vkmm_mm_meta_pair){ .mask = mask, .first = pair->second, .second = value };
     } else {
         return false;
     }
@@ -241,20 +256,20 @@ static bool pair_write(struct vkmm_mm_meta *meta, uint64_t g, uint64_t mask, uin
 static void granule_write(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t g, uint64_t mask,
                           uint64_t value)
 {
-    uint32_t d = meta->detail[g];
-    if (!d) {
-        if (meta->uniform[g] == value)
+    uint64_t cell = vkmm_mm_meta_cell(meta, g);
+    if (!(cell & DETAIL)) {
+        if (cell == value)
             return;
         if (mask == granule_mask(meta, g))
-            meta->uniform[g] = value;
+            cell_set(meta, g, value);
         else
-            granule_pair(e, meta, g, mask, value);
+            granule_pair(e, meta, g, cell, mask, value);
         return;
     }
-    if (is_pair(d) && pair_write(meta, g, mask, value))
-        return;
-    if (is_pair(d) && !granule_block(e, meta, g))
-        return;
+    if (cell & PAIR) {
+        if (pair_write(meta, g, mask, value) || !granule_block(e, meta, g))
+            return;
+    }
     uint64_t *block = block_of(meta, g);
     for (unsigned k = 0; k < G; k++)
         if (mask >> k & 1)
@@ -273,10 +288,16 @@ void vkmm_mm_meta_set(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint6
 static void fill_whole_granules(struct vkmm_mm_meta *meta, uint64_t first, uint64_t last, uint64_t value)
 {
     for (uint64_t g = first; g < last; g++)
-        if (meta->detail[g])
-            granule_release(meta, g);
-    for (uint64_t g = first; g < last; g++)
-        meta->uniform[g] = value;
+        granule_release(meta, g);
+    if (meta->narrow) {
+        uint32_t *cells = meta->cells;
+        for (uint64_t g = first; g < last; g++)
+            cells[g] = (uint32_t)value;
+    } else {
+        uint64_t *cells = meta->cells;
+        for (uint64_t g = first; g < last; g++)
+            cells[g] = value;
+    }
 }
 
 void vkmm_mm_meta_fill(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t begin, uint64_t end,
@@ -310,8 +331,9 @@ uint64_t vkmm_mm_meta_run_end(const struct vkmm_mm_meta *meta, uint64_t b, uint6
     uint64_t value = vkmm_mm_meta_get(meta, b);
     while (b < end) {
         uint64_t g = b / G;
-        if (!meta->detail[g]) {
-            if (meta->uniform[g] != value)
+        uint64_t cell = vkmm_mm_meta_cell(meta, g);
+        if (!(cell & DETAIL)) {
+            if (cell != value)
                 return b;
             b = (g + 1) * G;
             continue;
@@ -326,8 +348,10 @@ uint64_t vkmm_mm_meta_run_end(const struct vkmm_mm_meta *meta, uint64_t b, uint6
 /* A pair holds both its values (its mask is neither empty nor whole). */
 uint64_t vkmm_mm_meta_block_max(const struct vkmm_mm_meta *meta, uint64_t g)
 {
-    if (is_pair(meta->detail[g]))
-        return pair_of(meta, g)->value > meta->uniform[g] ? pair_of(meta, g)->value : meta->uniform[g];
+    if (vkmm_mm_meta_cell(meta, g) & PAIR) {
+        const struct vkmm_mm_meta_pair *pair = pair_of(meta, g);
+        return pair->first > pair->second ? pair->first : pair->second;
+    }
     const uint64_t *block = block_of(meta, g);
     uint64_t max = block[0];
     for (unsigned k = 1; k < granule_bytes(meta, g); k++)
@@ -337,8 +361,10 @@ uint64_t vkmm_mm_meta_block_max(const struct vkmm_mm_meta *meta, uint64_t g)
 
 uint64_t vkmm_mm_meta_block_min(const struct vkmm_mm_meta *meta, uint64_t g)
 {
-    if (is_pair(meta->detail[g]))
-        return pair_of(meta, g)->value < meta->uniform[g] ? pair_of(meta, g)->value : meta->uniform[g];
+    if (vkmm_mm_meta_cell(meta, g) & PAIR) {
+        const struct vkmm_mm_meta_pair *pair = pair_of(meta, g);
+        return pair->first < pair->second ? pair->first : pair->second;
+    }
     const uint64_t *block = block_of(meta, g);
     uint64_t min = block[0];
     for (unsigned k = 1; k < granule_bytes(meta, g); k++)
@@ -349,6 +375,6 @@ uint64_t vkmm_mm_meta_block_min(const struct vkmm_mm_meta *meta, uint64_t g)
 /* Bytes of state the map holds now. */
 uint64_t vkmm_mm_meta_bytes(const struct vkmm_mm_meta *meta)
 {
-    return meta->granules * (sizeof *meta->uniform + sizeof *meta->detail) +
+    return meta->granules * (meta->narrow ? sizeof(uint32_t) : sizeof(uint64_t)) +
            (uint64_t)meta->block_live * G * sizeof *meta->blocks + (uint64_t)meta->pair_live * sizeof *meta->pairs;
 }

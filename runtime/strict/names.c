@@ -23,13 +23,14 @@ static uint64_t strict_limit(void)
 
 /* What the engine commits when it creates a memory: the allocation
  * pattern in the value arrays of each level (device memory and the
- * coherent view; the host domain, the view and its two change-detection
- * copies for host-visible memory).  The rest — metadata, write paths,
- * history — is committed where commands write, within the heap's shadow
- * factor (physical_device.c). */
+ * coherent view; the view and its change-detection copy for host-visible
+ * memory, whose host domain reads device memory until they part).  The
+ * rest — metadata, write paths, history, the host domain's own pages — is
+ * committed where commands write, within the heap's shadow factor
+ * (physical_device.c). */
 static uint64_t shadow_bytes(uint64_t size, bool host_visible)
 {
-    uint64_t per_byte = host_visible ? 6 : 2;
+    uint64_t per_byte = host_visible ? 4 : 2;
     return size > UINT64_MAX / per_byte ? UINT64_MAX : size * per_byte;
 }
 

@@ -38,13 +38,13 @@ static void assert_granule_form(const struct vkmm_mm_meta *meta, const uint64_t 
         second = ref[b];
         distinct++;
     }
-    uint32_t detail = meta->detail[g];
+    uint64_t cell = vkmm_mm_meta_cell(meta, g);
     if (distinct == 1)
-        assert_int_equal(detail, 0);
+        assert_false(cell & VKMM_MM_META_DETAIL);
     else if (distinct == 2)
-        assert_true(detail & VKMM_MM_META_PAIR);
+        assert_true((cell & VKMM_MM_META_DETAIL) && (cell & VKMM_MM_META_PAIR));
     else
-        assert_true(detail && !(detail & VKMM_MM_META_PAIR));
+        assert_true((cell & VKMM_MM_META_DETAIL) && !(cell & VKMM_MM_META_PAIR));
     uint64_t values[VKMM_MM_GRANULE];
     vkmm_mm_meta_granule_values(meta, g, values);
     for (uint64_t b = begin; b < end; b++)
@@ -78,18 +78,23 @@ static void assert_run_ends(const struct vkmm_mm_meta *meta, const uint64_t *ref
     }
 }
 
-static void test_meta_matches_a_byte_reference(void **state)
+/* Wide metas get values past 32 bits, narrow ones values just below their
+ * tag bit. */
+static void meta_matches_a_byte_reference(bool narrow)
 {
-    (void)state;
+    const uint64_t base = narrow ? VKMM_MM_META_NARROW_MAX - 8 : 1ull << 40;
     struct vkmm_mm_engine *e = vkmm_mm_engine_create(NULL, NULL, 0);
     assert_non_null(e);
     struct vkmm_mm_meta meta;
-    assert_true(vkmm_mm_meta_init(e, &meta, SIZE));
+    assert_true(vkmm_mm_meta_init(e, &meta, SIZE, narrow));
     uint64_t *ref = calloc(SIZE, sizeof(*ref));
     assert_non_null(ref);
+    vkmm_mm_meta_fill(e, &meta, 0, SIZE, base);
+    for (uint64_t b = 0; b < SIZE; b++)
+        ref[b] = base;
     uint64_t rng = 11, whole_fills = 0, long_fills = 0, steps_with_pairs = 0, steps_with_blocks = 0;
     for (int step = 0; step < 3000; step++) {
-        uint64_t value = 1 + next(&rng) % 4; /* few values: runs and collapses happen */
+        uint64_t value = base + next(&rng) % 4; /* few values: runs and collapses happen */
         switch (next(&rng) % 4) {
         case 0: { /* one byte */
             uint64_t b = next(&rng) % SIZE;
@@ -116,7 +121,7 @@ static void test_meta_matches_a_byte_reference(void **state)
             long_fills++;
             /* Granules inside the fill hold one value, without a block. */
             for (uint64_t g = (begin + VKMM_MM_GRANULE - 1) / VKMM_MM_GRANULE; (g + 1) * VKMM_MM_GRANULE <= end; g++) {
-                assert_int_equal(meta.detail[g], 0);
+                assert_false(vkmm_mm_meta_cell(&meta, g) & VKMM_MM_META_DETAIL);
                 whole_fills++;
             }
             break;
@@ -136,10 +141,23 @@ static void test_meta_matches_a_byte_reference(void **state)
     vkmm_mm_engine_destroy(e);
 }
 
+static void test_meta_matches_a_byte_reference(void **state)
+{
+    (void)state;
+    meta_matches_a_byte_reference(false);
+}
+
+static void test_narrow_meta_matches_a_byte_reference(void **state)
+{
+    (void)state;
+    meta_matches_a_byte_reference(true);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_meta_matches_a_byte_reference),
+        cmocka_unit_test(test_narrow_meta_matches_a_byte_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
