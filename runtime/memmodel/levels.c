@@ -483,7 +483,8 @@ static uint32_t version_alloc(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m
     }
     uint32_t first = m->version_count ? m->version_count : 1; /* index 0 means "none" */
     if (first == UINT32_MAX ||
-        !vkmm_mm_reserve(e, (void **)&m->versions, &m->version_capacity, (uint64_t)first + 1, sizeof *m->versions))
+        (first >= m->version_capacity && /* the common case without a call */
+         !vkmm_mm_reserve(e, (void **)&m->versions, &m->version_capacity, (uint64_t)first + 1, sizeof *m->versions)))
         return 0;
     m->version_count = first + 1;
     m->version_live++;

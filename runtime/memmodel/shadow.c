@@ -287,16 +287,20 @@ void vkmm_mm_meta_set(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint6
  * once). */
 static void fill_whole_granules(struct vkmm_mm_meta *meta, uint64_t first, uint64_t last, uint64_t value)
 {
-    for (uint64_t g = first; g < last; g++)
-        granule_release(meta, g);
     if (meta->narrow) {
         uint32_t *cells = meta->cells;
-        for (uint64_t g = first; g < last; g++)
+        for (uint64_t g = first; g < last; g++) {
+            if (cells[g] & VKMM_MM_META_NARROW_DETAIL)
+                granule_release(meta, g);
             cells[g] = (uint32_t)value;
+        }
     } else {
         uint64_t *cells = meta->cells;
-        for (uint64_t g = first; g < last; g++)
+        for (uint64_t g = first; g < last; g++) {
+            if (cells[g] & DETAIL)
+                granule_release(meta, g);
             cells[g] = value;
+        }
     }
 }
 
