@@ -96,6 +96,8 @@ static bool seen_make(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
 /* view_seen equals view_base everywhere again. */
 static void seen_drop(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
 {
+    if (m->whole_levels)
+        return;
     vkmm_mm_free(e, m->view_seen);
     m->view_seen = NULL;
 }
@@ -378,7 +380,7 @@ void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
     /* Over the whole memory with no host byte ahead, the host level equals
      * device memory afterwards: it shares device memory's bytes instead of
      * copying them. */
-    bool meets = begin == 0 && end == m->size && !m->host_ahead;
+    bool meets = begin == 0 && end == m->size && !m->host_ahead && !m->whole_levels;
     /* Runs over which the device seq, its writer and the host seq are each
      * one value (a whole written buffer is one run). */
     for (uint64_t b = begin; b < end;) {

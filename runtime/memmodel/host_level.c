@@ -100,7 +100,7 @@ void vkmm_mm_host_own(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64
 
 void vkmm_mm_host_share(struct vkmm_mm_memory *m)
 {
-    if (!m->host_own_pages)
+    if (!m->host_own_pages || m->whole_levels)
         return;
     uint64_t pages = (m->size + PAGE - 1) / PAGE;
     if (m->host_span && !m->host_landed)
@@ -108,4 +108,12 @@ void vkmm_mm_host_share(struct vkmm_mm_memory *m)
     memset(m->host_own, 0, (pages + BITS - 1) / BITS * sizeof *m->host_own);
     m->host_own_pages = 0;
     m->host_landed = false;
+}
+
+void vkmm_mm_host_keep_whole(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
+{
+    vkmm_mm_host_own(e, m, 0, m->size, false);
+    m->view_seen = vkmm_mm_alloc(e, m->size);
+    if (m->view_seen)
+        memcpy(m->view_seen, m->view_base, m->size);
 }

@@ -361,6 +361,14 @@ static void memory_fill_pattern(struct vkmm_mm_engine *e, struct vkmm_mm_memory 
     uint8_t *levels[] = { m->view, m->view_base }; /* the host level reads dev */
     for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
         memcpy(levels[i], m->dev, m->size);
+    m->whole_levels = e->whole_levels;
+    if (m->whole_levels)
+        vkmm_mm_host_keep_whole(e, m);
+}
+
+void vkmm_mm_set_whole_levels(struct vkmm_mm_engine *e, bool whole)
+{
+    e->whole_levels = whole;
 }
 
 struct vkmm_mm_memory *vkmm_mm_memory_create(struct vkmm_mm_engine *e, uint64_t id, uint64_t size, bool host_visible,

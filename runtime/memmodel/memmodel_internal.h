@@ -129,6 +129,7 @@ struct vkmm_mm_memory {
     uint64_t host_own_pages;
     size_t host_span; /* host's own pages (mmap), 0: from the allocator */
     bool host_landed; /* a landing made pages own since they last met device memory */
+    bool whole_levels; /* vkmm_mm_set_whole_levels when it was created */
     struct vkmm_mm_meta host_seq, host_wts;
     uint8_t *view, *view_base, *view_seen;
     size_t view_span; /* the view's own pages (mmap), 0: from the allocator */
@@ -166,6 +167,10 @@ struct vkmm_mm_engine {
     uint32_t last_discard_event; /* the newest discard's write event (0: none) */
     uint64_t hazards;
     bool host_wait_reads; /* vkmm_mm_set_host_wait_reads: a host wait is also DOM(device, host) */
+    /* Every level of a host-visible memory kept whole, as the engine did
+     * before it kept copies only where they differ (vkmm_mm_set_whole_levels:
+     * tests compare the two). */
+    bool whole_levels;
     /* Landings keep no history: vkQueueSubmit's domain operation, after
      * which every read path sees every version (vkmm_mm_submit). */
     bool landing_without_history;
@@ -328,6 +333,10 @@ void vkmm_mm_host_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint6
 void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end);
 void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end);
 
+/* Tests: memories created from now on keep view_seen and the host level
+ * whole (no sharing, no dropping), for a differential check. */
+void vkmm_mm_set_whole_levels(struct vkmm_mm_engine *e, bool whole);
+
 /* host_level.c: the host level's bytes, shared with device memory where
  * the two agree (pages of VKMM_MM_HOST_PAGE). */
 #define VKMM_MM_HOST_PAGE 4096u
@@ -346,6 +355,8 @@ void vkmm_mm_host_own(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64
 /* The host level equals device memory everywhere again (a domain operation
  * over the whole memory left neither side ahead). */
 void vkmm_mm_host_share(struct vkmm_mm_memory *m);
+/* vkmm_mm_set_whole_levels: every page own for good, view_seen too. */
+void vkmm_mm_host_keep_whole(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m);
 
 /* report.c */
 /* reader NULL: the second party of each report is the event `second`. */

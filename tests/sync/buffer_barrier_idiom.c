@@ -21,6 +21,8 @@ enum {
     DEVICECOHERENT_BARRIER_ONLY,
     LEGACY_COHERENT_NO_BARRIER,
     LEGACY_COHERENT_FENCE_ONLY,
+    LEGACY_NOT_COHERENT_PAIRS,
+    LEGACY_COHERENT_NO_BARRIER_PAIRS,
     VARIANTS
 };
 
@@ -51,6 +53,11 @@ static const struct sync_variant variants[VARIANTS] = {
      * two invocations (the module has no atomic to synchronize through). */
     [LEGACY_COHERENT_FENCE_ONLY] = { "bug_legacy_coherent_memoryBarrierBuffer_instead_of_barrier",
                                      "VKMM-HAZARD-DISPATCH-RACE", .mentions = "no barrier() between them" },
+    /* The same two mistakes between lanes of one subgroup only (each pair
+     * of neighbours swaps words): every invocation keeps its own cache. */
+    [LEGACY_NOT_COHERENT_PAIRS] = { "bug_legacy_buffer_not_coherent_between_lanes", "VKMM-HAZARD-DISPATCH-RACE" },
+    [LEGACY_COHERENT_NO_BARRIER_PAIRS] = { "bug_legacy_coherent_without_barrier_between_lanes",
+                                           "VKMM-HAZARD-DISPATCH-RACE" },
 };
 
 static void exchange(struct vkmm_test *t, const char *shader_name, uint32_t result[SYNC_WORDS])
@@ -83,23 +90,27 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
         [DEVICECOHERENT_BARRIER_ONLY] = "sync_buffer_exchange_devicecoherent_barrier",
         [LEGACY_COHERENT_NO_BARRIER] = "sync_buffer_exchange_coherent_no_barrier",
         [LEGACY_COHERENT_FENCE_ONLY] = "sync_buffer_exchange_coherent_fence_only",
+        [LEGACY_NOT_COHERENT_PAIRS] = "sync_buffer_pair_swap_plain",
+        [LEGACY_COHERENT_NO_BARRIER_PAIRS] = "sync_buffer_pair_swap_no_barrier",
     };
     exchange(t, shaders[variant], result);
 }
 
-/* Each invocation reads the word of the invocation `distance` after it. */
+/* Each invocation reads the word of the invocation `distance` after it
+ * (0: of its pair's other invocation). */
 static void expected_words(uint32_t expected[SYNC_WORDS], uint32_t distance)
 {
     memset(expected, 0, SYNC_WORDS * 4);
     for (uint32_t i = 0; i < 64; i++)
-        expected[i] = ((i + distance) % 64u) * 3u + 1u;
+        expected[i] = (distance ? (i + distance) % 64u : i ^ 1u) * 3u + 1u;
 }
 
 static void run(int variant)
 {
     uint32_t expected[SYNC_WORDS];
     bool neighbour = variant == LEGACY_COHERENT_NO_BARRIER || variant == LEGACY_COHERENT_FENCE_ONLY;
-    expected_words(expected, neighbour ? 1 : 32);
+    bool pairs = variant == LEGACY_NOT_COHERENT_PAIRS || variant == LEGACY_COHERENT_NO_BARRIER_PAIRS;
+    expected_words(expected, pairs ? 0 : neighbour ? 1 : 32);
     sync_check(program, variant, &variants[variant], expected);
 }
 
@@ -111,6 +122,8 @@ static void correct_devicecoherent(void **state) { (void)state; run(CORRECT_DEVI
 static void bug_devicecoherent_barrier_only(void **state) { (void)state; run(DEVICECOHERENT_BARRIER_ONLY); }
 static void bug_legacy_coherent_no_barrier(void **state) { (void)state; run(LEGACY_COHERENT_NO_BARRIER); }
 static void bug_legacy_coherent_fence_only(void **state) { (void)state; run(LEGACY_COHERENT_FENCE_ONLY); }
+static void bug_legacy_not_coherent_pairs(void **state) { (void)state; run(LEGACY_NOT_COHERENT_PAIRS); }
+static void bug_legacy_coherent_no_barrier_pairs(void **state) { (void)state; run(LEGACY_COHERENT_NO_BARRIER_PAIRS); }
 
 /* The knob: the idiom is right and nothing is reported (both modes). */
 static void correct_idiom_with_common_reading(void **state)
@@ -138,6 +151,8 @@ int main(void)
         cmocka_unit_test(correct_devicecoherent),
         cmocka_unit_test(bug_devicecoherent_barrier_only),
         cmocka_unit_test(bug_legacy_coherent_no_barrier),
+        cmocka_unit_test(bug_legacy_not_coherent_pairs),
+        cmocka_unit_test(bug_legacy_coherent_no_barrier_pairs),
         cmocka_unit_test(bug_legacy_coherent_fence_only),
         cmocka_unit_test(correct_idiom_with_common_reading),
     };

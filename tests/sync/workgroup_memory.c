@@ -35,6 +35,7 @@ enum {
     DEVICE_COHERENT_READ_OF_COUNT,
     CORRECT_DEVICE_HANDOFF_WORKGROUP_SCOPE,
     HISTOGRAM_NOT_CLEARED,
+    PAIR_SWAP_NO_BARRIER,
     VARIANTS
 };
 
@@ -67,6 +68,8 @@ static const struct sync_variant variants[VARIANTS] = {
     [DEVICE_COHERENT_READ_OF_COUNT] = { "bug_coherent_read_of_atomic_count", "VKMM-HAZARD-DISPATCH-RACE" },
     [CORRECT_DEVICE_HANDOFF_WORKGROUP_SCOPE] = { "correct_buffer_flag_handoff_at_workgroup_scope", NULL },
     [HISTOGRAM_NOT_CLEARED] = { "bug_shared_histogram_not_cleared", "VKMM-HAZARD-UNINITIALIZED-READ" },
+    /* Neighbouring lanes of one subgroup swap words without barrier(). */
+    [PAIR_SWAP_NO_BARRIER] = { "bug_pair_swap_between_lanes_without_barrier", "VKMM-HAZARD-WORKGROUP-RACE" },
 };
 
 static const char *const shaders[VARIANTS] = {
@@ -97,6 +100,7 @@ static const char *const shaders[VARIANTS] = {
     [DEVICE_COHERENT_READ_OF_COUNT] = "sync_device_coherent_read_of_atomic_count",
     [CORRECT_DEVICE_HANDOFF_WORKGROUP_SCOPE] = "sync_device_handoff_workgroup_scope",
     [HISTOGRAM_NOT_CLEARED] = "sync_shared_histogram_not_cleared",
+    [PAIR_SWAP_NO_BARRIER] = "sync_shared_pair_swap_no_barrier",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -164,6 +168,9 @@ static void expected_result(int variant, uint32_t expected[SYNC_WORDS])
         case DEVICE_COHERENT_READ_OF_COUNT:
             expected[i] = i == 0 || i % 64 == 1 ? 2u * SYNC_WORDS : 0u;
             break;
+        case PAIR_SWAP_NO_BARRIER:
+            expected[i] = input_word(i ^ 1u);
+            break;
         case SHARED_SUBGROUP_SCOPE_COUNT:
         case CORRECT_ATOMIC_COUNT:
         case ATOMIC_COUNT_NO_BARRIER:
@@ -218,6 +225,7 @@ static void correct_device_workgroup_scope_count(void **state)
 static void bug_device_plain_read_of_count(void **state) { (void)state; run(DEVICE_PLAIN_READ_OF_COUNT); }
 static void bug_device_coherent_read_of_count(void **state) { (void)state; run(DEVICE_COHERENT_READ_OF_COUNT); }
 static void bug_histogram_not_cleared(void **state) { (void)state; run(HISTOGRAM_NOT_CLEARED); }
+static void bug_pair_swap_no_barrier(void **state) { (void)state; run(PAIR_SWAP_NO_BARRIER); }
 static void correct_device_handoff_workgroup_scope(void **state)
 {
     (void)state;
@@ -241,6 +249,7 @@ int main(void)
         cmocka_unit_test(correct_device_workgroup_scope_count), cmocka_unit_test(bug_device_plain_read_of_count),
         cmocka_unit_test(bug_device_coherent_read_of_count), cmocka_unit_test(correct_device_handoff_workgroup_scope),
         cmocka_unit_test(bug_histogram_not_cleared),
+        cmocka_unit_test(bug_pair_swap_no_barrier),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
