@@ -4,38 +4,8 @@
 #include <string.h>
 
 #include "atomic_history.h"
-#include "level_lines.h"
+#include "dispatch_levels_state.h"
 #include "shader_abi.h"
-
-#define MAX_WORKGROUPS 64u  /* resident at once: dispatch.c keeps 16 */
-#define IDLE_YIELDS_DRAIN 8 /* scheduling points without a store before a cache drains (progress) */
-
-struct workgroup {
-    uint32_t tag; /* 0: free */
-    bool done;    /* finished: its lines wait for the dispatch's end, or for room */
-    struct cache domain;
-    struct cache *subgroups;
-    uint32_t subgroup_count;
-};
-
-struct vkmm_dispatch_levels {
-    uint8_t *base;
-    uint64_t size;
-    uint64_t seed, random, clock;
-    uint64_t round; /* scheduling rounds of the dispatch (every resident workgroup stepped once) */
-    uint32_t used;  /* workgroups in the table */
-    uint32_t subgroup_width; /* lanes per subgroup: invocation = subgroup * width + lane */
-    uint32_t site, tag, invocation; /* the access being made */
-    struct vkmm_level_stale stale;
-    struct vkmm_level_lost lost[VKMM_LEVEL_MAX_LOST];
-    uint32_t lost_count;
-    bool failed;
-    bool common_fences; /* VKMM_SHADER_FENCES=common */
-    struct workgroup workgroups[MAX_WORKGROUPS];
-    struct workgroup *last_found; /* find_workgroup's last answer (checked by its tag) */
-    struct vkmm_level_lines lines; /* the dirty-holder lists and spare line blocks */
-    struct vkmm_atomic_history *history; /* coherence order of atomic words, agents' views */
-};
 
 /* --- Lines ------------------------------------------------------------------------ */
 
@@ -92,7 +62,7 @@ static void mark_dirty(struct vkmm_dispatch_levels *l, struct cache *c, struct l
 
 /* --- Agents ----------------------------------------------------------------------- */
 
-static struct workgroup *find_workgroup(struct vkmm_dispatch_levels *l, uint32_t tag)
+struct workgroup *vkmm_levels_find_workgroup(struct vkmm_dispatch_levels *l, uint32_t tag)
 {
     if (!l->used && tag)
         return NULL; /* the usual case outside shaders with non-private accesses */
@@ -110,21 +80,19 @@ static struct workgroup *find_workgroup(struct vkmm_dispatch_levels *l, uint32_t
     return NULL;
 }
 
-static void finish_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w);
-static void flush_retired(struct vkmm_dispatch_levels *l);
 
 static struct workgroup *get_workgroup(struct vkmm_dispatch_levels *l, uint32_t tag)
 {
-    struct workgroup *w = find_workgroup(l, tag);
+    struct workgroup *w = vkmm_levels_find_workgroup(l, tag);
     if (w)
         return w;
-    w = find_workgroup(l, 0);
+    w = vkmm_levels_find_workgroup(l, 0);
     for (uint32_t i = 0; !w && i < MAX_WORKGROUPS; i++) {
         if (l->workgroups[i].done) {
             /* The table is full of retired workgroups: the first goes out
              * early (always allowed: it only makes writes visible sooner). */
             w = &l->workgroups[i];
-            finish_workgroup(l, w);
+            vkmm_levels_finish_workgroup(l, w);
         }
     }
     if (!w) {
@@ -224,7 +192,7 @@ static uint64_t note_landed(struct vkmm_dispatch_levels *l, const struct line *l
     return hidden;
 }
 
-static void push_to_device(struct vkmm_dispatch_levels *l, struct line *line, uint64_t mask)
+void vkmm_levels_push_to_device(struct vkmm_dispatch_levels *l, struct line *line, uint64_t mask)
 {
     mask &= line->dirty;
     if (line->scoped & mask) {
@@ -239,7 +207,7 @@ static void push_to_device(struct vkmm_dispatch_levels *l, struct line *line, ui
 }
 
 /* Subgroup domain -> workgroup domain. */
-static void push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w, struct line *line, uint64_t mask)
+void vkmm_levels_push_to_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w, struct line *line, uint64_t mask)
 {
     mask &= line->dirty;
     if (!mask)
@@ -336,14 +304,14 @@ static void settle(struct vkmm_dispatch_levels *l, struct workgroup *w, struct c
 {
     struct line *inner = sg ? vkmm_level_find(sg, granule) : NULL;
     if (inner) {
-        push_to_workgroup(l, w, inner, mask);
+        vkmm_levels_push_to_workgroup(l, w, inner, mask);
         inner->valid &= ~(mask & ~inner->dirty);
     }
     if (scope < VKMM_SCOPE_DEVICE)
         return;
     struct line *outer = vkmm_level_find(&w->domain, granule);
     if (outer) {
-        push_to_device(l, outer, mask);
+        vkmm_levels_push_to_device(l, outer, mask);
         outer->valid &= ~(mask & ~outer->dirty);
     }
 }
@@ -573,7 +541,7 @@ static uint8_t *access_shared(struct vkmm_dispatch_levels *l, struct workgroup *
             return view;
         }
         if (inner) {
-            push_to_workgroup(l, w, inner, mask);
+            vkmm_levels_push_to_workgroup(l, w, inner, mask);
             inner->valid &= ~(mask & ~inner->dirty);
         }
         struct line *outer = get_line(l, &w->domain, granule);
@@ -726,7 +694,7 @@ uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *l, uint32_t wo
     bool stores_in_line = (flags & VKMM_WORKGROUP_ATOMIC) && !(flags & VKMM_WORKGROUP_READ);
     bool available_later = (flags & VKMM_ACCESS_MADE_AVAILABLE) && (flags & VKMM_WORKGROUP_WRITE);
     bool at_device = private_ || (scope == VKMM_SCOPE_DEVICE && !stores_in_line && !available_later);
-    if (at_device && !find_workgroup(l, workgroup_tag)) {
+    if (at_device && !vkmm_levels_find_workgroup(l, workgroup_tag)) {
         /* The workgroup holds nothing: the access is the device bytes'
          * (a read may still miss a newer write another workgroup holds). */
         if (!private_ && !(flags & (VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_WRITE)) && l->used &&
@@ -761,17 +729,17 @@ uint8_t *vkmm_dispatch_levels_access(struct vkmm_dispatch_levels *l, uint32_t wo
 
 /* --- Fences ------------------------------------------------------------------------ */
 
-static void push_subgroup(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg)
+void vkmm_levels_push_subgroup(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg)
 {
     for (uint32_t n = 0; n < sg->count; n++)
-        push_to_workgroup(l, w, line_at(sg, n), ~0ull);
+        vkmm_levels_push_to_workgroup(l, w, line_at(sg, n), ~0ull);
     sg->dirty_lines = 0;
 }
 
-static void push_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w)
+void vkmm_levels_push_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w)
 {
     for (uint32_t n = 0; n < w->domain.count; n++)
-        push_to_device(l, line_at(&w->domain, n), ~0ull);
+        vkmm_levels_push_to_device(l, line_at(&w->domain, n), ~0ull);
     w->domain.dirty_lines = 0;
 }
 
@@ -783,7 +751,7 @@ static void push_subgroup_made_available(struct vkmm_dispatch_levels *l, struct 
     for (uint32_t n = 0; n < sg->count; n++) {
         struct line *line = line_at(sg, n);
         if (line->available)
-            push_to_workgroup(l, w, line, line->available);
+            vkmm_levels_push_to_workgroup(l, w, line, line->available);
     }
 }
 
@@ -795,11 +763,11 @@ static void push_made_available(struct vkmm_dispatch_levels *l, struct workgroup
     for (uint32_t n = 0; n < w->domain.count; n++) {
         struct line *line = line_at(&w->domain, n);
         if (line->available)
-            push_to_device(l, line, line->available);
+            vkmm_levels_push_to_device(l, line, line->available);
     }
 }
 
-static void drop_snapshots(struct cache *c)
+void vkmm_levels_drop_snapshots(struct cache *c)
 {
     for (uint32_t n = 0; n < c->count; n++)
         line_at(c, n)->valid = line_at(c, n)->dirty;
@@ -832,7 +800,7 @@ void vkmm_dispatch_levels_fence(struct vkmm_dispatch_levels *l, uint32_t workgro
         kind |= (kind & VKMM_FENCE_RELEASE ? VKMM_FENCE_AVAILABLE : 0) |
                 (kind & VKMM_FENCE_ACQUIRE ? VKMM_FENCE_VISIBLE : 0);
     }
-    struct workgroup *w = find_workgroup(l, workgroup_tag);
+    struct workgroup *w = vkmm_levels_find_workgroup(l, workgroup_tag);
     if (!w)
         return; /* nothing held */
     struct cache *sg = subgroup < w->subgroup_count ? &w->subgroups[subgroup] : NULL;
@@ -840,9 +808,9 @@ void vkmm_dispatch_levels_fence(struct vkmm_dispatch_levels *l, uint32_t workgro
      * availability operation comes before it, the visibility after). */
     if (kind & VKMM_FENCE_AVAILABLE) {
         if (sg)
-            push_subgroup(l, w, sg);
+            vkmm_levels_push_subgroup(l, w, sg);
         if (scope == VKMM_SCOPE_DEVICE)
-            push_workgroup(l, w);
+            vkmm_levels_push_workgroup(l, w);
     } else if (kind & VKMM_FENCE_RELEASE) {
         /* A release without availability orders the atomic stores before
          * it before those after it (the store buffer drains in epochs). */
@@ -855,243 +823,9 @@ void vkmm_dispatch_levels_fence(struct vkmm_dispatch_levels *l, uint32_t workgro
     }
     if (kind & VKMM_FENCE_VISIBLE) {
         if (sg)
-            drop_snapshots(sg);
+            vkmm_levels_drop_snapshots(sg);
         if (scope == VKMM_SCOPE_DEVICE)
-            drop_snapshots(&w->domain);
-    }
-}
-
-/* --- Scheduling ------------------------------------------------------------------ */
-
-static uint64_t next_random(struct vkmm_dispatch_levels *l)
-{
-    l->random ^= l->random << 13;
-    l->random ^= l->random >> 7;
-    l->random ^= l->random << 17;
-    return l->random;
-}
-
-bool vkmm_dispatch_levels_early_store(struct vkmm_dispatch_levels *l)
-{
-    return l->seed != 0 && (next_random(l) & 1);
-}
-
-/* The oldest release epoch among the cache's atomic stores: only lines
- * of that epoch (or without atomic bytes) may leave. */
-static uint64_t oldest_epoch(const struct cache *c)
-{
-    uint64_t oldest = UINT64_MAX;
-    for (uint32_t n = 0; n < c->count; n++)
-        if (line_at(c, n)->atomic && line_at(c, n)->epoch < oldest)
-            oldest = line_at(c, n)->epoch;
-    return oldest;
-}
-
-static bool may_leave(const struct line *line, uint64_t oldest)
-{
-    return line->dirty && (!line->atomic || line->epoch <= oldest);
-}
-
-/* The newest dirty line of a cache that may leave, or NULL. */
-static struct line *newest_dirty(struct cache *c, uint32_t *dirty_count)
-{
-    struct line *newest = NULL;
-    uint32_t count = 0;
-    uint64_t oldest = oldest_epoch(c);
-    for (uint32_t n = 0; n < c->count; n++) {
-        struct line *line = line_at(c, n);
-        if (!line->dirty)
-            continue;
-        count++;
-        if (may_leave(line, oldest) && (!newest || line->order > newest->order))
-            newest = line;
-    }
-    *dirty_count = count;
-    c->dirty_lines = count;
-    return newest;
-}
-
-/* A cache evicts at a scheduling point (DESIGN §3.3).  Seed 0: the newest
- * dirty line goes out (through every level) while an older one stays —
- * the order that shows a missing release (a flag written after its data
- * is seen first).  Other
- * seeds: each dirty line goes out or stays, as the seed decides. */
-static void evict(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *c, bool subgroup_level)
-{
-    if (!c->dirty_lines)
-        return;
-    if (l->seed == 0) {
-        uint32_t dirty;
-        struct line *newest = newest_dirty(c, &dirty);
-        if (dirty < 2 || !newest || (subgroup_level && newest->scoped))
-            return;
-        if (subgroup_level) {
-            /* Out through every level, while the older line waits in the
-             * subgroup: another workgroup sees the newer store first. */
-            push_to_workgroup(l, w, newest, ~0ull);
-            struct line *outer = vkmm_level_find(&w->domain, newest->granule);
-            if (outer)
-                push_to_device(l, outer, ~0ull);
-        } else {
-            push_to_device(l, newest, ~0ull);
-        }
-        c->dirty_lines--;
-        return;
-    }
-    uint64_t oldest = oldest_epoch(c);
-    /* The oldest dirty line stays, on every seed, unless it holds only
-     * atomic stores: a store buffer may drain early, so that readers see
-     * a store while it is still new (IRIW inside a workgroup). */
-    const struct line *first = NULL;
-    for (uint32_t n = 0; n < c->count; n++)
-        if (line_at(c, n)->dirty && (!first || line_at(c, n)->order < first->order))
-            first = line_at(c, n);
-    if (first && first->dirty == first->atomic)
-        first = NULL;
-    for (uint32_t n = 0; n < c->count; n++) {
-        struct line *line = line_at(c, n);
-        /* A subgroup's copy that its Subgroup-scope read-modify-writes
-         * work on stays until the subgroup releases or ends: other
-         * subgroups work on their own copies on every seed. */
-        if (line == first || !may_leave(line, oldest) || (subgroup_level && line->scoped) || (next_random(l) & 1))
-            continue;
-        if (subgroup_level)
-            push_to_workgroup(l, w, line, ~0ull);
-        else
-            push_to_device(l, line, ~0ull);
-    }
-    uint32_t dirty;
-    newest_dirty(c, &dirty);
-}
-
-void vkmm_dispatch_levels_yield(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag, uint32_t subgroup)
-{
-    struct workgroup *w = find_workgroup(l, workgroup_tag);
-    if (!w || subgroup >= w->subgroup_count)
-        return;
-    struct cache *sg = &w->subgroups[subgroup];
-    /* A subgroup that keeps stopping without storing anything is most
-     * likely waiting for another agent: everything it holds goes out, so
-     * that waits on its own stores finish (a cache does not keep a line
-     * forever). */
-    if (++sg->idle_yields >= IDLE_YIELDS_DRAIN) {
-        push_subgroup(l, w, sg);
-        push_workgroup(l, w);
-        flush_retired(l);
-        sg->idle_yields = 0;
-        return;
-    }
-    evict(l, w, sg, true);
-    evict(l, w, &w->domain, false);
-}
-
-/* How many rounds a finished subgroup's atomic stores wait before they are
- * performed: a store buffer does not empty when its invocations end, so a
- * later store of theirs may be seen while an earlier one is on its way.
- * Seed 0: two rounds; other seeds: zero to three. */
-static uint64_t retire_delay(struct vkmm_dispatch_levels *l)
-{
-    return l->seed == 0 ? 2 : next_random(l) % 4;
-}
-
-void vkmm_dispatch_levels_subgroup_done(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag, uint32_t subgroup)
-{
-    struct workgroup *w = find_workgroup(l, workgroup_tag);
-    if (!w || subgroup >= w->subgroup_count)
-        return;
-    struct cache *sg = &w->subgroups[subgroup];
-    drop_snapshots(sg);
-    sg->retire_round = l->round + 1 + retire_delay(l);
-}
-
-static void finish_workgroup(struct vkmm_dispatch_levels *l, struct workgroup *w)
-{
-    for (uint32_t g = 0; g < w->subgroup_count; g++) {
-        push_subgroup(l, w, &w->subgroups[g]);
-        vkmm_level_clear(&l->lines, &w->subgroups[g]);
-    }
-    push_workgroup(l, w);
-    vkmm_level_clear(&l->lines, &w->domain);
-    free(w->subgroups);
-    *w = (struct workgroup){ 0 };
-    l->used--;
-}
-
-void vkmm_dispatch_levels_workgroup_done(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag)
-{
-    struct workgroup *w = find_workgroup(l, workgroup_tag);
-    if (!w)
-        return;
-    w->done = true;
-    drop_snapshots(&w->domain);
-}
-
-/* A finished subgroup's atomic stores are performed (they must be, for
- * waiting agents to progress); its other writes stay in its caches until
- * the dispatch ends or room is needed — writes nobody made available may
- * stay unseen that long (DESIGN §3.2 "the stalest result"). */
-static void perform_atomic_stores(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg)
-{
-    for (uint32_t n = 0; n < sg->count; n++)
-        push_to_workgroup(l, w, line_at(sg, n), line_at(sg, n)->atomic);
-}
-
-static void perform_retired_atomics(struct vkmm_dispatch_levels *l, struct workgroup *w, struct cache *sg)
-{
-    perform_atomic_stores(l, w, sg);
-    sg->retire_round = UINT64_MAX;
-}
-
-/* A subgroup waits at a control barrier: its atomic stores are performed
- * two rounds later, as a finished subgroup's are (a store buffer drains
- * while its invocations wait; another subgroup may spin, before it reaches
- * the barrier, on one of those stores).  No seeded draw: the seeds'
- * schedules stay as they were. */
-void vkmm_dispatch_levels_wait_at_barrier(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag,
-                                          uint32_t subgroup)
-{
-    struct workgroup *w = find_workgroup(l, workgroup_tag);
-    if (w && subgroup < w->subgroup_count && !w->subgroups[subgroup].barrier_round)
-        w->subgroups[subgroup].barrier_round = l->round + 2;
-}
-
-void vkmm_dispatch_levels_barrier_open(struct vkmm_dispatch_levels *l, uint32_t workgroup_tag)
-{
-    struct workgroup *w = find_workgroup(l, workgroup_tag);
-    for (uint32_t g = 0; w && g < w->subgroup_count; g++)
-        w->subgroups[g].barrier_round = 0;
-}
-
-/* Every resident workgroup has stepped once: finished subgroups whose
- * time came perform their atomic stores. */
-void vkmm_dispatch_levels_round(struct vkmm_dispatch_levels *l)
-{
-    l->round++;
-    if (!l->used)
-        return;
-    for (uint32_t i = 0; i < MAX_WORKGROUPS; i++) {
-        struct workgroup *w = &l->workgroups[i];
-        for (uint32_t g = 0; w->tag && g < w->subgroup_count; g++) {
-            struct cache *sg = &w->subgroups[g];
-            if (sg->retire_round && sg->retire_round <= l->round)
-                perform_retired_atomics(l, w, sg);
-            if (sg->barrier_round && sg->barrier_round != UINT64_MAX && sg->barrier_round <= l->round) {
-                perform_atomic_stores(l, w, sg);
-                sg->barrier_round = UINT64_MAX;
-            }
-        }
-    }
-}
-
-/* Every atomic store finished subgroups still hold is performed now (an
- * agent waits: it must eventually see them). */
-static void flush_retired(struct vkmm_dispatch_levels *l)
-{
-    for (uint32_t i = 0; i < MAX_WORKGROUPS; i++) {
-        struct workgroup *w = &l->workgroups[i];
-        for (uint32_t g = 0; w->tag && g < w->subgroup_count; g++)
-            if (w->subgroups[g].retire_round && w->subgroups[g].retire_round != UINT64_MAX)
-                perform_retired_atomics(l, w, &w->subgroups[g]);
+            vkmm_levels_drop_snapshots(&w->domain);
     }
 }
 
@@ -1116,7 +850,7 @@ void vkmm_dispatch_levels_end(struct vkmm_dispatch_levels *l)
 {
     for (uint32_t i = 0; i < MAX_WORKGROUPS; i++)
         if (l->workgroups[i].tag)
-            finish_workgroup(l, &l->workgroups[i]);
+            vkmm_levels_finish_workgroup(l, &l->workgroups[i]);
 }
 
 void vkmm_dispatch_levels_destroy(struct vkmm_dispatch_levels *l)
