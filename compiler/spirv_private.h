@@ -287,7 +287,7 @@ struct tr {
 
 /* spirv_types.c */
 /* workgroup_ordering.c: what can order Workgroup-memory accesses. */
-bool spv_is_atomic(uint16_t opcode); /* translate.c */
+bool spv_is_atomic(uint16_t opcode); /* translate_analysis.c */
 /* An OpMemoryBarrier that acquires or releases Workgroup memory: with a
  * control barrier between two such fences, invocations synchronize. */
 bool spv_fences_workgroup_memory(const struct spv_module *m, const struct spv_insn *insn);
@@ -430,7 +430,15 @@ bool spv_load_builtin(struct tr *t, const uint32_t *w);
 
 /* translate.c */
 bool spv_translate(struct tr *t);
-/* Where a subgroup may stop and be resumed later (translate.c). */
+/* translate_analysis.c: what the translation works out first. */
+bool tr_reads_coherent_memory(const struct spv_module *m);
+bool tr_early_stores(const struct tr *t);
+bool tr_find_early_loads(struct tr *t);
+/* Instruction `index` of its block stops the subgroup before it runs. */
+bool tr_stops_before(const struct tr *t, uint32_t index);
+bool tr_mark_slots(struct tr *t);
+bool tr_order_blocks(struct tr *t);
+/* Where a subgroup may stop and be resumed later (translate_analysis.c). */
 bool spv_is_suspension_point(const struct tr *t, const struct spv_insn *insn);
 /* Marks the slots whose values live across a suspension point, which must
  * be kept in the subgroup's state (suspension_liveness.c). */
