@@ -83,7 +83,7 @@ static const uint8_t *seen(const struct vkmm_mm_memory *m)
 
 /* view_seen comes into being as a copy of view_base, before it gets ahead;
  * false when out of memory (e->status says so). */
-static bool seen_make(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
+bool vkmm_mm_view_seen_make(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
 {
     if (m->view_seen)
         return true;
@@ -119,7 +119,7 @@ static void absorb_span(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
                 return;
         }
         if (m->view_seen || !flushing) {
-            if (!seen_make(e, m))
+            if (!vkmm_mm_view_seen_make(e, m))
                 return;
             memcpy(m->view_seen + b, m->view + b, stop - b);
         }
@@ -178,7 +178,7 @@ void vkmm_mm_host_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
     vkmm_mm_host_view_open(m);
     vkmm_mm_host_absorb(e, m, begin, end);
     uint32_t wts = vkmm_mm_event_add(e, agent, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_WRITE_BIT);
-    if (!wts || !seen_make(e, m))
+    if (!wts || !vkmm_mm_view_seen_make(e, m))
         return;
     memcpy(m->view + begin, data, end - begin);
     memcpy(m->view_seen + begin, data, end - begin);
@@ -242,7 +242,8 @@ static void view_place(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint6
         uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
         uint64_t stop = g_end < end ? g_end : end, n = stop - b;
         const uint8_t *host = vkmm_mm_host_bytes(m, b);
-        if (memcmp(m->view + b, host, n) || memcmp(m->view_base + b, host, n) || memcmp(seen(m) + b, host, n)) {
+        if (memcmp(m->view + b, host, n) || memcmp(m->view_base + b, host, n) ||
+            (m->view_seen && memcmp(m->view_seen + b, host, n))) {
             memcpy(m->view + b, host, n);
             memcpy(m->view_base + b, host, n);
             if (m->view_seen)

@@ -113,7 +113,5 @@ void vkmm_mm_host_share(struct vkmm_mm_memory *m)
 void vkmm_mm_host_keep_whole(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
 {
     vkmm_mm_host_own(e, m, 0, m->size, false);
-    m->view_seen = vkmm_mm_alloc(e, m->size);
-    if (m->view_seen)
-        memcpy(m->view_seen, m->view_base, m->size);
+    vkmm_mm_view_seen_make(e, m);
 }

@@ -69,10 +69,8 @@ void vkmm_mm_free(struct vkmm_mm_engine *e, void *p)
         free(p);
 }
 
-bool vkmm_mm_reserve(struct vkmm_mm_engine *e, void **array, uint32_t *capacity, uint64_t need, size_t elem)
+bool vkmm_mm_reserve_grow(struct vkmm_mm_engine *e, void **array, uint32_t *capacity, uint64_t need, size_t elem)
 {
-    if (need <= *capacity)
-        return true;
     uint64_t cap = *capacity ? *capacity : 4;
     while (cap < need)
         cap *= 2;
@@ -260,9 +258,9 @@ static struct vkmm_mm_meta *memory_metas(struct vkmm_mm_memory *m, unsigned i)
 }
 
 /* Write events fit narrow cells (vkmm_mm_event_add); seqs do not. */
-static bool memory_meta_narrow(unsigned i)
+static bool memory_meta_narrow(struct vkmm_mm_memory *m, unsigned i)
 {
-    return i != 0 && i != 3; /* dev_seq, host_seq */
+    return memory_metas(m, i) != &m->dev_seq && memory_metas(m, i) != &m->host_seq;
 }
 
 static void memory_finish(struct vkmm_mm_memory *m)
@@ -342,7 +340,7 @@ static bool memory_alloc_levels(struct vkmm_mm_engine *e, struct vkmm_mm_memory 
     m->coh = vkmm_mm_calloc(e, n, 1);
     bool ok = m->dev && m->dev_hist && m->coh;
     for (unsigned i = 0; ok && i < (m->host_visible ? 6u : 3u); i++)
-        ok = vkmm_mm_meta_init(e, memory_metas(m, i), n, memory_meta_narrow(i));
+        ok = vkmm_mm_meta_init(e, memory_metas(m, i), n, memory_meta_narrow(m, i));
     if (!ok || !m->host_visible)
         return ok;
     m->view = view_alloc(e, n, &m->view_span);
@@ -491,8 +489,7 @@ static uint32_t version_alloc(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m
     }
     uint32_t first = m->version_count ? m->version_count : 1; /* index 0 means "none" */
     if (first == UINT32_MAX ||
-        (first >= m->version_capacity && /* the common case without a call */
-         !vkmm_mm_reserve(e, (void **)&m->versions, &m->version_capacity, (uint64_t)first + 1, sizeof *m->versions)))
+        !vkmm_mm_reserve(e, (void **)&m->versions, &m->version_capacity, (uint64_t)first + 1, sizeof *m->versions))
         return 0;
     m->version_count = first + 1;
     m->version_live++;
@@ -565,12 +562,6 @@ static bool version_needed(const uint64_t *vs, uint32_t n, uint64_t seq, uint64_
     return false;
 }
 
-/* The seqs of the bytes of granule g now. */
-static void granule_seqs(const struct vkmm_mm_memory *m, uint64_t g, uint64_t seqs[VKMM_MM_GRANULE])
-{
-    vkmm_mm_meta_granule_values(&m->dev_seq, g, seqs);
-}
-
 /* Is version v of a granule of `bytes` bytes, whose next newer version
  * has byte seqs `newer`, still the one some read path gets at some byte? */
 static bool granule_version_needed(const struct vkmm_mm_memory *m, const struct vkmm_mm_version *v,
@@ -616,7 +607,7 @@ static void history_prune(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, ui
     uint64_t cell = vkmm_mm_meta_cell(&m->dev_seq, g);
     bool uniform = !(cell & VKMM_MM_META_DETAIL);
     if (!uniform)
-        granule_seqs(m, g, newer);
+        vkmm_mm_meta_granule_values(&m->dev_seq, g, newer); /* the seqs of its bytes now */
     else
         newer[0] = cell;
     uint32_t *link = &m->dev_hist[g];

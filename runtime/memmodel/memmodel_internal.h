@@ -289,7 +289,14 @@ void *vkmm_mm_alloc(struct vkmm_mm_engine *e, size_t size);
 void *vkmm_mm_calloc(struct vkmm_mm_engine *e, uint64_t count, size_t elem);
 void *vkmm_mm_calloc_aligned(struct vkmm_mm_engine *e, uint64_t count, size_t elem);
 void vkmm_mm_free(struct vkmm_mm_engine *e, void *p);
-bool vkmm_mm_reserve(struct vkmm_mm_engine *e, void **array, uint32_t *capacity, uint64_t need, size_t elem);
+bool vkmm_mm_reserve_grow(struct vkmm_mm_engine *e, void **array, uint32_t *capacity, uint64_t need, size_t elem);
+/* Room for `need` elements: inline while there is (the common case, once
+ * per version, pair or block), a call to grow otherwise. */
+static inline bool vkmm_mm_reserve(struct vkmm_mm_engine *e, void **array, uint32_t *capacity, uint64_t need,
+                                   size_t elem)
+{
+    return need <= *capacity || vkmm_mm_reserve_grow(e, array, capacity, need, elem);
+}
 uint64_t vkmm_mm_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
 /* DESIGN §3.2's allocation pattern of bytes [offset, offset + size) of
  * memory `id` (aligned words keep their high bit set). */
@@ -330,6 +337,8 @@ void vkmm_mm_host_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
                         const struct vkmm_mm_agent *agent, const uint8_t *data);
 void vkmm_mm_host_read(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
                        const struct vkmm_mm_agent *agent, uint8_t *out);
+/* view_seen as a copy of view_base (false: out of memory). */
+bool vkmm_mm_view_seen_make(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m);
 void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end);
 void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end);
 
