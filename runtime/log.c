@@ -23,7 +23,11 @@ static void log_vformat(const struct vkmm_object *object,
 {
     char message[1024];
     vsnprintf(message, sizeof(message), format, args);
-    if (vkmm_log_to_stderr())
+    /* Verbose messages (how strict mode ran a dispatch) only when asked:
+     * VKMM_LOG=stderr,verbose. */
+    const char *log = getenv("VKMM_LOG");
+    if (vkmm_log_to_stderr() &&
+        (severity != VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT || strstr(log, "verbose")))
         fprintf(stderr, "vkmm: %s: %s\n", message_id, message);
     if (!object || !object->instance)
         return;

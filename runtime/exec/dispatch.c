@@ -43,6 +43,7 @@ struct watchdog {
 
 struct dispatch_run {
     struct watchdog *watchdog;
+    const struct vkmm_pipeline *pipeline;
     const struct vkmm_compiled_shader *shader;
     struct vkmm_shader_invocation invocation; /* sets and push constants; ids filled per workgroup */
     uint32_t count[3];
@@ -269,12 +270,15 @@ static uint64_t workgroup_order(uint64_t i, uint64_t groups, uint64_t seed)
     return (uint64_t)(product % groups);
 }
 
-static void run_resident(struct dispatch_run *run, struct workgroup_slot *slots, unsigned resident, uint64_t groups)
+/* The workgroups [first, end) of the seeded order (of `groups`) run in
+ * turns on `resident` slots. */
+static void run_resident(struct dispatch_run *run, struct workgroup_slot *slots, unsigned resident, uint64_t first,
+                         uint64_t end, uint64_t groups)
 {
-    uint64_t next = 0;
+    uint64_t next = first;
     unsigned active = 0;
     bool busy[VKMM_RESIDENT_WORKGROUPS] = { false };
-    for (unsigned r = 0; r < resident && next < groups; r++, next++, active++) {
+    for (unsigned r = 0; r < resident && next < end; r++, next++, active++) {
         start_workgroup(run, &slots[r], workgroup_order(next, groups, run->seed));
         busy[r] = true;
     }
@@ -302,7 +306,7 @@ static void run_resident(struct dispatch_run *run, struct workgroup_slot *slots,
                 continue;
             if (run->levels)
                 vkmm_dispatch_levels_workgroup_done(run->levels, slots[r].invocation.workgroup_tag);
-            if (next < groups) {
+            if (next < end) {
                 start_workgroup(run, &slots[r], workgroup_order(next++, groups, run->seed));
             } else {
                 busy[r] = false;
@@ -405,36 +409,204 @@ static void lose_for_memory(struct vkmm_device *device, uint64_t groups)
                      (unsigned long long)groups);
 }
 
-/* Strict mode: the resident workgroups, each with a workgroup-memory
- * monitor when the shader has Workgroup storage; its races become reports. */
-static void run_strict(struct vkmm_device *device, const struct vkmm_strict_command *command, struct dispatch_run *run,
-                       unsigned resident, uint64_t groups)
+/* The resident slots of a run in turns on `scratch`, each with a
+ * workgroup-memory monitor when the shader has Workgroup storage (its
+ * races go to `races`).  NULL: out of memory. */
+static struct workgroup_slot *make_slots(const struct dispatch_run *run, uint8_t *scratch, unsigned resident,
+                                         struct vkmm_workgroup_races *races)
 {
     const struct vkmm_compiled_shader *shader = run->shader;
     struct workgroup_slot *slots = calloc(resident, sizeof(*slots));
-    struct vkmm_workgroup_races *races = calloc(1, sizeof(*races));
-    bool monitored = device->strict && shader->shared_memory_size && races;
-    bool ok = slots != NULL;
-    for (unsigned r = 0; ok && r < resident; r++) {
-        slots[r].scratch = run->scratch + r * run->scratch_stride;
-        if (monitored) {
-            slots[r].monitor = vkmm_workgroup_monitor_create(shader->local_size, shader->subgroup_width,
-                                                             shader->shared_memory_size, races);
-            ok = slots[r].monitor != NULL;
-            if (ok)
-                vkmm_workgroup_monitor_set_seed(slots[r].monitor, run->seed);
+    for (unsigned r = 0; slots && r < resident; r++) {
+        slots[r].scratch = scratch + r * run->scratch_stride;
+        if (!shader->shared_memory_size || !races)
+            continue;
+        slots[r].monitor =
+            vkmm_workgroup_monitor_create(shader->local_size, shader->subgroup_width, shader->shared_memory_size, races);
+        if (!slots[r].monitor) {
+            while (r--)
+                vkmm_workgroup_monitor_destroy(slots[r].monitor);
+            free(slots);
+            return NULL;
         }
+        vkmm_workgroup_monitor_set_seed(slots[r].monitor, run->seed);
     }
-    if (ok)
-        run_resident(run, slots, resident, groups);
-    else
-        lose_for_memory(device, groups);
-    if (ok && monitored && races->count)
-        vkmm_strict_report_workgroup_races(device->strict, command, races);
+    return slots;
+}
+
+static void free_slots(struct workgroup_slot *slots, unsigned resident)
+{
     for (unsigned r = 0; slots && r < resident; r++)
         vkmm_workgroup_monitor_destroy(slots[r].monitor);
     free(slots);
+}
+
+/* Strict mode: the resident workgroups in turns on this thread; races in
+ * Workgroup memory become reports. */
+static void run_strict(struct vkmm_device *device, const struct vkmm_strict_command *command, struct dispatch_run *run,
+                       unsigned resident, uint64_t groups)
+{
+    struct vkmm_workgroup_races *races = device->strict ? calloc(1, sizeof(*races)) : NULL;
+    struct workgroup_slot *slots = make_slots(run, run->scratch, resident, races);
+    if (slots)
+        run_resident(run, slots, resident, 0, groups, groups);
+    else
+        lose_for_memory(device, groups);
+    if (slots && races && races->count)
+        vkmm_strict_report_workgroup_races(device->strict, command, races);
+    free_slots(slots, resident);
     free(races);
+}
+
+/* --- Strict mode: a dispatch in parts ---------------------------------------- */
+
+/* A part runs this many workgroups at least. */
+#define PART_MIN_WORKGROUPS 16
+
+/* One part of a dispatch in parts: a slice of the seeded order, run in
+ * turns on one pool thread under a device monitor of its own. */
+struct part {
+    struct dispatch_run run; /* the dispatch's, with the part's monitor, levels and watchdog */
+    struct watchdog watchdog;
+    struct vkmm_device_races races; /* a helper's (part 0's go to the mirror) */
+    struct vkmm_workgroup_races workgroup_races;
+    uint64_t first, end, groups;
+    unsigned resident;
+    bool failed; /* out of memory */
+};
+
+static void run_part(void *context, unsigned thread, uint64_t index)
+{
+    (void)thread;
+    struct part *p = &((struct part *)context)[index];
+    struct workgroup_slot *slots = make_slots(&p->run, p->run.scratch, p->resident, &p->workgroup_races);
+    if (slots)
+        run_resident(&p->run, slots, p->resident, p->first, p->end, p->groups);
+    p->failed = !slots;
+    vkmm_device_monitor_end_dispatch(p->run.monitor);
+    free_slots(slots, p->resident);
+}
+
+/* Writes the module makes that no monitor sees (storage images and texel
+ * buffers): parts could not tell whether they raced. */
+static bool writes_unmonitored(const struct vkmm_pipeline_layout *layout)
+{
+    for (uint32_t s = 0; s < layout->set_count; s++) {
+        const struct vkmm_descriptor_set_layout *set = layout->sets[s];
+        for (uint32_t b = 0; set && b < set->binding_count; b++)
+            if (set->bindings[b].type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ||
+                set->bindings[b].type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER)
+                return true;
+    }
+    return false;
+}
+
+/* How many parts the dispatch runs in: one per pool thread, each of
+ * PART_MIN_WORKGROUPS workgroups or more; 0 when it runs in turns on one
+ * thread (a module with atomics: its workgroups may synchronize, and only
+ * the one seeded schedule makes that deterministic; VKMM_STRICT_PARTS=0). */
+static unsigned part_count(struct vkmm_device *device, const struct vkmm_pipeline *pipeline, uint64_t groups)
+{
+    const char *setting = getenv("VKMM_STRICT_PARTS");
+    if ((setting && !strcmp(setting, "0")) || pipeline->has_atomics || writes_unmonitored(pipeline->layout))
+        return 0;
+    struct vkmm_thread_pool *pool = vkmm_device_thread_pool(device);
+    uint64_t parts = groups / PART_MIN_WORKGROUPS, threads = pool ? vkmm_thread_pool_size(pool) : 1;
+    parts = parts < threads ? parts : threads;
+    parts = parts < VKMM_STRICT_MAX_HELPERS + 1 ? parts : VKMM_STRICT_MAX_HELPERS + 1;
+    return parts >= 2 ? (unsigned)parts : 0;
+}
+
+static bool prepare_parts(struct vkmm_dispatch_mirror *mirror, const struct dispatch_run *run, struct part *parts,
+                          unsigned count, uint64_t groups, uint8_t *scratch)
+{
+    for (unsigned i = 0; i < count; i++) {
+        struct part *p = &parts[i];
+        p->run = *run;
+        p->watchdog.deadline_ns = run->watchdog->deadline_ns;
+        atomic_flag_clear(&p->watchdog.claimed);
+        p->run.watchdog = &p->watchdog;
+        p->run.invocation.poll_context = &p->watchdog;
+        p->groups = groups;
+        p->first = groups * i / count;
+        p->end = groups * (i + 1) / count;
+        p->resident = (unsigned)(p->end - p->first < VKMM_RESIDENT_WORKGROUPS ? p->end - p->first
+                                                                              : VKMM_RESIDENT_WORKGROUPS);
+        p->run.scratch = scratch + (size_t)i * VKMM_RESIDENT_WORKGROUPS * run->scratch_stride;
+        if (i == 0)
+            continue; /* the device monitor the mirror began */
+        struct vkmm_device_monitor *helper = vkmm_strict_dispatch_helper(mirror, i - 1, &p->races);
+        if (!helper)
+            return false;
+        p->run.monitor = helper;
+        p->run.levels = vkmm_device_monitor_levels(helper);
+        p->run.invocation.device_monitor = helper;
+    }
+    return true;
+}
+
+/* Did every part run to its end with nothing to show?  A part that ran
+ * past the time limit ends the dispatch (*timed_out, named in the
+ * dispatch's watchdog). */
+static bool parts_quiet(struct part *parts, unsigned count, struct watchdog *watchdog, bool *timed_out)
+{
+    bool quiet = true;
+    for (unsigned i = 0; i < count; i++) {
+        struct part *p = &parts[i];
+        if (atomic_load(&p->watchdog.over) && !p->watchdog.hopeless && !*timed_out) {
+            *timed_out = true;
+            watchdog->loop = p->watchdog.loop;
+            memcpy(watchdog->workgroup, p->watchdog.workgroup, sizeof(watchdog->workgroup));
+            atomic_flag_test_and_set(&watchdog->claimed);
+            atomic_store(&watchdog->over, true);
+        }
+        quiet &= !p->failed && !atomic_load(&p->watchdog.over) && !p->workgroup_races.count &&
+                 !p->workgroup_races.more && !vkmm_device_monitor_eventful(p->run.monitor);
+    }
+    return quiet;
+}
+
+/* Strict mode, a dispatch whose workgroups cannot synchronize (a module
+ * without atomics; docs/memory-model-engine.md "A dispatch in parts"): its
+ * seeded order is cut into parts that run at once on the pool's threads,
+ * each in turns under a monitor of its own.  In such a module any two
+ * accesses of different workgroups to one byte, one a write, are a race;
+ * when no part recorded anything and no two parts touched bytes one of them
+ * wrote, the dispatch had no race, and a race-free dispatch has one
+ * outcome whatever the schedule (DESIGN §3: a correct program is always
+ * right) — the parts' bytes are the dispatch's.  Otherwise what they wrote
+ * is undone and the dispatch runs in turns on one thread, where its races
+ * manifest and are reported as the seed decides.  Returns false then. */
+static bool run_in_parts(struct vkmm_device *device, struct vkmm_dispatch_mirror *mirror, struct dispatch_run *run,
+                         uint64_t groups)
+{
+    unsigned count = part_count(device, run->pipeline, groups);
+    if (!count)
+        return false;
+    struct part *parts = calloc(count, sizeof(*parts));
+    uint8_t *scratch = aligned_alloc(64, (size_t)count * VKMM_RESIDENT_WORKGROUPS * run->scratch_stride);
+    bool ran = parts && scratch && prepare_parts(mirror, run, parts, count, groups, scratch);
+    bool stands = false, timed_out = false;
+    if (ran) {
+        vkmm_thread_pool_run(vkmm_device_thread_pool(device), count, run_part, parts);
+        stands = parts_quiet(parts, count, run->watchdog, &timed_out) && vkmm_strict_dispatch_join(mirror, count - 1);
+    }
+    if (ran && !stands)
+        vkmm_strict_dispatch_restart(mirror, count - 1);
+    if (ran && !timed_out)
+        vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT,
+                 VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+                 stands ? "VKMM-STRICT-PARTS" : "VKMM-STRICT-PARTS-AGAIN",
+                 stands ? "vkCmdDispatch of %llu workgroups ran in %u parts on the device's threads: no part touched "
+                          "bytes another wrote, none found a race"
+                        : "vkCmdDispatch of %llu workgroups ran in %u parts, then again in turns on one thread: its "
+                          "workgroups raced (or a part ran out of memory), and a race manifests only in the one "
+                          "seeded schedule",
+                 (unsigned long long)groups, count);
+    free(scratch);
+    free(parts);
+    /* A part past the time limit ends the dispatch: the device is lost. */
+    return stands || timed_out;
 }
 
 static uint32_t count_descriptors(const struct vkmm_pipeline_layout *layout)
@@ -536,6 +708,10 @@ static void run_in_turns(struct vkmm_execution *x, const struct vkmm_command *co
         struct vkmm_device_monitor *monitor = vkmm_strict_device_monitor(device->strict);
         run->levels = vkmm_device_monitor_levels(monitor);
         run->monitor = monitor;
+        if (run_in_parts(device, mirror, run, groups)) {
+            vkmm_strict_dispatch_finish(mirror);
+            return;
+        }
     }
     run_strict(device, device->strict ? &strict_command : NULL, run, threads, groups);
     if (run->monitor) {
@@ -553,7 +729,7 @@ void vkmm_dispatch_execute(struct vkmm_execution *x, const struct vkmm_command *
     struct vkmm_device *device = x->device;
     const struct vkmm_pipeline *pipeline = d->bindings.pipeline;
     struct watchdog watchdog = { .claimed = ATOMIC_FLAG_INIT };
-    struct dispatch_run run = { .shader = &pipeline->shader, .watchdog = &watchdog };
+    struct dispatch_run run = { .pipeline = pipeline, .shader = &pipeline->shader, .watchdog = &watchdog };
     read_indirect(x, command, run.count);
     if (run.count[0] > VKMM_MAX_WORKGROUP_COUNT || run.count[1] > VKMM_MAX_WORKGROUP_COUNT ||
         run.count[2] > VKMM_MAX_WORKGROUP_COUNT) {

@@ -68,6 +68,8 @@ void vkmm_strict_destroy(struct vkmm_strict *strict)
     vkmm_hazard_report_close(strict);
     vkmm_free(strict->allocator, NULL, strict->uninitialized);
     vkmm_device_monitor_destroy(strict->device_monitor);
+    for (uint32_t i = 0; i < VKMM_STRICT_MAX_HELPERS; i++)
+        vkmm_device_monitor_destroy(strict->helpers[i]);
     vkmm_mm_engine_destroy(strict->engine);
     vkmm_free(strict->allocator, NULL, strict->accesses);
     pthread_mutex_destroy(&strict->lock);

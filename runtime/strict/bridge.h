@@ -56,6 +56,8 @@ struct vkmm_strict {
     bool lost; /* the device was lost for the engine's sake */
     struct vkmm_hazard_report report;
     struct vkmm_device_monitor *device_monitor; /* workgroups' accesses in a dispatch (device_monitor.h) */
+    /* The monitors of a dispatch's other parts (dispatch_access.c), made when first needed. */
+    struct vkmm_device_monitor *helpers[VKMM_STRICT_MAX_HELPERS];
     uint64_t memory_serial, buffer_serial;
     struct vkmm_strict_memory *memories;    /* every emulated memory */
     struct vkmm_strict_memory *addressable; /* those a buffer reference may reach */

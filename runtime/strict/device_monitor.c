@@ -76,6 +76,7 @@ void vkmm_device_monitor_begin(struct vkmm_device_monitor *m, struct vkmm_device
     m->hopeless_reads = 0;
     m->hopeless[0] = 0;
     m->races = races;
+    m->partner_count = 0;
     m->peek = peek;
     m->peek_user = peek_user;
     m->site_count = 0;

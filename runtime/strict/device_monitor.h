@@ -109,6 +109,24 @@ void vkmm_device_monitor_barrier_open(struct vkmm_device_monitor *m, uint32_t wo
 /* The dispatch's workgroups all finished (or it was aborted): the levels
  * empty into the device bytes and their lost updates are recorded. */
 void vkmm_device_monitor_end_dispatch(struct vkmm_device_monitor *m);
+/* A dispatch run in parts (DESIGN §3.3, docs/memory-model-engine.md "A
+ * dispatch in parts"): the workgroups of a module without atomics split
+ * among monitors, one per part, each begun as this one was.  Over the
+ * device bytes [bytes, bytes + size): false when a byte one part wrote was
+ * accessed by another (the parts must not stand: a race between their
+ * workgroups); else every chunk of map two of them touched is merged into
+ * `m`.  Called for each range the dispatch may touch, then join. */
+#define VKMM_DEVICE_MAX_PARTNERS 63
+bool vkmm_device_monitor_settle(struct vkmm_device_monitor *m, struct vkmm_device_monitor *const *partners,
+                                uint32_t count, const uint8_t *bytes, uint64_t size);
+/* From now until the next begin, `m`'s scan and clear cover the partners'
+ * states too (at most VKMM_DEVICE_MAX_PARTNERS). */
+void vkmm_device_monitor_join(struct vkmm_device_monitor *m, struct vkmm_device_monitor *const *partners,
+                              uint32_t count);
+/* Did the part's dispatch record anything (a race, a stale read, a lost
+ * update), run out of memory, or find itself hopeless? */
+bool vkmm_device_monitor_eventful(const struct vkmm_device_monitor *m);
+
 /* Why the dispatch can never finish (every running invocation spins on a
  * value it can never see), or NULL. */
 const char *vkmm_device_monitor_hopeless(const struct vkmm_device_monitor *m);

@@ -80,7 +80,7 @@ static void settle_kept(struct vkmm_device_monitor *m)
     m->kept_count = kept;
 }
 
-void vkmm_device_monitor_clear(struct vkmm_device_monitor *m, const uint8_t *bytes, uint64_t size)
+static void clear_one(struct vkmm_device_monitor *m, const uint8_t *bytes, uint64_t size)
 {
     if (bytes < m->base || (uint64_t)(bytes - m->base) > m->size || size > m->size - (uint64_t)(bytes - m->base))
         return;
@@ -99,4 +99,12 @@ void vkmm_device_monitor_clear(struct vkmm_device_monitor *m, const uint8_t *byt
 const void *vkmm_device_monitor_state_at(const struct vkmm_device_monitor *m, uint64_t offset)
 {
     return m->owner + offset / WORD;
+}
+
+void vkmm_device_monitor_clear(struct vkmm_device_monitor *m, const uint8_t *bytes, uint64_t size)
+{
+    clear_one(m, bytes, size);
+    /* A dispatch in parts: each part's monitor keeps or drops its own pages. */
+    for (uint32_t i = 0; i < m->partner_count; i++)
+        clear_one(m->partners[i], bytes, size);
 }

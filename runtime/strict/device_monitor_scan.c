@@ -52,19 +52,30 @@ static void kinds_from(struct open_runs *r, uint64_t at, unsigned kinds)
     r->kinds = kinds;
 }
 
-static bool chunk_touched(const struct vkmm_device_monitor *m, uint64_t word)
+/* Which monitor holds the dispatch's states of the chunk of `word`: `m`,
+ * or after a dispatch in parts the one part that touched it
+ * (device_monitor_parts.c merged chunks two touched into `m`); NULL when
+ * none did. */
+static const struct vkmm_device_monitor *holder(const struct vkmm_device_monitor *m, uint64_t word)
 {
-    return m->chunk_generation[word / CHUNK_WORDS] == m->generation;
+    uint64_t chunk = word / CHUNK_WORDS;
+    if (m->chunk_generation[chunk] == m->generation)
+        return m;
+    for (uint32_t i = 0; i < m->partner_count; i++)
+        if (m->partners[i]->chunk_generation[chunk] == m->partners[i]->generation)
+            return m->partners[i];
+    return NULL;
 }
 
 /* The state of the byte at `offset` of the address space in this dispatch. */
 static uint32_t byte_state(const struct vkmm_device_monitor *m, uint64_t offset)
 {
     uint64_t word = offset / WORD;
-    if (!chunk_touched(m, word))
+    const struct vkmm_device_monitor *h = holder(m, word);
+    if (!h)
         return 0;
-    uint32_t state = m->owner[word];
-    return state == SPLIT ? m->bytes[offset] : state;
+    uint32_t state = h->owner[word];
+    return state == SPLIT ? h->bytes[offset] : state;
 }
 
 /* The first word at or after `word` (before `stop`) whose state is not
@@ -101,20 +112,21 @@ void vkmm_device_monitor_scan(const struct vkmm_device_monitor *m, const uint8_t
         }
         uint64_t chunk_end = (word / CHUNK_WORDS + 1) * CHUNK_WORDS, whole_end = end / WORD;
         uint64_t stop = chunk_end < whole_end ? chunk_end : whole_end;
-        if (!chunk_touched(m, word)) {
+        const struct vkmm_device_monitor *h = holder(m, word);
+        if (!h) {
             kinds_from(&r, at - origin, 0);
             at = stop * WORD;
             continue;
         }
-        uint32_t state = m->owner[word];
+        uint32_t state = h->owner[word];
         if (state == SPLIT) {
             for (unsigned k = 0; k < WORD; k++)
-                kinds_from(&r, at - origin + k, kinds_of(m->bytes[at + k]));
+                kinds_from(&r, at - origin + k, kinds_of(h->bytes[at + k]));
             at += WORD;
             continue;
         }
         kinds_from(&r, at - origin, kinds_of(state));
-        at = same_state_end(m->owner, word + 1, stop, state) * WORD;
+        at = same_state_end(h->owner, word + 1, stop, state) * WORD;
     }
     kinds_from(&r, size, 0);
 }

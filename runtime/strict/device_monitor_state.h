@@ -111,4 +111,9 @@ struct vkmm_device_monitor {
         uint64_t generation;   /* the dispatch that used them last */
     } kept[KEPT_SPANS];
     uint32_t kept_count;
+    /* A dispatch run in parts (device_monitor_parts.c): the monitors of
+     * the other parts, whose states count as this one's where it has none
+     * (each chunk touched by two of them was merged into this one). */
+    struct vkmm_device_monitor *partners[VKMM_DEVICE_MAX_PARTNERS];
+    uint32_t partner_count;
 };

@@ -13,6 +13,7 @@
 #include "alloc.h"
 #include "bridge.h"
 #include "device_monitor.h"
+#include "dispatch_levels.h"
 #include "happens_before.h"
 #include "shader_abi.h"
 #include "vkmm/vkmm.h"
@@ -42,6 +43,7 @@ struct vkmm_dispatch_mirror {
     struct vkmm_strict_command command;
     struct vkmm_strict_grid grid;
     struct vkmm_device_races races; /* the device-memory monitor's finds */
+    bool atomics;                   /* the module has an atomic instruction */
     uint32_t count, capacity;
     struct mirrored_range ranges[];
 };
@@ -147,6 +149,16 @@ static void mirror_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict
                                      r->suspect);
 }
 
+/* A monitor begins the dispatch: its races go to `races`, the bytes from
+ * before it come from the mirror. */
+static void begin_monitor(struct vkmm_dispatch_mirror *mirror, struct vkmm_device_monitor *monitor,
+                          struct vkmm_device_races *races)
+{
+    vkmm_device_monitor_begin(monitor, races, peek_before_dispatch, mirror, vkmm_seed(), mirror->grid.subgroup_width);
+    if (!mirror->atomics)
+        vkmm_device_monitor_no_atomics(monitor);
+}
+
 struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *strict,
                                                         const struct vkmm_strict_command *command,
                                                         const struct vkmm_strict_grid *grid, uint32_t ranges,
@@ -164,14 +176,82 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *stri
     mirror->command = *command;
     mirror->grid = *grid;
     mirror->capacity = capacity;
+    mirror->atomics = atomics;
     invocation->device_monitor = strict->device_monitor;
     invocation->device_access = vkmm_device_monitor_access;
     invocation->device_fence = vkmm_device_monitor_fence;
-    vkmm_device_monitor_begin(strict->device_monitor, &mirror->races, peek_before_dispatch, mirror, vkmm_seed(),
-                              grid->subgroup_width);
-    if (!atomics)
-        vkmm_device_monitor_no_atomics(strict->device_monitor);
+    begin_monitor(mirror, strict->device_monitor, &mirror->races);
     return mirror;
+}
+
+/* --- A dispatch in parts ------------------------------------------------------- */
+
+struct vkmm_device_monitor *vkmm_strict_dispatch_helper(struct vkmm_dispatch_mirror *mirror, uint32_t index,
+                                                        struct vkmm_device_races *races)
+{
+    struct vkmm_strict *strict = mirror->strict;
+    if (index >= VKMM_STRICT_MAX_HELPERS)
+        return NULL;
+    struct vkmm_device_monitor *helper = strict->helpers[index];
+    if (!helper) {
+        helper = vkmm_device_monitor_create(strict->space->base, strict->space->size);
+        if (!helper)
+            return NULL;
+        vkmm_dispatch_levels_set_common_fences(
+            vkmm_device_monitor_levels(helper),
+            vkmm_dispatch_levels_common_fences(vkmm_device_monitor_levels(strict->device_monitor)));
+        strict->helpers[index] = helper;
+    }
+    begin_monitor(mirror, helper, races);
+    return helper;
+}
+
+bool vkmm_strict_dispatch_join(struct vkmm_dispatch_mirror *mirror, uint32_t helpers)
+{
+    struct vkmm_strict *strict = mirror->strict;
+    if (mirror->races.count || mirror->races.more)
+        return false;
+    for (uint32_t i = 0; i < mirror->count; i++) {
+        const struct mirrored_range *r = &mirror->ranges[i];
+        if (!vkmm_device_monitor_settle(strict->device_monitor, strict->helpers, helpers, r->memory->bytes + r->offset,
+                                        r->size))
+            return false;
+    }
+    vkmm_device_monitor_join(strict->device_monitor, strict->helpers, helpers);
+    return true;
+}
+
+struct undo {
+    struct vkmm_dispatch_mirror *mirror;
+    const struct mirrored_range *range;
+};
+
+/* A run of bytes a part wrote gets back what the read path gave. */
+static void undo_run(void *user, uint64_t offset, uint64_t length)
+{
+    struct undo *u = user;
+    const struct mirrored_range *r = u->range;
+    vkmm_strict_command_read(u->mirror->strict, &u->mirror->command, r->memory, r->offset + offset, length,
+                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, r->read_access,
+                             r->memory->bytes + r->offset + offset, false);
+}
+
+void vkmm_strict_dispatch_restart(struct vkmm_dispatch_mirror *mirror, uint32_t helpers)
+{
+    struct vkmm_strict *strict = mirror->strict;
+    vkmm_strict_lock_device(strict);
+    for (uint32_t i = 0; i < mirror->count; i++) {
+        struct undo u = { mirror, &mirror->ranges[i] };
+        uint8_t *bytes = mirror->ranges[i].memory->bytes + mirror->ranges[i].offset;
+        vkmm_device_monitor_scan(strict->device_monitor, bytes, mirror->ranges[i].size, NULL, undo_run, &u);
+        for (uint32_t h = 0; h < helpers; h++) {
+            vkmm_device_monitor_scan(strict->helpers[h], bytes, mirror->ranges[i].size, NULL, undo_run, &u);
+            vkmm_device_monitor_clear(strict->helpers[h], bytes, mirror->ranges[i].size);
+        }
+    }
+    vkmm_strict_unlock(strict);
+    memset(&mirror->races, 0, sizeof(mirror->races));
+    begin_monitor(mirror, strict->device_monitor, &mirror->races);
 }
 
 void vkmm_strict_dispatch_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict_memory *memory,

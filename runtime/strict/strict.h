@@ -244,6 +244,25 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *stri
 void vkmm_strict_dispatch_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict_memory *memory,
                                 uint64_t offset, uint64_t size, VkAccessFlags2 read_access, bool read);
 void vkmm_strict_dispatch_addressable(struct vkmm_dispatch_mirror *mirror);
+/* A dispatch in parts (dispatch.c; docs/memory-model-engine.md "A
+ * dispatch in parts"): the workgroups of a module without atomics may run
+ * as parts on the device's threads, part 0 under the device monitor the
+ * mirror began, part i + 1 under helper monitor i, begun here as that one
+ * was, its races going to `races`.  NULL: out of memory (no parts).
+ * Helpers are made once per device, at most VKMM_STRICT_MAX_HELPERS. */
+#define VKMM_STRICT_MAX_HELPERS 63
+struct vkmm_device_races;
+struct vkmm_device_monitor *vkmm_strict_dispatch_helper(struct vkmm_dispatch_mirror *mirror, uint32_t index,
+                                                        struct vkmm_device_races *races);
+/* After the parts ran (each one's levels ended), with nothing recorded by
+ * any: true when no part touched bytes another wrote — then the dispatch's
+ * accesses are the union of theirs, and finish takes them.  On false,
+ * restart must follow. */
+bool vkmm_strict_dispatch_join(struct vkmm_dispatch_mirror *mirror, uint32_t helpers);
+/* The parts do not stand: every byte any of them wrote is made again what
+ * the dispatch's read path gave, and the device monitor begins again, for
+ * the dispatch's run in turns on one thread. */
+void vkmm_strict_dispatch_restart(struct vkmm_dispatch_mirror *mirror, uint32_t helpers);
 /* After it ran: the bytes it marked as read are checked as its reads and
  * those it marked as written become its writes; races between its
  * workgroups are reported.  Frees the mirror. */

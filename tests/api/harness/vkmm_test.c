@@ -34,6 +34,11 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
         t->hazard_count++;
         return VK_FALSE;
     }
+    /* How strict mode ran a large dispatch (dispatch.c, in parts or again in turns). */
+    if (strcmp(id, "VKMM-STRICT-PARTS") == 0)
+        t->dispatches_in_parts++;
+    if (strcmp(id, "VKMM-STRICT-PARTS-AGAIN") == 0)
+        t->dispatches_in_parts_again++;
     if (!(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) &&
         !(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT))
         return VK_FALSE; /* information */
@@ -88,7 +93,8 @@ static void create_instance(struct vkmm_test *t, const struct vkmm_test_options 
         .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
         .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
                            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, /* VKMM-HAZARD-HOST-READ-NO-DEPENDENCY */
+                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT | /* VKMM-HAZARD-HOST-READ-NO-DEPENDENCY */
+                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT, /* VKMM-STRICT-PARTS */
         .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                        VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
         .pfnUserCallback = on_message,

@@ -45,6 +45,7 @@ struct vkmm_test {
 
     /* Strict mode's hazard reports (message IDs VKMM-HAZARD-*), in order. */
     uint32_t hazard_count;
+    uint32_t dispatches_in_parts, dispatches_in_parts_again; /* VKMM-STRICT-PARTS(-AGAIN) messages */
     char hazards[32][48];
     char first_hazard_message[1024];
 };
