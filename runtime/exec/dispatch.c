@@ -460,8 +460,10 @@ static void run_strict(struct vkmm_device *device, const struct vkmm_strict_comm
 
 /* --- Strict mode: a dispatch in parts ---------------------------------------- */
 
-/* A part runs this many workgroups at least. */
-#define PART_MIN_WORKGROUPS 16
+/* A part runs this many workgroups at least: a part costs a pool hand-off
+ * and a monitor's begin and end (microseconds), a tiled workgroup (SGEMM's
+ * 64 x 64 tile) milliseconds in strict mode. */
+#define PART_MIN_WORKGROUPS 4
 
 /* One part of a dispatch in parts: a slice of the seeded order, run in
  * turns on one pool thread under a device monitor of its own. */

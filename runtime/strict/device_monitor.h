@@ -85,6 +85,14 @@ void vkmm_device_monitor_begin(struct vkmm_device_monitor *monitor, struct vkmm_
 typedef void (*vkmm_device_monitor_run)(void *user, uint64_t offset, uint64_t length);
 void vkmm_device_monitor_scan(const struct vkmm_device_monitor *monitor, const uint8_t *bytes, uint64_t size,
                               vkmm_device_monitor_run read_run, vkmm_device_monitor_run write_run, void *user);
+/* The same scan, a large range in pieces on the threads `parallel` runs
+ * (each piece's runs found at once, then handed out in order, joined where
+ * they meet); callbacks are called on the caller's thread only. */
+typedef void (*vkmm_device_monitor_parallel)(void *user, uint64_t count, void (*fn)(void *context, uint64_t index),
+                                             void *context);
+void vkmm_device_monitor_scan_spread(const struct vkmm_device_monitor *monitor, const uint8_t *bytes, uint64_t size,
+                                     vkmm_device_monitor_run read_run, vkmm_device_monitor_run write_run, void *user,
+                                     vkmm_device_monitor_parallel parallel, void *parallel_user);
 /* After the dispatch, over [bytes, bytes + size): what it recorded is
  * forgotten at the next begin anyway; a large range's memory goes back to
  * the system once a later dispatch ends without touching it. */

@@ -415,10 +415,12 @@ static void take_accesses(struct vkmm_dispatch_mirror *mirror, struct mirrored_r
         struct vkmm_strict_access whole = { r->memory->id, r->offset, r->size, false,
                                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, read_access, command->agent, false };
         w->race_count = vkmm_strict_check_access(strict, &whole, w->races, false, command->graph);
-        vkmm_device_monitor_scan(strict->device_monitor, bytes, r->size, take_run, r->storage ? keep_write_run : NULL,
-                                 w);
+        vkmm_device_monitor_scan_spread(strict->device_monitor, bytes, r->size, take_run,
+                                        r->storage ? keep_write_run : NULL, w, strict->hooks.parallel,
+                                        strict->hooks.user);
     } else if (r->unkept) {
-        vkmm_device_monitor_scan(strict->device_monitor, bytes, r->size, NULL, take_run, w);
+        vkmm_device_monitor_scan_spread(strict->device_monitor, bytes, r->size, NULL, take_run, w,
+                                        strict->hooks.parallel, strict->hooks.user);
     } else {
         for (uint32_t i = 0; i < r->write_count; i++)
             take_run(w, r->writes[i][0], r->writes[i][1]);

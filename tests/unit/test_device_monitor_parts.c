@@ -7,7 +7,8 @@
  * dispatches accesses anywhere.  Settling must fail exactly when a byte
  * one part wrote was touched by another (found by a byte reference here);
  * otherwise, once joined, the parts' scan of exact accesses must equal the
- * one monitor's over random windows, and clearing must reach every part. */
+ * one monitor's over random windows, and clearing must reach every part.
+ * A large range's scan in pieces hands out the plain scan's runs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -232,11 +233,124 @@ static void test_parts_are_apart_byte_by_byte(void **state)
     }
 }
 
+/* --- A large range's scan in pieces ------------------------------------------ */
+
+enum { BIG = 20u << 20, MAX_RUNS = 1u << 20 };
+
+struct run_list {
+    uint64_t (*runs)[2];
+    uint32_t count;
+};
+
+struct run_lists {
+    struct run_list kind[2];
+};
+
+static void listed(struct run_list *l, uint64_t offset, uint64_t length)
+{
+    assert_true(l->count < MAX_RUNS);
+    l->runs[l->count][0] = offset;
+    l->runs[l->count][1] = length;
+    l->count++;
+}
+
+static void listed_read(void *user, uint64_t offset, uint64_t length)
+{
+    listed(&((struct run_lists *)user)->kind[0], offset, length);
+}
+
+static void listed_write(void *user, uint64_t offset, uint64_t length)
+{
+    listed(&((struct run_lists *)user)->kind[1], offset, length);
+}
+
+/* The pieces one after the other, last first: any order must do. */
+static void backwards(void *user, uint64_t count, void (*fn)(void *context, uint64_t index), void *context)
+{
+    (void)user;
+    for (uint64_t i = count; i-- > 0;)
+        fn(context, i);
+}
+
+static void lists_make(struct run_lists *l)
+{
+    for (int k = 0; k < 2; k++) {
+        l->kind[k].runs = calloc(MAX_RUNS, sizeof(*l->kind[k].runs));
+        assert_non_null(l->kind[k].runs);
+        l->kind[k].count = 0;
+    }
+}
+
+static void access_at(struct vkmm_device_monitor *m, uint8_t *memory, uint64_t at, uint32_t size, uint32_t flags,
+                      uint32_t tag)
+{
+    uint64_t address[WIDTH] = { (uintptr_t)(memory + at) };
+    vkmm_device_monitor_access(m, address, 1, size | flags << 16, tag, 20ull << 32, "s", 0);
+}
+
+/* Runs across the 4 MiB pieces' edges, a scattered stretch that outgrows
+ * a piece's list (every other word of a whole piece), split words; the
+ * spread scan of random ranges (and of the whole) hands out exactly the
+ * plain scan's runs, in order per kind. */
+static void test_spread_scan_hands_out_the_plain_scans_runs(void **state)
+{
+    (void)state;
+    uint8_t *memory = calloc(1, BIG), *before = calloc(1, BIG);
+    assert_non_null(memory);
+    assert_non_null(before);
+    struct vkmm_device_monitor *m = vkmm_device_monitor_create(memory, BIG);
+    assert_non_null(m);
+    struct vkmm_device_races races = { 0 };
+    vkmm_device_monitor_begin(m, &races, peek_before, before, 0, WIDTH);
+    const uint32_t read = VKMM_WORKGROUP_READ | VKMM_ACCESS_PRIVATE, write = VKMM_WORKGROUP_WRITE | VKMM_ACCESS_PRIVATE;
+    /* Long runs over piece edges: reads, read-then-write, writes. */
+    for (uint64_t at = (4u << 20) - 4096; at < (4u << 20) + 4096; at += 64)
+        access_at(m, memory, at, 64, read, 1);
+    for (uint64_t at = (4u << 20) - 2048; at < (4u << 20) + 2048; at += 64)
+        access_at(m, memory, at, 64, write, 1);
+    for (uint64_t at = (16u << 20) - 8192; at < (16u << 20) + 8192; at += 64)
+        access_at(m, memory, at, 64, write, 1);
+    /* Scattered: every other word of the piece [8, 12) MiB. */
+    for (uint64_t at = 8u << 20; at < 12u << 20; at += 8)
+        access_at(m, memory, at, 4, (at >> 3) % 3 ? read : write, 2);
+    /* Random accesses elsewhere, some of part of a word. */
+    uint64_t rng = 12345;
+    for (int i = 0; i < 20000; i++) {
+        uint32_t size = 1u << (next(&rng) % 5);
+        uint64_t at = (12u << 20) + next(&rng) % ((8u << 20) - 64);
+        access_at(m, memory, at, size, next(&rng) % 2 ? read : write, 3 + (uint32_t)(next(&rng) % 4));
+    }
+    struct run_lists plain, spread;
+    lists_make(&plain);
+    lists_make(&spread);
+    for (int trial = 0; trial < 12; trial++) {
+        uint64_t begin = trial ? next(&rng) % (BIG / 2) : 0;
+        uint64_t size = trial ? (8u << 20) + next(&rng) % (BIG - begin - (8u << 20)) : BIG;
+        plain.kind[0].count = plain.kind[1].count = spread.kind[0].count = spread.kind[1].count = 0;
+        vkmm_device_monitor_scan(m, memory + begin, size, listed_read, listed_write, &plain);
+        vkmm_device_monitor_scan_spread(m, memory + begin, size, listed_read, listed_write, &spread, backwards, NULL);
+        for (int k = 0; k < 2; k++) {
+            assert_true(plain.kind[k].count > 0);
+            assert_int_equal(plain.kind[k].count, spread.kind[k].count);
+            assert_memory_equal(plain.kind[k].runs, spread.kind[k].runs,
+                                plain.kind[k].count * sizeof(plain.kind[k].runs[0]));
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        free(plain.kind[k].runs);
+        free(spread.kind[k].runs);
+    }
+    vkmm_device_monitor_destroy(m);
+    free(memory);
+    free(before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parts_settle_exactly_when_apart_and_scan_as_one),
         cmocka_unit_test(test_parts_are_apart_byte_by_byte),
+        cmocka_unit_test(test_spread_scan_hands_out_the_plain_scans_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
