@@ -39,7 +39,33 @@ struct watchdog {
     const char *loop;
     uint32_t workgroup[3];
     const char *hopeless; /* strict mode: why the dispatch can never finish (the device monitor's text) */
+    /* A part of a dispatch in parts: its monitor, its writes at the last
+     * poll, and polls since one of them changed (gave_up: too many). */
+    const struct vkmm_device_monitor *part_monitor;
+    uint64_t part_writes;
+    uint32_t quiet_polls;
+    bool gave_up;
 };
+
+/* Polls (of 4096 loop passes each) a part may make with no write in any of
+ * its workgroups before it gives up: its running workgroups all wait, most
+ * likely for another part's (which then raced with them). */
+#define PART_QUIET_POLLS 16
+
+/* A part whose workgroups only wait gives up: the dispatch runs in turns
+ * on one thread then, where every workgroup it may wait for takes turns. */
+static bool part_waits(struct watchdog *w)
+{
+    if (!w->part_monitor)
+        return false;
+    uint64_t writes = vkmm_device_monitor_writes(w->part_monitor);
+    if (writes != w->part_writes) {
+        w->part_writes = writes;
+        w->quiet_polls = 0;
+        return false;
+    }
+    return ++w->quiet_polls >= PART_QUIET_POLLS;
+}
 
 struct dispatch_run {
     struct watchdog *watchdog;
@@ -89,6 +115,11 @@ static int32_t poll_watchdog(void *context, const struct vkmm_shader_invocation 
     struct watchdog *w = context;
     if (atomic_load_explicit(&w->over, memory_order_relaxed))
         return 1;
+    if (part_waits(w)) {
+        w->gave_up = true;
+        atomic_store(&w->over, true);
+        return 1;
+    }
     if (!w->deadline_ns || monotonic_ns() < w->deadline_ns)
         return 0;
     if (!atomic_flag_test_and_set(&w->claimed)) {
@@ -528,6 +559,7 @@ static bool prepare_parts(struct vkmm_dispatch_mirror *mirror, const struct disp
         p->watchdog.deadline_ns = run->watchdog->deadline_ns;
         atomic_flag_clear(&p->watchdog.claimed);
         p->run.watchdog = &p->watchdog;
+        p->watchdog.part_monitor = i ? NULL : run->monitor;
         p->run.invocation.poll_context = &p->watchdog;
         p->groups = groups;
         p->first = groups * i / count;
@@ -541,6 +573,7 @@ static bool prepare_parts(struct vkmm_dispatch_mirror *mirror, const struct disp
         if (!helper)
             return false;
         p->run.monitor = helper;
+        p->watchdog.part_monitor = helper;
         p->run.levels = vkmm_device_monitor_levels(helper);
         p->run.invocation.device_monitor = helper;
     }
@@ -555,7 +588,7 @@ static bool parts_quiet(struct part *parts, unsigned count, struct watchdog *wat
     bool quiet = true;
     for (unsigned i = 0; i < count; i++) {
         struct part *p = &parts[i];
-        if (atomic_load(&p->watchdog.over) && !p->watchdog.hopeless && !*timed_out) {
+        if (atomic_load(&p->watchdog.over) && !p->watchdog.hopeless && !p->watchdog.gave_up && !*timed_out) {
             *timed_out = true;
             watchdog->loop = p->watchdog.loop;
             memcpy(watchdog->workgroup, p->watchdog.workgroup, sizeof(watchdog->workgroup));

@@ -75,6 +75,7 @@ void vkmm_device_monitor_begin(struct vkmm_device_monitor *m, struct vkmm_device
     m->lost = false;
     m->hopeless_reads = 0;
     m->hopeless[0] = 0;
+    m->writes = 0;
     m->races = races;
     m->partner_count = 0;
     m->peek = peek;
@@ -737,6 +738,7 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
     bool through_levels = !m->lost && (!a.private_ || (flags & VKMM_WORKGROUP_ATOMIC) ||
                                        vkmm_dispatch_levels_busy(m->levels, workgroup_tag));
     if (flags & VKMM_WORKGROUP_WRITE) {
+        m->writes++;
         m->hopeless_reads = 0; /* something changes: the spinners may yet see it */
         m->unordered_stale_reads = 0;
     }
@@ -922,6 +924,11 @@ void vkmm_device_monitor_end_dispatch(struct vkmm_device_monitor *m)
             .subgroup_scope = lost[i].subgroup_scope,
         };
     }
+}
+
+uint64_t vkmm_device_monitor_writes(const struct vkmm_device_monitor *m)
+{
+    return m->writes;
 }
 
 const char *vkmm_device_monitor_hopeless(const struct vkmm_device_monitor *m)

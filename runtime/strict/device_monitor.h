@@ -135,6 +135,8 @@ void vkmm_device_monitor_join(struct vkmm_device_monitor *m, struct vkmm_device_
  * update), run out of memory, or find itself hopeless? */
 bool vkmm_device_monitor_eventful(const struct vkmm_device_monitor *m);
 
+/* Write accesses since the dispatch began. */
+uint64_t vkmm_device_monitor_writes(const struct vkmm_device_monitor *m);
 /* Why the dispatch can never finish (every running invocation spins on a
  * value it can never see), or NULL. */
 const char *vkmm_device_monitor_hopeless(const struct vkmm_device_monitor *m);

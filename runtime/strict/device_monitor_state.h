@@ -101,6 +101,7 @@ struct vkmm_device_monitor {
      * on a value it can never see (DESIGN §3.3 "no hangs"). */
     uint64_t hopeless_reads;
     char hopeless[384];
+    uint64_t writes; /* write accesses in this dispatch (a part's progress, dispatch.c) */
     uint32_t subgroup_width;  /* lanes per subgroup: local invocation index = subgroup * width + lane */
     uint64_t seed;
     struct early_word early[EARLY_WORDS];

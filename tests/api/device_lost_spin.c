@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "vkmm_test.h"
 
@@ -17,9 +18,11 @@ static double now_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static void test_spin_on_private_flag_loses_the_device(void **state)
+static bool strict_mode(void);
+
+/* `groups` workgroups: all but workgroup 1 spin. */
+static void spin_till_the_watchdog(uint32_t groups)
 {
-    (void)state;
     setenv("VKMM_DISPATCH_TIMEOUT_MS", "500", 1);
     struct vkmm_test *t = vkmm_test_create(&(struct vkmm_test_options){ .no_validation = true });
     t->expected_errors = UINT32_MAX; /* the device-lost message is expected */
@@ -29,7 +32,7 @@ static void test_spin_on_private_flag_loses_the_device(void **state)
     struct vkmm_test_compute k = vkmm_test_compute_create(t, "spin_never_satisfied", 1, 0, NULL);
     vkmm_test_compute_bind_buffer(t, &k, 0, b.buffer, 0, VK_WHOLE_SIZE);
     VkCommandBuffer cmd = vkmm_test_begin(t);
-    vkmm_test_compute_dispatch(&k, cmd, NULL, 0, 2, 1, 1);
+    vkmm_test_compute_dispatch(&k, cmd, NULL, 0, groups, 1, 1);
     assert_int_equal(vkEndCommandBuffer(cmd), VK_SUCCESS);
     VkFence fence;
     VkFenceCreateInfo fence_info = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
@@ -45,6 +48,15 @@ static void test_spin_on_private_flag_loses_the_device(void **state)
     assert_string_equal(t->first_message_id, "VKMM-DEVICE-LOST");
     if (!strstr(t->first_message, "the loop at line 11"))
         fail_msg("the device-lost message does not name the loop at line 11: %s", t->first_message);
+    /* Strict mode with two threads or more runs a dispatch of 16 workgroups
+     * of a module without atomics in parts first: the parts give up once
+     * their workgroups stopped writing (the dispatch then ran in turns on
+     * one thread till the watchdog), rather than waiting for it. */
+    const char *threads = getenv("VKMM_THREADS");
+    bool in_parts = strict_mode() && groups >= 8 &&
+                    (threads ? strtol(threads, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN)) >= 2;
+    if (in_parts && t->dispatches_in_parts_again != 1)
+        fail_msg("the parts did not give up (%u ran again in turns)", t->dispatches_in_parts_again);
     assert_int_equal(vkQueueSubmit(t->compute_queues[0], 1, &submit, VK_NULL_HANDLE), VK_ERROR_DEVICE_LOST);
     assert_int_equal(vkQueueWaitIdle(t->compute_queues[0]), VK_ERROR_DEVICE_LOST);
     assert_int_equal(vkGetFenceStatus(t->device, fence), VK_ERROR_DEVICE_LOST);
@@ -53,6 +65,18 @@ static void test_spin_on_private_flag_loses_the_device(void **state)
     vkmm_test_buffer_destroy(t, &b);
     vkmm_test_destroy(t);
     unsetenv("VKMM_DISPATCH_TIMEOUT_MS");
+}
+
+static void test_spin_on_private_flag_loses_the_device(void **state)
+{
+    (void)state;
+    spin_till_the_watchdog(2);
+}
+
+static void test_spin_in_parts_loses_the_device(void **state)
+{
+    (void)state;
+    spin_till_the_watchdog(16);
 }
 
 static bool strict_mode(void)
@@ -68,8 +92,9 @@ static bool strict_mode(void)
  * watchdog's 20 s — with a message naming the load.  Fast mode is coherent:
  * the spin sees the flag. */
 /* A spin that can never see its flag (strict mode): the device is lost at
- * once, with a message naming the spin (`mention`, the block `Flag`). */
-static void spin_that_never_sees(const char *shader, const char *mention)
+ * once, with a message naming the spin (`mention`, the block `Flag`), by
+ * `groups` workgroups (workgroup 0 sets the flag, the others spin). */
+static void spin_that_never_sees(const char *shader, const char *mention, uint32_t groups)
 {
     struct vkmm_test *t = vkmm_test_create(&(struct vkmm_test_options){ .no_validation = true });
     t->expected_errors = UINT32_MAX;
@@ -79,7 +104,7 @@ static void spin_that_never_sees(const char *shader, const char *mention)
     struct vkmm_test_compute k = vkmm_test_compute_create(t, shader, 1, 0, NULL);
     vkmm_test_compute_bind_buffer(t, &k, 0, b.buffer, 0, VK_WHOLE_SIZE);
     VkCommandBuffer cmd = vkmm_test_begin(t);
-    vkmm_test_compute_dispatch(&k, cmd, NULL, 0, 2, 1, 1);
+    vkmm_test_compute_dispatch(&k, cmd, NULL, 0, groups, 1, 1);
     vkmm_test_full_barrier(cmd);
     assert_int_equal(vkEndCommandBuffer(cmd), VK_SUCCESS);
     VkFence fence;
@@ -111,26 +136,40 @@ static void spin_that_never_sees(const char *shader, const char *mention)
 static void test_spin_on_stale_copy_ends_at_once(void **state)
 {
     (void)state;
-    spin_that_never_sees("spin_on_stale_copy", "OpLoad");
+    spin_that_never_sees("spin_on_stale_copy", "OpLoad", 2);
+}
+
+/* The same with 16 workgroups, a dispatch strict mode runs in parts when it
+ * has two threads or more (the module has no atomics): the part without
+ * workgroup 0 never learns that its spinners wait for the flag in vain (it
+ * never saw the flag written); it gives up when no workgroup of it writes
+ * any more, and the dispatch runs again in turns on one thread, where the
+ * spin is found hopeless — not after the 20 s watchdog. */
+static void test_spin_on_stale_copy_in_parts_ends_at_once(void **state)
+{
+    (void)state;
+    spin_that_never_sees("spin_on_stale_copy", "OpLoad", 16);
 }
 
 static void test_spin_on_workgroup_scope_flag_ends_at_once(void **state)
 {
     (void)state;
-    spin_that_never_sees("spin_on_workgroup_scope_flag", "OpAtomicLoad, line 14), an atomic of Workgroup scope");
+    spin_that_never_sees("spin_on_workgroup_scope_flag", "OpAtomicLoad, line 14), an atomic of Workgroup scope", 2);
 }
 
 static void test_spin_on_subgroup_scope_flag_ends_at_once(void **state)
 {
     (void)state;
-    spin_that_never_sees("spin_on_subgroup_scope_flag", "an atomic of Subgroup scope");
+    spin_that_never_sees("spin_on_subgroup_scope_flag", "an atomic of Subgroup scope", 2);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spin_on_private_flag_loses_the_device),
+        cmocka_unit_test(test_spin_in_parts_loses_the_device),
         cmocka_unit_test(test_spin_on_stale_copy_ends_at_once),
+        cmocka_unit_test(test_spin_on_stale_copy_in_parts_ends_at_once),
         cmocka_unit_test(test_spin_on_workgroup_scope_flag_ends_at_once),
         cmocka_unit_test(test_spin_on_subgroup_scope_flag_ends_at_once),
     };

@@ -4,7 +4,9 @@
  * workgroup) must give the right answer with no report, in parts; a kernel
  * whose workgroups read words other workgroups write in the same dispatch
  * (half the grid away, in another part, or in the next workgroup) and one
- * whose second half writes the words of the first half must each be wrong
+ * whose second half writes the words of the first half, and one whose
+ * first workgroup waits for a coherent flag the middle one sets (no
+ * atomics: a race; its part gives up waiting) must each be wrong
  * and reported once, on every seed, the same way as when strict mode runs
  * the dispatch in turns on one thread (VKMM_STRICT_PARTS=0) and whatever
  * the number of threads (VKMM_THREADS=1, 3, 4): a race makes the parts
@@ -20,6 +22,7 @@ enum {
     NEIGHBOUR_IN_OTHER_PART,
     NEIGHBOUR_IN_NEXT_WORKGROUP,
     OVERLAPPING_WRITES,
+    FLAG_WAIT,
     VARIANTS
 };
 
@@ -30,6 +33,7 @@ static const struct sync_variant variants[VARIANTS] = {
     [NEIGHBOUR_IN_NEXT_WORKGROUP] = { "bug_read_of_a_word_the_next_workgroup_writes", "VKMM-HAZARD-DISPATCH-RACE",
                                       .mentions = "invocation (" },
     [OVERLAPPING_WRITES] = { "bug_two_workgroups_write_one_word", "VKMM-HAZARD-DISPATCH-RACE" },
+    [FLAG_WAIT] = { "bug_wait_for_a_coherent_flag_another_part_sets", "VKMM-HAZARD-DISPATCH-RACE" },
 };
 
 /* How the last program's dispatch ran (VKMM-STRICT-PARTS messages). */
@@ -66,6 +70,7 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
     memset(out.mapped, 0, TOTAL * 4);
     const char *name = variant == CORRECT_STREAM       ? "sync_parts_stream"
                        : variant == OVERLAPPING_WRITES ? "sync_parts_overlap"
+                       : variant == FLAG_WAIT          ? "sync_parts_flag_wait"
                                                        : "sync_parts_neighbour";
     uint32_t bindings = variant == OVERLAPPING_WRITES ? 2 : 3;
     struct vkmm_test_compute shader = vkmm_test_compute_create(t, name, bindings, 8, NULL);
@@ -79,6 +84,10 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
     }
     uint32_t push[2] = { variant == NEIGHBOUR_IN_OTHER_PART ? TOTAL / 2u : 64u, TOTAL };
     VkCommandBuffer cmd = vkmm_test_begin(t);
+    vkCmdFillBuffer(cmd, mid.buffer, 0, VK_WHOLE_SIZE, 0);
+    sync_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     vkmm_test_compute_dispatch(&shader, cmd, variant == CORRECT_STREAM ? NULL : push,
                                variant == CORRECT_STREAM ? 0 : sizeof(push), GROUPS, 1, 1);
     sync_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
@@ -103,6 +112,8 @@ static void expected_of(int variant, uint32_t expected[SYNC_WORDS])
             words[i] = a_word(i - l + 63u - l) * 3u + b_word(i);
         else if (variant == OVERLAPPING_WRITES) /* as meant: the later workgroups' words */
             words[i] = i < TOTAL / 2u ? a_word(i + TOTAL / 2u) : 0;
+        else if (variant == FLAG_WAIT) /* as meant: workgroup 0 takes the middle one's words */
+            words[i] = i < 64u ? a_word(TOTAL / 2u + i) : a_word(i) + 1u;
         else
             words[i] = a_word((i + (variant == NEIGHBOUR_IN_OTHER_PART ? TOTAL / 2u : 64u)) % TOTAL) * 2u;
     }
@@ -178,6 +189,7 @@ static void correct_stream(void **state) { (void)state; run(CORRECT_STREAM); }
 static void bug_neighbour_in_other_part(void **state) { (void)state; run(NEIGHBOUR_IN_OTHER_PART); }
 static void bug_neighbour_in_next_workgroup(void **state) { (void)state; run(NEIGHBOUR_IN_NEXT_WORKGROUP); }
 static void bug_overlapping_writes(void **state) { (void)state; run(OVERLAPPING_WRITES); }
+static void bug_flag_wait(void **state) { (void)state; run(FLAG_WAIT); }
 
 int main(void)
 {
@@ -186,6 +198,7 @@ int main(void)
         cmocka_unit_test(bug_neighbour_in_other_part),
         cmocka_unit_test(bug_neighbour_in_next_workgroup),
         cmocka_unit_test(bug_overlapping_writes),
+        cmocka_unit_test(bug_flag_wait),
         cmocka_unit_test(same_whatever_the_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
