@@ -602,7 +602,7 @@ static bool parts_quiet(struct part *parts, unsigned count, struct watchdog *wat
 }
 
 /* Strict mode, a dispatch whose workgroups cannot synchronize (a module
- * without atomics; docs/memory-model-engine.md "A dispatch in parts"): its
+ * without atomics; docs/memory-model.md "A dispatch in parts"): its
  * seeded order is cut into parts that run at once on the pool's threads,
  * each in turns under a monitor of its own.  In such a module any two
  * accesses of different workgroups to one byte, one a write, are a race;
@@ -635,8 +635,8 @@ static bool run_in_parts(struct vkmm_device *device, struct vkmm_dispatch_mirror
                  stands ? "vkCmdDispatch of %llu workgroups ran in %u parts on the device's threads: no part touched "
                           "bytes another wrote, none found a race"
                         : "vkCmdDispatch of %llu workgroups ran in %u parts, then again in turns on one thread: its "
-                          "workgroups raced (or a part ran out of memory), and a race manifests only in the one "
-                          "seeded schedule",
+                          "workgroups raced or waited for one another (or a part ran out of memory), and a race "
+                          "manifests only in the one seeded schedule",
                  (unsigned long long)groups, count);
     free(scratch);
     free(parts);

@@ -117,7 +117,7 @@ void vkmm_device_monitor_barrier_open(struct vkmm_device_monitor *m, uint32_t wo
 /* The dispatch's workgroups all finished (or it was aborted): the levels
  * empty into the device bytes and their lost updates are recorded. */
 void vkmm_device_monitor_end_dispatch(struct vkmm_device_monitor *m);
-/* A dispatch run in parts (DESIGN §3.3, docs/memory-model-engine.md "A
+/* A dispatch run in parts (DESIGN §3.3, docs/memory-model.md "A
  * dispatch in parts"): the workgroups of a module without atomics split
  * among monitors, one per part, each begun as this one was.  Over the
  * device bytes [bytes, bytes + size): false when a byte one part wrote was

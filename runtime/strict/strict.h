@@ -244,7 +244,7 @@ struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *stri
 void vkmm_strict_dispatch_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict_memory *memory,
                                 uint64_t offset, uint64_t size, VkAccessFlags2 read_access, bool read);
 void vkmm_strict_dispatch_addressable(struct vkmm_dispatch_mirror *mirror);
-/* A dispatch in parts (dispatch.c; docs/memory-model-engine.md "A
+/* A dispatch in parts (dispatch.c; docs/memory-model.md "A
  * dispatch in parts"): the workgroups of a module without atomics may run
  * as parts on the device's threads, part 0 under the device monitor the
  * mirror began, part i + 1 under helper monitor i, begun here as that one

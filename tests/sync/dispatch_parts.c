@@ -14,7 +14,11 @@
  * result words are a digest of the 16384 words written. */
 #include "sync_harness.h"
 
-#define GROUPS 256u
+/* -DPARTS_GROUPS=... tries other sizes (docs/performance.md: 2^18, 64 MiB buffers). */
+#ifndef PARTS_GROUPS
+#define PARTS_GROUPS 256u
+#endif
+#define GROUPS PARTS_GROUPS
 #define TOTAL (GROUPS * 64u)
 
 enum {
