@@ -307,6 +307,20 @@ uint32_t vkmm_shader_unread_bindings(const uint32_t *words, size_t word_count,
     return count;
 }
 
+bool vkmm_shader_device_atomics(const uint32_t *words, size_t word_count, const struct vkmm_compile_options *options)
+{
+    char error[256];
+    struct spv_error failure = { .failed = false };
+    struct spv_module module;
+    uint32_t *prepared = NULL;
+    bool device = true;
+    if (parse_prepared(words, word_count, options, &module, &prepared, &failure, error, sizeof(error)) == 0)
+        device = !spv_atomics_on_workgroup_only(&module);
+    spv_module_free(&module);
+    free(prepared);
+    return device;
+}
+
 int vkmm_compiled_shader_load(struct vkmm_compiled_shader *shader, char *error, size_t error_size)
 {
     void *address = NULL;

@@ -85,6 +85,10 @@ struct vkmm_shader_binding {
 uint32_t vkmm_shader_unread_bindings(const uint32_t *words, size_t word_count,
                                      const struct vkmm_compile_options *options, struct vkmm_shader_binding *out,
                                      uint32_t capacity);
+/* Does the module have an atomic instruction on memory other than
+ * Workgroup storage (one through which two workgroups may synchronize)?
+ * True when the module does not parse (assume the worst). */
+bool vkmm_shader_device_atomics(const uint32_t *words, size_t word_count, const struct vkmm_compile_options *options);
 /* Links `shader->object` (with the other fields filled, e.g. from a
  * pipeline cache) and sets `function`.  0 on success. */
 int vkmm_compiled_shader_load(struct vkmm_compiled_shader *shader, char *error, size_t error_size);

@@ -220,6 +220,8 @@ static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_c
         .poll_loops = 1,
     };
     pipeline->has_atomics = module_has_atomics(module->words, module->word_count);
+    pipeline->device_atomics = pipeline->has_atomics && vkmm_mode() == VKMM_MODE_STRICT &&
+                               vkmm_shader_device_atomics(module->words, module->word_count, &options);
     if (vkmm_mode() == VKMM_MODE_STRICT)
         pipeline->unread_count = vkmm_shader_unread_bindings(module->words, module->word_count, &options,
                                                              pipeline->unread, 16);

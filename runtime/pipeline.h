@@ -12,6 +12,9 @@ struct vkmm_pipeline {
     struct vkmm_pipeline_layout *layout; /* referenced */
     struct vkmm_compiled_shader shader;
     bool has_atomics; /* the module has an atomic instruction (strict mode: only then can fences synchronize) */
+    /* Strict mode: one of them is on memory other than Workgroup storage
+     * (only then can two workgroups synchronize; exec/dispatch.c, parts). */
+    bool device_atomics;
     /* Strict mode: buffer bindings the module never reads (GLSL `writeonly`):
      * a dispatch need not place what their read paths see. */
     struct vkmm_shader_binding unread[16];

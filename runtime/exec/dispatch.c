@@ -536,12 +536,14 @@ static bool writes_unmonitored(const struct vkmm_pipeline_layout *layout)
 
 /* How many parts the dispatch runs in: one per pool thread, each of
  * PART_MIN_WORKGROUPS workgroups or more; 0 when it runs in turns on one
- * thread (a module with atomics: its workgroups may synchronize, and only
- * the one seeded schedule makes that deterministic; VKMM_STRICT_PARTS=0). */
+ * thread (a module with atomics on memory other than Workgroup storage:
+ * its workgroups may synchronize, and only the one seeded schedule makes
+ * that deterministic; VKMM_STRICT_PARTS=0).  Atomics on Workgroup storage
+ * synchronize invocations of one workgroup only. */
 static unsigned part_count(struct vkmm_device *device, const struct vkmm_pipeline *pipeline, uint64_t groups)
 {
     const char *setting = getenv("VKMM_STRICT_PARTS");
-    if ((setting && !strcmp(setting, "0")) || pipeline->has_atomics || writes_unmonitored(pipeline->layout))
+    if ((setting && !strcmp(setting, "0")) || pipeline->device_atomics || writes_unmonitored(pipeline->layout))
         return 0;
     struct vkmm_thread_pool *pool = vkmm_device_thread_pool(device);
     uint64_t parts = groups / PART_MIN_WORKGROUPS, threads = pool ? vkmm_thread_pool_size(pool) : 1;
@@ -602,9 +604,10 @@ static bool parts_quiet(struct part *parts, unsigned count, struct watchdog *wat
 }
 
 /* Strict mode, a dispatch whose workgroups cannot synchronize (a module
- * without atomics; docs/memory-model.md "A dispatch in parts"): its
- * seeded order is cut into parts that run at once on the pool's threads,
- * each in turns under a monitor of its own.  In such a module any two
+ * without atomics on device memory; docs/memory-model.md "A dispatch in
+ * parts"): its seeded order is cut into parts that run at once on the
+ * pool's threads, each in turns under a monitor of its own.  In such a
+ * module any two
  * accesses of different workgroups to one byte, one a write, are a race;
  * when no part recorded anything and no two parts touched bytes one of them
  * wrote, the dispatch had no race, and a race-free dispatch has one

@@ -1,7 +1,8 @@
-/* Strict mode runs a large dispatch of a module without atomics in parts,
- * one per thread of the device (exec/dispatch.c, "a dispatch in parts"):
+/* Strict mode runs a large dispatch of a module without atomics on device
+ * memory in parts, one per thread of the device (exec/dispatch.c, "a dispatch in parts"):
  * a correct streaming kernel (with a Workgroup-memory exchange inside each
- * workgroup) must give the right answer with no report, in parts; a kernel
+ * workgroup) and one counting with atomics on a Workgroup variable must
+ * give the right answer with no report, in parts; a kernel
  * whose workgroups read words other workgroups write in the same dispatch
  * (half the grid away, in another part, or in the next workgroup) and one
  * whose second half writes the words of the first half, and one whose
@@ -14,7 +15,7 @@
  * result words are a digest of the 16384 words written. */
 #include "sync_harness.h"
 
-/* -DPARTS_GROUPS=... tries other sizes (docs/performance.md: 2^18, 64 MiB buffers). */
+/* -DPARTS_GROUPS=... tries other sizes (at most 65535: maxComputeWorkGroupCount). */
 #ifndef PARTS_GROUPS
 #define PARTS_GROUPS 256u
 #endif
@@ -23,6 +24,7 @@
 
 enum {
     CORRECT_STREAM,
+    CORRECT_SHARED_COUNT,
     NEIGHBOUR_IN_OTHER_PART,
     NEIGHBOUR_IN_NEXT_WORKGROUP,
     OVERLAPPING_WRITES,
@@ -32,6 +34,7 @@ enum {
 
 static const struct sync_variant variants[VARIANTS] = {
     [CORRECT_STREAM] = { "correct_stream_in_parts", NULL },
+    [CORRECT_SHARED_COUNT] = { "correct_workgroup_atomics_in_parts", NULL },
     [NEIGHBOUR_IN_OTHER_PART] = { "bug_read_of_a_word_another_part_writes", "VKMM-HAZARD-DISPATCH-RACE",
                                   .mentions = "invocation (" },
     [NEIGHBOUR_IN_NEXT_WORKGROUP] = { "bug_read_of_a_word_the_next_workgroup_writes", "VKMM-HAZARD-DISPATCH-RACE",
@@ -39,6 +42,11 @@ static const struct sync_variant variants[VARIANTS] = {
     [OVERLAPPING_WRITES] = { "bug_two_workgroups_write_one_word", "VKMM-HAZARD-DISPATCH-RACE" },
     [FLAG_WAIT] = { "bug_wait_for_a_coherent_flag_another_part_sets", "VKMM-HAZARD-DISPATCH-RACE" },
 };
+
+static bool correct(int variant)
+{
+    return variant == CORRECT_STREAM || variant == CORRECT_SHARED_COUNT;
+}
 
 /* How the last program's dispatch ran (VKMM-STRICT-PARTS messages). */
 static uint32_t last_in_parts, last_again;
@@ -73,6 +81,7 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
     }
     memset(out.mapped, 0, TOTAL * 4);
     const char *name = variant == CORRECT_STREAM       ? "sync_parts_stream"
+                       : variant == CORRECT_SHARED_COUNT ? "sync_parts_shared_count"
                        : variant == OVERLAPPING_WRITES ? "sync_parts_overlap"
                        : variant == FLAG_WAIT          ? "sync_parts_flag_wait"
                                                        : "sync_parts_neighbour";
@@ -82,8 +91,7 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
     if (variant == OVERLAPPING_WRITES) {
         vkmm_test_compute_bind_buffer(t, &shader, 1, out.buffer, 0, VK_WHOLE_SIZE);
     } else {
-        vkmm_test_compute_bind_buffer(t, &shader, 1, variant == CORRECT_STREAM ? b.buffer : mid.buffer, 0,
-                                      VK_WHOLE_SIZE);
+        vkmm_test_compute_bind_buffer(t, &shader, 1, correct(variant) ? b.buffer : mid.buffer, 0, VK_WHOLE_SIZE);
         vkmm_test_compute_bind_buffer(t, &shader, 2, out.buffer, 0, VK_WHOLE_SIZE);
     }
     uint32_t push[2] = { variant == NEIGHBOUR_IN_OTHER_PART ? TOTAL / 2u : 64u, TOTAL };
@@ -92,8 +100,8 @@ static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS
     sync_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-    vkmm_test_compute_dispatch(&shader, cmd, variant == CORRECT_STREAM ? NULL : push,
-                               variant == CORRECT_STREAM ? 0 : sizeof(push), GROUPS, 1, 1);
+    vkmm_test_compute_dispatch(&shader, cmd, correct(variant) ? NULL : push, correct(variant) ? 0 : sizeof(push),
+                               GROUPS, 1, 1);
     sync_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                  VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
     vkmm_test_submit_and_wait(t, t->compute_queues[0], cmd);
@@ -112,14 +120,20 @@ static void expected_of(int variant, uint32_t expected[SYNC_WORDS])
     static uint32_t words[TOTAL];
     for (uint32_t i = 0; i < TOTAL; i++) {
         uint32_t l = i % 64u;
-        if (variant == CORRECT_STREAM)
+        if (variant == CORRECT_STREAM) {
             words[i] = a_word(i - l + 63u - l) * 3u + b_word(i);
-        else if (variant == OVERLAPPING_WRITES) /* as meant: the later workgroups' words */
+        } else if (variant == CORRECT_SHARED_COUNT) {
+            uint32_t count = 0;
+            for (uint32_t k = i - l; k < i - l + 64u; k++)
+                count += a_word(k) & 1u;
+            words[i] = count + b_word(i);
+        } else if (variant == OVERLAPPING_WRITES) { /* as meant: the later workgroups' words */
             words[i] = i < TOTAL / 2u ? a_word(i + TOTAL / 2u) : 0;
-        else if (variant == FLAG_WAIT) /* as meant: workgroup 0 takes the middle one's words */
+        } else if (variant == FLAG_WAIT) { /* as meant: workgroup 0 takes the middle one's words */
             words[i] = i < 64u ? a_word(TOTAL / 2u + i) : a_word(i) + 1u;
-        else
+        } else {
             words[i] = a_word((i + (variant == NEIGHBOUR_IN_OTHER_PART ? TOTAL / 2u : 64u)) % TOTAL) * 2u;
+        }
     }
     digest(words, expected);
 }
@@ -141,10 +155,10 @@ static void run(int variant)
     sync_check(program, variant, &variants[variant], expected);
     if (!parts_expected())
         return;
-    if (variant == CORRECT_STREAM && (last_in_parts != 1 || last_again != 0))
+    if (correct(variant) && (last_in_parts != 1 || last_again != 0))
         fail_msg("%s: the dispatch did not stand in parts (%u in parts, %u again in turns)", variants[variant].name,
                  last_in_parts, last_again);
-    if (variant != CORRECT_STREAM && last_again != 1)
+    if (!correct(variant) && last_again != 1)
         fail_msg("%s: the racing dispatch did not run again in turns (%u in parts, %u again)", variants[variant].name,
                  last_in_parts, last_again);
 }
@@ -190,6 +204,7 @@ static void same_whatever_the_threads(void **state)
 }
 
 static void correct_stream(void **state) { (void)state; run(CORRECT_STREAM); }
+static void correct_shared_count(void **state) { (void)state; run(CORRECT_SHARED_COUNT); }
 static void bug_neighbour_in_other_part(void **state) { (void)state; run(NEIGHBOUR_IN_OTHER_PART); }
 static void bug_neighbour_in_next_workgroup(void **state) { (void)state; run(NEIGHBOUR_IN_NEXT_WORKGROUP); }
 static void bug_overlapping_writes(void **state) { (void)state; run(OVERLAPPING_WRITES); }
@@ -199,6 +214,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(correct_stream),
+        cmocka_unit_test(correct_shared_count),
         cmocka_unit_test(bug_neighbour_in_other_part),
         cmocka_unit_test(bug_neighbour_in_next_workgroup),
         cmocka_unit_test(bug_overlapping_writes),
