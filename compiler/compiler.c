@@ -309,7 +309,7 @@ uint32_t vkmm_shader_unread_bindings(const uint32_t *words, size_t word_count,
 
 bool vkmm_shader_device_atomics(const uint32_t *words, size_t word_count, const struct vkmm_compile_options *options)
 {
-    char error[256];
+    char error[sizeof(((struct spv_error *)0)->message)];
     struct spv_error failure = { .failed = false };
     struct spv_module module;
     uint32_t *prepared = NULL;
