@@ -118,7 +118,7 @@ void vkmm_device_monitor_barrier_open(struct vkmm_device_monitor *m, uint32_t wo
  * empty into the device bytes and their lost updates are recorded. */
 void vkmm_device_monitor_end_dispatch(struct vkmm_device_monitor *m);
 /* A dispatch run in parts (DESIGN §3.3, docs/memory-model.md "A
- * dispatch in parts"): the workgroups of a module without atomics split
+ * dispatch in parts"): the workgroups of a module without device-memory atomics split
  * among monitors, one per part, each begun as this one was.  Over the
  * device bytes [bytes, bytes + size): false when a byte one part wrote was
  * accessed by another (the parts must not stand: a race between their

@@ -245,7 +245,7 @@ void vkmm_strict_dispatch_range(struct vkmm_dispatch_mirror *mirror, struct vkmm
                                 uint64_t offset, uint64_t size, VkAccessFlags2 read_access, bool read);
 void vkmm_strict_dispatch_addressable(struct vkmm_dispatch_mirror *mirror);
 /* A dispatch in parts (dispatch.c; docs/memory-model.md "A
- * dispatch in parts"): the workgroups of a module without atomics may run
+ * dispatch in parts"): the workgroups of a module without device-memory atomics may run
  * as parts on the device's threads, part 0 under the device monitor the
  * mirror began, part i + 1 under helper monitor i, begun here as that one
  * was, its races going to `races`.  NULL: out of memory (no parts).
