@@ -213,6 +213,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkmm_CreateDevice(VkPhysicalDevice physicalDevice
                                                      pCreateInfo->ppEnabledExtensionNames,
                                                      pCreateInfo->enabledExtensionCount);
     device->dispatch_timeout_ns = vkmm_dispatch_timeout_ns();
+    device->strict_parts = vkmm_dispatch_parts_allowed();
     pthread_mutex_init(&device->memory_lock, NULL);
     pthread_mutex_init(&device->thread_pool_lock, NULL);
     vkmm_private_data_store_init(&device->private_data);

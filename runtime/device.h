@@ -42,6 +42,9 @@ struct vkmm_device {
     atomic_bool lost;
     /* VKMM_DISPATCH_TIMEOUT_MS, read when the device is created (dispatch.c). */
     uint64_t dispatch_timeout_ns;
+    /* Strict mode may run dispatches in parts (VKMM_STRICT_PARTS, read when
+     * the device is created; dispatch.c). */
+    bool strict_parts;
 
     /* Strict mode's bridge to the memory engine (strict/strict.h); NULL in
      * fast mode. */

@@ -140,6 +140,12 @@ uint64_t vkmm_dispatch_timeout_ns(void)
     return ms * 1000000ull;
 }
 
+bool vkmm_dispatch_parts_allowed(void)
+{
+    const char *text = getenv("VKMM_STRICT_PARTS");
+    return !text || strcmp(text, "0") != 0;
+}
+
 static uint64_t dispatch_deadline(const struct vkmm_device *device)
 {
     return device->dispatch_timeout_ns ? monotonic_ns() + device->dispatch_timeout_ns : 0;
@@ -440,36 +446,34 @@ static void lose_for_memory(struct vkmm_device *device, uint64_t groups)
                      (unsigned long long)groups);
 }
 
-/* The resident slots of a run in turns on `scratch`, each with a
- * workgroup-memory monitor when the shader has Workgroup storage (its
- * races go to `races`).  NULL: out of memory. */
-static struct workgroup_slot *make_slots(const struct dispatch_run *run, uint8_t *scratch, unsigned resident,
-                                         struct vkmm_workgroup_races *races)
-{
-    const struct vkmm_compiled_shader *shader = run->shader;
-    struct workgroup_slot *slots = calloc(resident, sizeof(*slots));
-    for (unsigned r = 0; slots && r < resident; r++) {
-        slots[r].scratch = scratch + r * run->scratch_stride;
-        if (!shader->shared_memory_size || !races)
-            continue;
-        slots[r].monitor =
-            vkmm_workgroup_monitor_create(shader->local_size, shader->subgroup_width, shader->shared_memory_size, races);
-        if (!slots[r].monitor) {
-            while (r--)
-                vkmm_workgroup_monitor_destroy(slots[r].monitor);
-            free(slots);
-            return NULL;
-        }
-        vkmm_workgroup_monitor_set_seed(slots[r].monitor, run->seed);
-    }
-    return slots;
-}
-
 static void free_slots(struct workgroup_slot *slots, unsigned resident)
 {
     for (unsigned r = 0; slots && r < resident; r++)
         vkmm_workgroup_monitor_destroy(slots[r].monitor);
     free(slots);
+}
+
+/* The resident slots of a run in turns on its scratch, each with a
+ * workgroup-memory monitor when the shader has Workgroup storage (its
+ * races go to `races`).  NULL: out of memory. */
+static struct workgroup_slot *make_slots(const struct dispatch_run *run, unsigned resident,
+                                         struct vkmm_workgroup_races *races)
+{
+    const struct vkmm_compiled_shader *shader = run->shader;
+    struct workgroup_slot *slots = calloc(resident, sizeof(*slots));
+    for (unsigned r = 0; slots && r < resident; r++) {
+        slots[r].scratch = run->scratch + r * run->scratch_stride;
+        if (!shader->shared_memory_size || !races)
+            continue;
+        slots[r].monitor =
+            vkmm_workgroup_monitor_create(shader->local_size, shader->subgroup_width, shader->shared_memory_size, races);
+        if (!slots[r].monitor) {
+            free_slots(slots, r);
+            return NULL;
+        }
+        vkmm_workgroup_monitor_set_seed(slots[r].monitor, run->seed);
+    }
+    return slots;
 }
 
 /* Strict mode: the resident workgroups in turns on this thread; races in
@@ -478,7 +482,7 @@ static void run_strict(struct vkmm_device *device, const struct vkmm_strict_comm
                        unsigned resident, uint64_t groups)
 {
     struct vkmm_workgroup_races *races = device->strict ? calloc(1, sizeof(*races)) : NULL;
-    struct workgroup_slot *slots = make_slots(run, run->scratch, resident, races);
+    struct workgroup_slot *slots = make_slots(run, resident, races);
     if (slots)
         run_resident(run, slots, resident, 0, groups, groups);
     else
@@ -512,7 +516,7 @@ static void run_part(void *context, unsigned thread, uint64_t index)
 {
     (void)thread;
     struct part *p = &((struct part *)context)[index];
-    struct workgroup_slot *slots = make_slots(&p->run, p->run.scratch, p->resident, &p->workgroup_races);
+    struct workgroup_slot *slots = make_slots(&p->run, p->resident, &p->workgroup_races);
     if (slots)
         run_resident(&p->run, slots, p->resident, p->first, p->end, p->groups);
     p->failed = !slots;
@@ -542,11 +546,11 @@ static bool writes_unmonitored(const struct vkmm_pipeline_layout *layout)
  * synchronize invocations of one workgroup only. */
 static unsigned part_count(struct vkmm_device *device, const struct vkmm_pipeline *pipeline, uint64_t groups)
 {
-    const char *setting = getenv("VKMM_STRICT_PARTS");
-    if ((setting && !strcmp(setting, "0")) || pipeline->device_atomics || writes_unmonitored(pipeline->layout))
-        return 0;
+    uint64_t parts = groups / PART_MIN_WORKGROUPS;
+    if (parts < 2 || !device->strict_parts || pipeline->device_atomics || writes_unmonitored(pipeline->layout))
+        return 0; /* the cheap tests first: most dispatches are small */
     struct vkmm_thread_pool *pool = vkmm_device_thread_pool(device);
-    uint64_t parts = groups / PART_MIN_WORKGROUPS, threads = pool ? vkmm_thread_pool_size(pool) : 1;
+    uint64_t threads = pool ? vkmm_thread_pool_size(pool) : 1;
     parts = parts < threads ? parts : threads;
     parts = parts < VKMM_STRICT_MAX_HELPERS + 1 ? parts : VKMM_STRICT_MAX_HELPERS + 1;
     return parts >= 2 ? (unsigned)parts : 0;
@@ -561,7 +565,6 @@ static bool prepare_parts(struct vkmm_dispatch_mirror *mirror, const struct disp
         p->watchdog.deadline_ns = run->watchdog->deadline_ns;
         atomic_flag_clear(&p->watchdog.claimed);
         p->run.watchdog = &p->watchdog;
-        p->watchdog.part_monitor = i ? NULL : run->monitor;
         p->run.invocation.poll_context = &p->watchdog;
         p->groups = groups;
         p->first = groups * i / count;
@@ -569,15 +572,15 @@ static bool prepare_parts(struct vkmm_dispatch_mirror *mirror, const struct disp
         p->resident = (unsigned)(p->end - p->first < VKMM_RESIDENT_WORKGROUPS ? p->end - p->first
                                                                               : VKMM_RESIDENT_WORKGROUPS);
         p->run.scratch = scratch + (size_t)i * VKMM_RESIDENT_WORKGROUPS * run->scratch_stride;
-        if (i == 0)
-            continue; /* the device monitor the mirror began */
-        struct vkmm_device_monitor *helper = vkmm_strict_dispatch_helper(mirror, i - 1, &p->races);
-        if (!helper)
-            return false;
-        p->run.monitor = helper;
-        p->watchdog.part_monitor = helper;
-        p->run.levels = vkmm_device_monitor_levels(helper);
-        p->run.invocation.device_monitor = helper;
+        if (i > 0) { /* part 0 keeps the device monitor the mirror began */
+            struct vkmm_device_monitor *helper = vkmm_strict_dispatch_helper(mirror, i - 1, &p->races);
+            if (!helper)
+                return false;
+            p->run.monitor = helper;
+            p->run.levels = vkmm_device_monitor_levels(helper);
+            p->run.invocation.device_monitor = helper;
+        }
+        p->watchdog.part_monitor = p->run.monitor;
     }
     return true;
 }
