@@ -734,6 +734,10 @@ static void workgroup_race_missing(const struct vkmm_workgroup_race *r, char *ou
         why = "; nor did the second invocation's subgroup acquire Workgroup memory after the first access at a "
               "scope holding the first (an atomic with Acquire and WorkgroupMemory semantics at gl_ScopeWorkgroup, "
               "or an atomic read and then such a fence)";
+    else if (r->unmatched)
+        why = "; the second invocation's subgroup did acquire, but from no release that the first invocation's "
+              "subgroup made after its access: an acquire synchronizes only with the release whose value it reads "
+              "(here it read another variable, or a value written before that release)";
     else if (r->earlier.atomic != r->later.atomic)
         why = "; an atomic and a plain access do not order each other";
     else if (r->same_subgroup)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "shader_abi.h"
+#include "workgroup_clocks.h"
 #include "workgroup_store_buffer.h"
 
 #define NOBODY 0
@@ -67,7 +68,8 @@ struct vkmm_workgroup_monitor {
      * (VKMM_WORKGROUP_SYNC_*): a moment counts them all; per subgroup, the
      * moment of its last release and of its last acquire. */
     uint32_t moment, last_release;
-    struct sync_state *wide;  /* per subgroup, releases and acquires at Workgroup scope or wider */
+    struct sync_state *wide;  /* per subgroup, releases and acquires at Workgroup scope or wider (reports) */
+    struct vkmm_workgroup_clocks *clocks; /* what orders two subgroups: releases matched with acquires */
     struct sync_state *local; /* per subgroup, those of any scope: what orders lanes of one subgroup */
     uint32_t interval;
     bool arrivals_synchronize;     /* every subgroup at the pending barrier synchronizes memory */
@@ -108,10 +110,11 @@ struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t loca
     m->local = calloc(m->subgroups ? m->subgroups : 1, sizeof(*m->local));
     m->lost = malloc(slots * sizeof(*m->lost));
     m->buffers = vkmm_store_buffers_create(m->subgroups, shared_size);
+    m->clocks = vkmm_workgroup_clocks_create(m->subgroups, (uint32_t)words);
     m->lane_offsets = calloc(width ? width : 1, sizeof(*m->lane_offsets));
     m->initial = malloc(slots);
     m->written = calloc((slots + 7) / 8, 1);
-    if (!m->view || !m->words || !m->bytes || !m->epoch || !m->wide || !m->local || !m->lost || !m->buffers ||
+    if (!m->view || !m->words || !m->bytes || !m->epoch || !m->wide || !m->local || !m->lost || !m->buffers || !m->clocks ||
         !m->lane_offsets || !m->initial || !m->written) {
         vkmm_workgroup_monitor_destroy(m);
         return NULL;
@@ -136,6 +139,7 @@ void vkmm_workgroup_monitor_destroy(struct vkmm_workgroup_monitor *m)
     free(m->local);
     free(m->lost);
     vkmm_store_buffers_destroy(m->buffers);
+    vkmm_workgroup_clocks_destroy(m->clocks);
     free(m->lane_offsets);
     free(m->initial);
     free(m->written);
@@ -150,6 +154,7 @@ void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *m, uint8_t *sha
     memset(m->wide, 0, m->subgroups * sizeof(*m->wide));
     memset(m->local, 0, m->subgroups * sizeof(*m->local));
     m->moment = m->last_release = 0;
+    vkmm_workgroup_clocks_begin(m->clocks);
     m->interval++; /* every cell state of the last workgroup is stale now */
     m->arrivals_synchronize = true;
     m->execution_barrier_passed = false;
@@ -224,6 +229,7 @@ static void note_sync(struct vkmm_workgroup_monitor *m, uint32_t subgroup, uint3
     if (!(kind & VKMM_SYNC_NARROW))
         apply_sync(&m->wide[subgroup], kind, moment);
     m->last_release = later_moment(m->last_release, m->local[subgroup].released);
+    vkmm_workgroup_clocks_sync(m->clocks, subgroup, kind, moment);
 }
 
 void vkmm_workgroup_monitor_barrier(void *monitor, uint32_t subgroup, uint32_t kind)
@@ -243,6 +249,7 @@ void vkmm_workgroup_monitor_barrier(void *monitor, uint32_t subgroup, uint32_t k
     }
     if (kind == VKMM_SUBGROUP_BARRIER_EXECUTION || subgroup >= m->subgroups)
         return;
+    vkmm_workgroup_clocks_settle(m->clocks, subgroup); /* an atomic before it worked on other storage */
     if ((kind & 15u) == VKMM_WORKGROUP_SYNC) {
         note_sync(m, subgroup, kind);
         return;
@@ -279,45 +286,44 @@ struct access {
     uint32_t moment;  /* an earlier access: the sync moment it was made at */
 };
 
-/* 000 "Synchronizes-With" through fences and atomics, as far as the monitor
- * follows it: the earlier access's subgroup released Workgroup memory after
- * that access (`released` is its last release) and the later access's
- * subgroup acquired after it.  Which release an acquire read from is not
- * matched, and a subgroup stands for its invocations: lenient, so a correct
- * program is never reported. */
-static inline bool synchronized_after(const struct vkmm_workgroup_monitor *m, uint32_t released, uint32_t moment,
-                                      const struct access *a, bool same_subgroup)
+/* 000 "Synchronizes-With" through fences and atomics: the earlier access
+ * (of subgroup `earlier`, at `moment`) happens before `a`.  Between two
+ * subgroups, a release after the access that an acquire of `a`'s subgroup
+ * read from (workgroup_clocks.h).  Between lanes of one subgroup, any
+ * release after the access and any acquire after it, of any scope (which
+ * release an acquire read from is not matched there: lenient, so a correct
+ * program is never reported). */
+static inline bool synchronized_after(const struct vkmm_workgroup_monitor *m, uint32_t earlier, uint32_t moment,
+                                      const struct access *a)
 {
-    const struct sync_state *later = same_subgroup ? &m->local[a->subgroup] : &m->wide[a->subgroup];
-    return a->atomic_sync && released > moment && later->acquired > moment;
+    if (!a->atomic_sync)
+        return false;
+    if (earlier != a->subgroup)
+        return vkmm_workgroup_clocks_ordered(m->clocks, a->subgroup, earlier, moment);
+    return m->local[earlier].released > moment && m->local[a->subgroup].acquired > moment;
 }
 
-/* The last release of the subgroup of `invocation` (+ 1) that can order it
- * before an access of `a`'s subgroup. */
-static inline uint32_t released_by(const struct vkmm_workgroup_monitor *m, uint16_t invocation,
-                                   const struct access *a)
+static inline uint32_t subgroup_of(const struct vkmm_workgroup_monitor *m, uint16_t invocation)
 {
-    uint32_t subgroup = (uint32_t)(invocation - 1) / m->width;
-    return subgroup == a->subgroup ? m->local[subgroup].released : m->wide[subgroup].released;
-}
-
-static inline bool same_subgroup(const struct vkmm_workgroup_monitor *m, uint16_t invocation, const struct access *a)
-{
-    return (uint32_t)(invocation - 1) / m->width == a->subgroup;
+    return (uint32_t)(invocation - 1) / m->width;
 }
 
 static inline bool write_ordered(const struct vkmm_workgroup_monitor *m, const struct cell *b, const struct access *a)
 {
     return ordered_after(m, b->writer, b->writer_epoch, a->invocation, a->subgroup) ||
-           synchronized_after(m, released_by(m, b->writer, a), b->writer_moment, a, same_subgroup(m, b->writer, a));
+           synchronized_after(m, subgroup_of(m, b->writer), b->writer_moment, a);
 }
 
 static inline bool plain_write_ordered(const struct vkmm_workgroup_monitor *m, const struct cell *b,
                                        const struct access *a)
 {
     return ordered_after(m, b->plain_writer, b->plain_writer_epoch, a->invocation, a->subgroup) ||
-           synchronized_after(m, released_by(m, b->plain_writer, a), b->plain_writer_moment, a,
-                              same_subgroup(m, b->plain_writer, a));
+           synchronized_after(m, subgroup_of(m, b->plain_writer), b->plain_writer_moment, a);
+}
+
+static inline bool same_subgroup(const struct vkmm_workgroup_monitor *m, uint16_t invocation, const struct access *a)
+{
+    return subgroup_of(m, invocation) == a->subgroup;
 }
 
 /* Are two atomic writes mutually ordered (no race between them)?  When
@@ -342,13 +348,11 @@ static inline bool reads_ordered(const struct vkmm_workgroup_monitor *m, const s
         return true;
     if (b->reader_subgroup == a->subgroup + 1 && b->reader_epoch != m->epoch[a->subgroup])
         return true;
-    /* Several readers: any release of any scope (lenient). */
-    bool one_subgroup = b->reader_subgroup != MANY;
-    bool same = one_subgroup && b->reader_subgroup == a->subgroup + 1;
-    uint32_t released = !one_subgroup ? m->last_release
-                        : same        ? m->local[a->subgroup].released
-                                      : m->wide[b->reader_subgroup - 1].released;
-    return synchronized_after(m, released, b->reader_moment, a, !one_subgroup || same);
+    if (b->reader_subgroup != MANY)
+        return synchronized_after(m, b->reader_subgroup - 1u, b->reader_moment, a);
+    /* Readers of several subgroups: any release of any scope and an
+     * acquire after the reads (lenient). */
+    return a->atomic_sync && m->last_release > b->reader_moment && m->local[a->subgroup].acquired > b->reader_moment;
 }
 
 /* --- Records -------------------------------------------------------------------- */
@@ -412,6 +416,9 @@ static void record(struct vkmm_workgroup_monitor *m, uint32_t offset, uint32_t b
     }
     struct vkmm_workgroup_race *r = &races->race[races->count++];
     bool in_order = first->word <= second->word;
+    const struct sync_state *sync = sync_of(m, first, second);
+    bool unreleased = second->atomic_sync && sync[first->subgroup].released <= first->moment;
+    bool unacquired = second->atomic_sync && sync[second->subgroup].acquired <= first->moment;
     *r = (struct vkmm_workgroup_race){
         .earlier = race_side(m, in_order ? first : second),
         .later = race_side(m, in_order ? second : first),
@@ -420,8 +427,11 @@ static void record(struct vkmm_workgroup_monitor *m, uint32_t offset, uint32_t b
         .narrow_atomics = first->atomic && second->atomic && (first->narrow || second->narrow),
         /* Where fences and atomics may order Workgroup memory: which half
          * of a release/acquire pair is missing (synchronized_after). */
-        .unreleased = second->atomic_sync && sync_of(m, first, second)[first->subgroup].released <= first->moment,
-        .unacquired = second->atomic_sync && sync_of(m, first, second)[second->subgroup].acquired <= first->moment,
+        .unreleased = unreleased,
+        .unacquired = unacquired,
+        /* Both halves ran, but the acquire read no value of that release
+         * (workgroup_clocks.h). */
+        .unmatched = second->atomic_sync && !unreleased && !unacquired && first->subgroup != second->subgroup,
         .offset = offset,
         .bytes = bytes,
     };
@@ -874,6 +884,23 @@ static struct access lane_access(const struct vkmm_workgroup_monitor *m, uint32_
     };
 }
 
+/* The words an atomic of a module whose atomics order Workgroup memory
+ * reads or writes: what its acquire read from, and which clock its write
+ * leaves (workgroup_clocks.h).  Any other access first settles an atomic
+ * that named no word here (one on a buffer). */
+static void match_atomic(struct vkmm_workgroup_monitor *m, const uint64_t *addresses, uint64_t lanes, uint32_t size,
+                         uint32_t flags, uint32_t subgroup)
+{
+    for (uint32_t lane = 0; (flags & VKMM_WORKGROUP_ATOMIC) && lane < m->width && lane < 64; lane++) {
+        uint64_t at;
+        if (!(lanes >> lane & 1) || !vkmm_lane_offset(addresses[lane], (uintptr_t)m->shared, m->size, size, &at))
+            continue;
+        for (uint64_t word = at / WORD; word <= (at + size - 1) / WORD; word++)
+            vkmm_workgroup_clocks_atomic_word(m->clocks, subgroup, (uint32_t)word);
+    }
+    vkmm_workgroup_clocks_settle(m->clocks, subgroup);
+}
+
 /* Races by control barriers (the cells), for one subgroup's access: returns
  * how far to move the lanes' addresses (to the view, where a racing read
  * sees stale bytes) or 0. */
@@ -882,6 +909,8 @@ static int64_t judge_access(struct vkmm_workgroup_monitor *m, const uint64_t *ad
 {
     uintptr_t base = (uintptr_t)m->shared;
     m->call++;
+    if (flags & VKMM_ACCESS_ATOMIC_SYNC)
+        match_atomic(m, addresses, lanes, size, flags, subgroup);
     uint64_t stale_lanes = 0;
     bool uniform = !(flags & VKMM_WORKGROUP_WRITE) && same_address(m, addresses, lanes);
     uint64_t first;

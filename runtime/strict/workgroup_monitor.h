@@ -39,6 +39,8 @@ struct vkmm_workgroup_race {
     bool uninitialized;          /* `later` read bytes no invocation of the workgroup wrote (`earlier` = `later`) */
     bool unreleased, unacquired; /* fences or atomics may order Workgroup memory here, but the first access's
                                     subgroup made no release after it / the second's no acquire after it */
+    bool unmatched;              /* both were made, but the acquire read from no release of the first's subgroup
+                                    after its access (another variable, or an older value) */
     uint32_t offset;             /* first byte, in the workgroup's shared memory */
     uint32_t workgroup[3];
     uint64_t bytes;

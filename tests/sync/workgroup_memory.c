@@ -36,6 +36,7 @@ enum {
     CORRECT_DEVICE_HANDOFF_WORKGROUP_SCOPE,
     HISTOGRAM_NOT_CLEARED,
     PAIR_SWAP_NO_BARRIER,
+    HANDOFF_ACQUIRE_OTHER_FLAG,
     VARIANTS
 };
 
@@ -70,6 +71,9 @@ static const struct sync_variant variants[VARIANTS] = {
     [HISTOGRAM_NOT_CLEARED] = { "bug_shared_histogram_not_cleared", "VKMM-HAZARD-UNINITIALIZED-READ" },
     /* Neighbouring lanes of one subgroup swap words without barrier(). */
     [PAIR_SWAP_NO_BARRIER] = { "bug_pair_swap_between_lanes_without_barrier", "VKMM-HAZARD-WORKGROUP-RACE" },
+    /* The acquire reads another variable than the one released. */
+    [HANDOFF_ACQUIRE_OTHER_FLAG] = { "bug_shared_flag_handoff_acquire_of_another_variable",
+                                     "VKMM-HAZARD-WORKGROUP-RACE" },
 };
 
 static const char *const shaders[VARIANTS] = {
@@ -101,6 +105,7 @@ static const char *const shaders[VARIANTS] = {
     [CORRECT_DEVICE_HANDOFF_WORKGROUP_SCOPE] = "sync_device_handoff_workgroup_scope",
     [HISTOGRAM_NOT_CLEARED] = "sync_shared_histogram_not_cleared",
     [PAIR_SWAP_NO_BARRIER] = "sync_shared_pair_swap_no_barrier",
+    [HANDOFF_ACQUIRE_OTHER_FLAG] = "sync_shared_handoff_other_flag",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -226,6 +231,7 @@ static void bug_device_plain_read_of_count(void **state) { (void)state; run(DEVI
 static void bug_device_coherent_read_of_count(void **state) { (void)state; run(DEVICE_COHERENT_READ_OF_COUNT); }
 static void bug_histogram_not_cleared(void **state) { (void)state; run(HISTOGRAM_NOT_CLEARED); }
 static void bug_pair_swap_no_barrier(void **state) { (void)state; run(PAIR_SWAP_NO_BARRIER); }
+static void bug_handoff_acquire_other_flag(void **state) { (void)state; run(HANDOFF_ACQUIRE_OTHER_FLAG); }
 static void correct_device_handoff_workgroup_scope(void **state)
 {
     (void)state;
@@ -250,6 +256,7 @@ int main(void)
         cmocka_unit_test(bug_device_coherent_read_of_count), cmocka_unit_test(correct_device_handoff_workgroup_scope),
         cmocka_unit_test(bug_histogram_not_cleared),
         cmocka_unit_test(bug_pair_swap_no_barrier),
+        cmocka_unit_test(bug_handoff_acquire_other_flag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

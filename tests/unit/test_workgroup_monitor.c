@@ -314,24 +314,59 @@ static void test_reads_of_unwritten_memory(void **state)
     vkmm_workgroup_monitor_destroy(m);
 }
 
+/* A fence, or an atomic of lane 0 of `subgroup` on the word at `offset`
+ * with its access, in a module whose fences and atomics order Workgroup
+ * memory (the generated code's two calls). */
+static void sync_at(struct vkmm_workgroup_monitor *m, uint8_t *shared, uint32_t subgroup, uint32_t kind,
+                    uint32_t offset)
+{
+    vkmm_workgroup_monitor_barrier(m, subgroup, VKMM_WORKGROUP_SYNC | kind);
+    if (!(kind & (VKMM_SYNC_ATOMIC_READ | VKMM_SYNC_ATOMIC_WRITE)))
+        return;
+    const uint32_t at[WIDTH] = { offset, offset, offset, offset };
+    uint32_t flags = VKMM_WORKGROUP_ATOMIC | VKMM_ACCESS_ATOMIC_SYNC |
+                     (kind & VKMM_SYNC_ATOMIC_READ ? VKMM_WORKGROUP_READ : 0) |
+                     (kind & VKMM_SYNC_ATOMIC_WRITE ? VKMM_WORKGROUP_WRITE : 0) |
+                     (kind & VKMM_SYNC_NARROW ? VKMM_ACCESS_NARROW_ATOMIC : 0);
+    access(m, shared, subgroup, 1, at, 4, flags, 30 + offset);
+}
+
+enum { DATA = 8, FLAG = 16, OTHER_FLAG = 20 };
+
+static void sync_op(struct vkmm_workgroup_monitor *m, uint8_t *shared, uint32_t subgroup, uint32_t kind)
+{
+    sync_at(m, shared, subgroup, kind, FLAG);
+}
+
+static void write_data(struct vkmm_workgroup_monitor *m, uint8_t *shared, uint32_t subgroup, uint32_t word)
+{
+    const uint32_t at[WIDTH] = { DATA, DATA, DATA, DATA };
+    access(m, shared, subgroup, 1, at, 4, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_ATOMIC_SYNC, word);
+}
+
+static void read_data(struct vkmm_workgroup_monitor *m, uint8_t *shared, uint32_t subgroup, uint32_t word)
+{
+    const uint32_t at[WIDTH] = { DATA, DATA, DATA, DATA };
+    access(m, shared, subgroup, 1, at, 4, VKMM_WORKGROUP_READ | VKMM_ACCESS_ATOMIC_SYNC, word);
+}
+
 /* In a module whose fences and atomics order Workgroup memory, a write and
  * another subgroup's read are ordered by a release after the write and an
- * acquire after it (000 "Synchronizes-With"): a release atomic, or a release
- * fence and then an atomic write; an acquire atomic, or an atomic read and
- * then an acquire fence. */
+ * acquire after it that reads the release's value (000 "Synchronizes-With"):
+ * a release atomic, or a release fence and then an atomic write; an acquire
+ * atomic, or an atomic read and then an acquire fence. */
 static uint32_t handoff_races(const uint32_t *producer, uint32_t producer_count, const uint32_t *consumer,
                               uint32_t consumer_count, struct vkmm_workgroup_race *first)
 {
     struct vkmm_workgroup_races races = { 0 };
     uint8_t shared[SHARED] = { 0 };
     struct vkmm_workgroup_monitor *m = started(&races, shared);
-    const uint32_t at8[WIDTH] = { 8, 8, 8, 8 };
-    access(m, shared, 0, 1, at8, 4, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_ATOMIC_SYNC, 10);
+    write_data(m, shared, 0, 10);
     for (uint32_t i = 0; i < producer_count; i++)
-        vkmm_workgroup_monitor_barrier(m, 0, VKMM_WORKGROUP_SYNC | producer[i]);
+        sync_op(m, shared, 0, producer[i]);
     for (uint32_t i = 0; i < consumer_count; i++)
-        vkmm_workgroup_monitor_barrier(m, 1, VKMM_WORKGROUP_SYNC | consumer[i]);
-    access(m, shared, 1, 1, at8, 4, VKMM_WORKGROUP_READ | VKMM_ACCESS_ATOMIC_SYNC, 20);
+        sync_op(m, shared, 1, consumer[i]);
+    read_data(m, shared, 1, 20);
     if (races.count)
         *first = races.race[0];
     vkmm_workgroup_monitor_destroy(m);
@@ -376,8 +411,8 @@ static void test_release_and_acquire_order_a_handoff(void **state)
         struct vkmm_workgroup_monitor *m = started(&races, shared);
         const uint32_t at8[WIDTH] = { 8, 8, 8, 8 };
         access(m, shared, 0, 1, at8, 4, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_ATOMIC_SYNC, 10); /* lane 0 */
-        vkmm_workgroup_monitor_barrier(m, 0, VKMM_WORKGROUP_SYNC | narrow_store[0]);
-        vkmm_workgroup_monitor_barrier(m, 0, VKMM_WORKGROUP_SYNC | narrow_load[0]);
+        sync_op(m, shared, 0, narrow_store[0]);
+        sync_op(m, shared, 0, narrow_load[0]);
         access(m, shared, 0, 2, at8, 4, VKMM_WORKGROUP_READ | VKMM_ACCESS_ATOMIC_SYNC, 20); /* lane 1 */
         assert_int_equal(races.count, 0);
         vkmm_workgroup_monitor_destroy(m);
@@ -386,13 +421,110 @@ static void test_release_and_acquire_order_a_handoff(void **state)
     struct vkmm_workgroup_races races = { 0 };
     uint8_t shared[SHARED] = { 0 };
     struct vkmm_workgroup_monitor *m = started(&races, shared);
-    const uint32_t at8[WIDTH] = { 8, 8, 8, 8 };
-    vkmm_workgroup_monitor_barrier(m, 1, VKMM_WORKGROUP_SYNC | VKMM_SYNC_ACQUIRE | VKMM_SYNC_ATOMIC_READ);
-    access(m, shared, 0, 1, at8, 4, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_ATOMIC_SYNC, 10);
-    vkmm_workgroup_monitor_barrier(m, 0, VKMM_WORKGROUP_SYNC | VKMM_SYNC_RELEASE | VKMM_SYNC_ATOMIC_WRITE);
-    access(m, shared, 1, 1, at8, 4, VKMM_WORKGROUP_READ | VKMM_ACCESS_ATOMIC_SYNC, 20);
+    sync_op(m, shared, 1, VKMM_SYNC_ACQUIRE | VKMM_SYNC_ATOMIC_READ);
+    write_data(m, shared, 0, 10);
+    sync_op(m, shared, 0, VKMM_SYNC_RELEASE | VKMM_SYNC_ATOMIC_WRITE);
+    read_data(m, shared, 1, 20);
     assert_int_equal(races.count, 1);
     assert_true(races.race[0].unacquired);
+    vkmm_workgroup_monitor_destroy(m);
+}
+
+/* Steps of three subgroups: the data write of subgroup 0 (word 10), fences
+ * and atomics, and the read of `reader` (word 20); returns the races. */
+struct step {
+    uint32_t subgroup, kind, offset; /* kind 0: subgroup 0 writes the data again (word 11) */
+};
+
+static uint32_t chain_races(const struct step *steps, uint32_t count, uint32_t reader,
+                            struct vkmm_workgroup_race *first)
+{
+    struct vkmm_workgroup_races races = { 0 };
+    uint8_t shared[SHARED] = { 0 };
+    struct vkmm_workgroup_monitor *m = started(&races, shared);
+    write_data(m, shared, 0, 10);
+    for (uint32_t i = 0; i < count; i++) {
+        if (steps[i].kind)
+            sync_at(m, shared, steps[i].subgroup, steps[i].kind, steps[i].offset);
+        else
+            write_data(m, shared, 0, 11);
+    }
+    read_data(m, shared, reader, 20);
+    if (races.count)
+        *first = races.race[0];
+    vkmm_workgroup_monitor_destroy(m);
+    return races.count;
+}
+
+/* An acquire synchronizes with the release whose value it read (000
+ * "Synchronizes-With"), or a read-modify-write's later in that release's
+ * sequence ("Release Sequence"); not with any release that merely ran
+ * before it.  Happens-before is transitive through a chain of subgroups. */
+static void test_acquire_matches_the_release_it_read(void **state)
+{
+    (void)state;
+    struct vkmm_workgroup_race race;
+    const uint32_t release = VKMM_SYNC_RELEASE | VKMM_SYNC_ATOMIC_WRITE;
+    const uint32_t acquire = VKMM_SYNC_ACQUIRE | VKMM_SYNC_ATOMIC_READ;
+    const uint32_t relaxed_store = VKMM_SYNC_ATOMIC_WRITE;
+    const uint32_t relaxed_add = VKMM_SYNC_ATOMIC_READ | VKMM_SYNC_ATOMIC_WRITE;
+    /* The acquire reads another flag: no order, whatever ran before. */
+    const struct step other_flag[] = { { 0, release, FLAG }, { 1, acquire, OTHER_FLAG } };
+    assert_int_equal(chain_races(other_flag, 2, 1, &race), 1);
+    assert_true(race.unmatched && !race.unreleased && !race.unacquired);
+    /* ... even when a third subgroup released that other flag. */
+    const struct step third[] = { { 0, release, FLAG }, { 2, release, OTHER_FLAG }, { 1, acquire, OTHER_FLAG } };
+    assert_int_equal(chain_races(third, 3, 1, &race), 1);
+    assert_true(race.unmatched);
+    /* A chain: 0 releases FLAG, 1 acquires it and releases OTHER_FLAG, 2
+     * acquires that: 0's write happens before 2's read. */
+    const struct step chain[] = { { 0, release, FLAG }, { 1, acquire, FLAG }, { 1, release, OTHER_FLAG },
+                                  { 2, acquire, OTHER_FLAG } };
+    assert_int_equal(chain_races(chain, 4, 2, &race), 0);
+    /* A relaxed read-modify-write continues the release sequence ... */
+    const struct step sequence[] = { { 0, release, FLAG }, { 1, relaxed_add, FLAG }, { 2, acquire, FLAG } };
+    assert_int_equal(chain_races(sequence, 3, 2, &race), 0);
+    /* ... a relaxed store ends it. */
+    const struct step broken[] = { { 0, release, FLAG }, { 1, relaxed_store, FLAG }, { 2, acquire, FLAG } };
+    assert_int_equal(chain_races(broken, 3, 2, &race), 1);
+    assert_true(race.unmatched);
+    /* The acquire read a value released before the data's second write. */
+    const struct step older[] = { { 0, release, FLAG }, { 0, 0, 0 }, { 0, release, OTHER_FLAG }, { 1, acquire, FLAG } };
+    assert_int_equal(chain_races(older, 4, 1, &race), 1);
+    assert_int_equal(race.earlier.word, 11);
+    /* A relaxed read of the flag, then an acquire fence: synchronized. */
+    const struct step fence[] = { { 0, release, FLAG }, { 1, VKMM_SYNC_ATOMIC_READ, FLAG }, { 1, VKMM_SYNC_ACQUIRE, 0 } };
+    assert_int_equal(chain_races(fence, 3, 1, &race), 0);
+    /* ... but not when the relaxed read was of another flag. */
+    const struct step fence_other[] = { { 0, release, FLAG },
+                                        { 1, VKMM_SYNC_ATOMIC_READ, OTHER_FLAG },
+                                        { 1, VKMM_SYNC_ACQUIRE, 0 } };
+    assert_int_equal(chain_races(fence_other, 3, 1, &race), 1);
+    assert_true(race.unmatched);
+}
+
+/* An atomic on other storage (a buffer) that releases or acquires Workgroup
+ * memory names no word here: its acquire synchronizes with every release
+ * before it (lenient: never a report on a correct program). */
+static void test_atomics_on_other_storage_are_lenient(void **state)
+{
+    (void)state;
+    struct vkmm_workgroup_races races = { 0 };
+    uint8_t shared[SHARED] = { 0 };
+    struct vkmm_workgroup_monitor *m = started(&races, shared);
+    write_data(m, shared, 0, 10);
+    vkmm_workgroup_monitor_barrier(m, 0, VKMM_WORKGROUP_SYNC | VKMM_SYNC_RELEASE | VKMM_SYNC_ATOMIC_WRITE);
+    vkmm_workgroup_monitor_barrier(m, 1, VKMM_WORKGROUP_SYNC | VKMM_SYNC_ACQUIRE | VKMM_SYNC_ATOMIC_READ);
+    read_data(m, shared, 1, 20);
+    assert_int_equal(races.count, 0);
+    /* A release made after the acquire is not acquired (after a barrier,
+     * which orders everything before it). */
+    vkmm_workgroup_monitor_barrier_open(m);
+    write_data(m, shared, 2, 12);
+    vkmm_workgroup_monitor_barrier(m, 3, VKMM_WORKGROUP_SYNC | VKMM_SYNC_ACQUIRE | VKMM_SYNC_ATOMIC_READ);
+    vkmm_workgroup_monitor_barrier(m, 2, VKMM_WORKGROUP_SYNC | VKMM_SYNC_RELEASE | VKMM_SYNC_ATOMIC_WRITE);
+    read_data(m, shared, 3, 21);
+    assert_int_equal(races.count, 1);
     vkmm_workgroup_monitor_destroy(m);
 }
 
@@ -404,6 +536,8 @@ int main(void)
         cmocka_unit_test(test_word_states_match_byte_states),
         cmocka_unit_test(test_plain_store_then_atomics_races),
         cmocka_unit_test(test_release_and_acquire_order_a_handoff),
+        cmocka_unit_test(test_acquire_matches_the_release_it_read),
+        cmocka_unit_test(test_atomics_on_other_storage_are_lenient),
         cmocka_unit_test(test_subgroup_scope_atomics_race_between_subgroups),
         cmocka_unit_test(test_reads_of_unwritten_memory),
     };
