@@ -588,6 +588,126 @@ static bool history_short(const struct vkmm_mm_memory *m, uint64_t g)
     return true;
 }
 
+/* ---- the snapshots of a large landing, on the engine's threads ---------- */
+
+/* A landing of this many granules or more (1 MiB) takes its snapshots on
+ * the engine's threads (bulk.c), in pieces of SNAPSHOT_PIECE granules. */
+#define SNAPSHOT_PIECE 4096u
+#define SNAPSHOT_MIN (4u * SNAPSHOT_PIECE)
+
+/* Per piece: first what it needs (versions, per-byte seqs, new history
+ * granules, granules whose history is long afterwards), then where its
+ * own versions, seqs and history entries start. */
+struct snapshot_piece {
+    uint32_t versions, seqs, granules, long_histories;
+};
+
+struct snapshots {
+    struct vkmm_mm_memory *m;
+    uint64_t first, last, seq;
+    struct snapshot_piece *need, *at;
+};
+
+static bool snapshot_wanted(const struct vkmm_mm_memory *m, uint64_t g, uint64_t seq)
+{
+    return vkmm_mm_meta_granule_max(&m->dev_seq, g) < seq;
+}
+
+static void snapshot_piece_range(const struct snapshots *k, uint64_t index, uint64_t *from, uint64_t *to)
+{
+    *from = k->first + index * SNAPSHOT_PIECE;
+    *to = k->last + 1 - *from < SNAPSHOT_PIECE ? k->last + 1 : *from + SNAPSHOT_PIECE;
+}
+
+static void count_snapshots(void *context, uint64_t index)
+{
+    struct snapshots *k = context;
+    struct snapshot_piece need = { 0 };
+    uint64_t from, to;
+    snapshot_piece_range(k, index, &from, &to);
+    for (uint64_t g = from; g < to; g++) {
+        if (!snapshot_wanted(k->m, g, k->seq))
+            continue;
+        need.versions++;
+        need.seqs += (vkmm_mm_meta_cell(&k->m->dev_seq, g) & VKMM_MM_META_DETAIL) != 0;
+        need.granules += !k->m->dev_hist[g];
+    }
+    k->need[index] = need;
+}
+
+/* Each piece fills the versions, seqs and history entries reserved for it,
+ * in granule order, as granule_snapshot would; the indices depend on the
+ * pieces only, not on the threads. */
+static void take_snapshots(void *context, uint64_t index)
+{
+    struct snapshots *k = context;
+    struct vkmm_mm_memory *m = k->m;
+    struct snapshot_piece at = k->at[index];
+    uint64_t from, to;
+    snapshot_piece_range(k, index, &from, &to);
+    for (uint64_t g = from; g < to; g++) {
+        if (snapshot_wanted(m, g, k->seq)) {
+            uint32_t i = at.versions++;
+            struct vkmm_mm_version *v = &m->versions[i];
+            uint64_t base = g * VKMM_MM_GRANULE;
+            uint64_t n = m->size - base < VKMM_MM_GRANULE ? m->size - base : VKMM_MM_GRANULE;
+            uint64_t seq = vkmm_mm_meta_cell(&m->dev_seq, g);
+            *v = (struct vkmm_mm_version){ .seq = seq, .next = m->dev_hist[g] };
+            memcpy(v->value, m->dev + base, n);
+            if (seq & VKMM_MM_META_DETAIL) {
+                v->seqs = at.seqs++;
+                vkmm_mm_meta_granule_values(&m->dev_seq, g, m->version_seqs[v->seqs]);
+            }
+            if (!m->dev_hist[g])
+                m->hist_granules[at.granules++] = g;
+            m->dev_hist[g] = i;
+        }
+        k->need[index].long_histories += !history_short(m, g);
+    }
+}
+
+/* The snapshots of granules [first, last] on the engine's threads, with
+ * fresh indices reserved at once; false (nothing done) when the room
+ * cannot be had, and the caller takes them one by one. */
+static bool parallel_snapshots(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t first, uint64_t last,
+                               uint64_t seq, bool *long_histories)
+{
+    uint64_t count = (last - first) / SNAPSHOT_PIECE + 1;
+    struct snapshots k = { .m = m, .first = first, .last = last, .seq = seq };
+    k.need = vkmm_mm_calloc(e, count * 2, sizeof *k.need);
+    if (!k.need)
+        return false;
+    k.at = k.need + count;
+    e->parallel(e->parallel_user, count, count_snapshots, &k);
+    uint64_t versions = m->version_count ? m->version_count : 1, seqs = m->version_seqs_count ? m->version_seqs_count : 1;
+    uint64_t granules = m->hist_count;
+    for (uint64_t p = 0; p < count; p++) {
+        k.at[p] = (struct snapshot_piece){ (uint32_t)versions, (uint32_t)seqs, (uint32_t)granules, 0 };
+        versions += k.need[p].versions;
+        seqs += k.need[p].seqs;
+        granules += k.need[p].granules;
+    }
+    bool room = versions < UINT32_MAX && seqs < UINT32_MAX && granules < UINT32_MAX &&
+                vkmm_mm_reserve(e, (void **)&m->versions, &m->version_capacity, versions, sizeof *m->versions) &&
+                vkmm_mm_reserve(e, (void **)&m->version_seqs, &m->version_seqs_capacity, seqs,
+                                sizeof *m->version_seqs) &&
+                vkmm_mm_reserve(e, (void **)&m->hist_granules, &m->hist_capacity, granules, sizeof *m->hist_granules);
+    if (room) {
+        for (uint64_t p = 0; p < count; p++)
+            k.need[p].long_histories = 0;
+        e->parallel(e->parallel_user, count, take_snapshots, &k);
+        m->version_live += (uint32_t)(versions - (m->version_count ? m->version_count : 1));
+        m->version_count = (uint32_t)versions;
+        m->version_seqs_count = (uint32_t)seqs;
+        m->hist_count = (uint32_t)granules;
+        *long_histories = false;
+        for (uint64_t p = 0; p < count; p++)
+            *long_histories |= k.need[p].long_histories != 0;
+    }
+    vkmm_mm_free(e, k.need);
+    return room;
+}
+
 /* Bound the history: a byte's version is returned to a read path whose
  * visible seq V falls in [its seq, the byte's next newer seq); a version of
  * granule g is kept only while some byte of it has such a V among the
@@ -671,9 +791,11 @@ void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
     uint64_t first = begin / VKMM_MM_GRANULE, last = (end - 1) / VKMM_MM_GRANULE;
     /* Each granule's version goes to its history before any byte lands;
      * then the bytes and their seqs land at once. */
-    for (uint64_t g = first; g <= last && !e->landing_without_history; g++)
-        if (vkmm_mm_meta_granule_max(&m->dev_seq, g) < seq)
-            granule_snapshot(e, m, g);
+    bool prune = !e->landing_without_history;
+    if (prune && !(e->parallel && last - first >= SNAPSHOT_MIN && parallel_snapshots(e, m, first, last, seq, &prune)))
+        for (uint64_t g = first; g <= last && !e->landing_without_history; g++)
+            if (snapshot_wanted(m, g, seq))
+                granule_snapshot(e, m, g);
     /* The host domain keeps what device memory held until a device->host
      * domain operation moves the new bytes. */
     if (m->host_visible)
@@ -681,7 +803,8 @@ void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
     vkmm_mm_copy(e, m->dev + begin, values, end - begin);
     vkmm_mm_meta_fill(e, &m->dev_seq, begin, end, seq);
     vkmm_mm_meta_fill(e, &m->dev_wts, begin, end, wts);
-    for (uint64_t g = first; g <= last && !e->landing_without_history; g++)
+    /* Histories of HISTORY_KEPT versions or fewer are left as they are. */
+    for (uint64_t g = first; g <= last && prune; g++)
         history_prune(e, m, g);
 }
 

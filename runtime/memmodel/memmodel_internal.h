@@ -267,6 +267,12 @@ void vkmm_mm_meta_set(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint6
 void vkmm_mm_meta_fill(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t begin, uint64_t end,
                        uint64_t value);
 uint64_t vkmm_mm_meta_run_end(const struct vkmm_mm_meta *meta, uint64_t b, uint64_t end);
+/* The first granule in [g, last) whose cell is not the uniform `value`. */
+uint64_t vkmm_mm_meta_uniform_end(const struct vkmm_mm_meta *meta, uint64_t g, uint64_t last, uint64_t value);
+/* The first granule in [g, last) where some byte's value in `a` may exceed
+ * its value in `b` (g itself unless both have 64-bit cells). */
+uint64_t vkmm_mm_meta_first_above(const struct vkmm_mm_meta *a, const struct vkmm_mm_meta *b, uint64_t g,
+                                  uint64_t last);
 /* The largest and smallest value among the bytes of granule g: inline for
  * the common uniform granule (the engine's per-granule loops ask it for
  * every granule of megabytes), out of line for pairs and blocks. */

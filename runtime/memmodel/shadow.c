@@ -290,6 +290,16 @@ static void fill_whole_granules(struct vkmm_mm_meta *meta, uint64_t first, uint6
     if (meta->narrow) {
         uint32_t *cells = meta->cells;
         for (uint64_t g = first; g < last; g++) {
+            /* Eight uniform cells at once (vector code): most are. */
+            uint32_t details = 0;
+            for (unsigned k = 0; g + 8 <= last && k < 8; k++)
+                details |= cells[g + k];
+            if (g + 8 <= last && !(details & VKMM_MM_META_NARROW_DETAIL)) {
+                for (unsigned k = 0; k < 8; k++)
+                    cells[g + k] = (uint32_t)value;
+                g += 7;
+                continue;
+            }
             if (cells[g] & VKMM_MM_META_NARROW_DETAIL)
                 granule_release(meta, g);
             cells[g] = (uint32_t)value;
@@ -297,11 +307,77 @@ static void fill_whole_granules(struct vkmm_mm_meta *meta, uint64_t first, uint6
     } else {
         uint64_t *cells = meta->cells;
         for (uint64_t g = first; g < last; g++) {
+            uint64_t details = 0;
+            for (unsigned k = 0; g + 8 <= last && k < 8; k++)
+                details |= cells[g + k];
+            if (g + 8 <= last && !(details & DETAIL)) {
+                for (unsigned k = 0; k < 8; k++)
+                    cells[g + k] = value;
+                g += 7;
+                continue;
+            }
             if (cells[g] & DETAIL)
                 granule_release(meta, g);
             cells[g] = value;
         }
     }
+}
+
+/* The first granule in [g, last) whose cell is not the uniform `value`,
+ * eight cells at a time (vector compares): the engine's walks over runs
+ * that span megabytes of one value. */
+uint64_t vkmm_mm_meta_uniform_end(const struct vkmm_mm_meta *meta, uint64_t g, uint64_t last, uint64_t value)
+{
+    if (meta->narrow) {
+        if (value >= VKMM_MM_META_NARROW_DETAIL)
+            return g; /* never a narrow uniform cell */
+        const uint32_t *cells = meta->cells;
+        uint32_t v = (uint32_t)value;
+        for (; g + 8 <= last; g += 8) {
+            uint32_t differ = 0;
+            for (unsigned k = 0; k < 8; k++)
+                differ |= cells[g + k] ^ v;
+            if (differ)
+                break;
+        }
+        while (g < last && cells[g] == v)
+            g++;
+        return g;
+    }
+    if (value & DETAIL)
+        return g;
+    const uint64_t *cells = meta->cells;
+    for (; g + 8 <= last; g += 8) {
+        uint64_t differ = 0;
+        for (unsigned k = 0; k < 8; k++)
+            differ |= cells[g + k] ^ value;
+        if (differ)
+            break;
+    }
+    while (g < last && cells[g] == value)
+        g++;
+    return g;
+}
+
+/* The first granule in [g, last) where some byte's value in `a` may exceed
+ * its value in `b`: both cells uniform with a's no greater than b's is
+ * skipped, eight at a time.  Metas of 64-bit cells only (else g). */
+uint64_t vkmm_mm_meta_first_above(const struct vkmm_mm_meta *a, const struct vkmm_mm_meta *b, uint64_t g,
+                                  uint64_t last)
+{
+    if (a->narrow || b->narrow)
+        return g;
+    const uint64_t *x = a->cells, *y = b->cells;
+    for (; g + 8 <= last; g += 8) {
+        uint64_t above = 0;
+        for (unsigned k = 0; k < 8; k++)
+            above |= ((x[g + k] | y[g + k]) & DETAIL) | (uint64_t)(x[g + k] > y[g + k]);
+        if (above)
+            break;
+    }
+    while (g < last && !((x[g] | y[g]) & DETAIL) && x[g] <= y[g])
+        g++;
+    return g;
 }
 
 void vkmm_mm_meta_fill(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t begin, uint64_t end,
@@ -339,7 +415,7 @@ uint64_t vkmm_mm_meta_run_end(const struct vkmm_mm_meta *meta, uint64_t b, uint6
         if (!(cell & DETAIL)) {
             if (cell != value)
                 return b;
-            b = (g + 1) * G;
+            b = vkmm_mm_meta_uniform_end(meta, g + 1, (end + G - 1) / G, value) * G;
             continue;
         }
         for (; b < end && b < (g + 1) * G; b++)

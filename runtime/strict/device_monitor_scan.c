@@ -153,7 +153,7 @@ void vkmm_device_monitor_scan(const struct vkmm_device_monitor *m, const uint8_t
  * list of runs; the lists are then handed out in order, runs that meet at
  * a piece's edge joined.  A piece whose runs outgrow its list (a scattered
  * access: every other word) is scanned again in order instead. */
-#define PIECE_BYTES (4ull << 20) /* a multiple of CHUNK_WORDS * WORD */
+#define PIECE_BYTES (1ull << 20) /* a multiple of CHUNK_WORDS * WORD */
 #define PIECE_RUNS 16384u
 
 struct found_run {

@@ -288,7 +288,7 @@ static void access_at(struct vkmm_device_monitor *m, uint8_t *memory, uint64_t a
     vkmm_device_monitor_access(m, address, 1, size | flags << 16, tag, 20ull << 32, "s", 0);
 }
 
-/* Runs across the 4 MiB pieces' edges, a scattered stretch that outgrows
+/* Runs across the 1 MiB pieces' edges, a scattered stretch that outgrows
  * a piece's list (every other word of a whole piece), split words; the
  * spread scan of random ranges (and of the whole) hands out exactly the
  * plain scan's runs, in order per kind. */
