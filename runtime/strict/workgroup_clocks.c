@@ -60,8 +60,8 @@ void vkmm_workgroup_clocks_destroy(struct vkmm_workgroup_clocks *c)
 /* The rows, made when the first fence or atomic needs them. */
 static bool make_rows(struct vkmm_workgroup_clocks *c)
 {
-    if (c->seen)
-        return true;
+    if (c->broken || c->seen)
+        return !c->broken;
     size_t n = c->subgroups, rows = n * n;
     c->seen = calloc(rows, sizeof(uint32_t));
     c->fence = calloc(rows, sizeof(uint32_t));
@@ -202,9 +202,15 @@ static void acquire_from(struct vkmm_workgroup_clocks *c, uint32_t s, uint32_t k
         join(c, row(c, c->seen, s), from);
 }
 
+/* Rows made and whole: a broken clock set counts everything as ordered. */
+static bool rows_ready(const struct vkmm_workgroup_clocks *c, uint32_t s)
+{
+    return c && !c->broken && c->seen && s < c->subgroups;
+}
+
 void vkmm_workgroup_clocks_atomic_word(struct vkmm_workgroup_clocks *c, uint32_t s, uint32_t word)
 {
-    if (!c || s >= c->subgroups || !c->seen || !c->op[s] || word >= c->words)
+    if (!rows_ready(c, s) || !c->op[s] || word >= c->words)
         return;
     uint32_t kind = c->op[s];
     c->named[s] = true;
@@ -236,7 +242,7 @@ void vkmm_workgroup_clocks_atomic_word(struct vkmm_workgroup_clocks *c, uint32_t
 
 void vkmm_workgroup_clocks_settle(struct vkmm_workgroup_clocks *c, uint32_t s)
 {
-    if (!c || s >= c->subgroups || !c->seen || !c->op[s])
+    if (!rows_ready(c, s) || !c->op[s])
         return;
     if (!c->named[s] && (c->op[s] & VKMM_SYNC_ATOMIC_READ))
         acquire_from(c, s, c->op[s], row(c, c->unnamed, s));
