@@ -523,6 +523,19 @@ static void version_release(struct vkmm_mm_memory *m, uint32_t i)
     m->version_live--;
 }
 
+/* Version v takes granule g's bytes and seq cell as they are now, ahead of
+ * its history (the per-byte seqs of a granule that has them are the
+ * caller's to place). */
+static uint64_t version_take(const struct vkmm_mm_memory *m, struct vkmm_mm_version *v, uint64_t g)
+{
+    uint64_t base = g * VKMM_MM_GRANULE;
+    uint64_t n = m->size - base < VKMM_MM_GRANULE ? m->size - base : VKMM_MM_GRANULE;
+    uint64_t seq = vkmm_mm_meta_cell(&m->dev_seq, g);
+    *v = (struct vkmm_mm_version){ .seq = seq, .next = m->dev_hist[g] };
+    memcpy(v->value, m->dev + base, n);
+    return seq;
+}
+
 /* Granule g as it is now becomes its newest overwritten version. */
 static void granule_snapshot(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t g)
 {
@@ -530,12 +543,7 @@ static void granule_snapshot(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m,
     if (!i)
         return;
     struct vkmm_mm_version *v = &m->versions[i];
-    uint64_t base = g * VKMM_MM_GRANULE;
-    uint64_t n = m->size - base < VKMM_MM_GRANULE ? m->size - base : VKMM_MM_GRANULE;
-    uint64_t seq = vkmm_mm_meta_cell(&m->dev_seq, g);
-    *v = (struct vkmm_mm_version){ .seq = seq, .next = m->dev_hist[g] };
-    memcpy(v->value, m->dev + base, n);
-    if (seq & VKMM_MM_META_DETAIL) {
+    if (version_take(m, v, g) & VKMM_MM_META_DETAIL) {
         v->seqs = version_seqs_alloc(e, m);
         if (!v->seqs) {
             version_release(m, i);
@@ -649,12 +657,7 @@ static void take_snapshots(void *context, uint64_t index)
         if (snapshot_wanted(m, g, k->seq)) {
             uint32_t i = at.versions++;
             struct vkmm_mm_version *v = &m->versions[i];
-            uint64_t base = g * VKMM_MM_GRANULE;
-            uint64_t n = m->size - base < VKMM_MM_GRANULE ? m->size - base : VKMM_MM_GRANULE;
-            uint64_t seq = vkmm_mm_meta_cell(&m->dev_seq, g);
-            *v = (struct vkmm_mm_version){ .seq = seq, .next = m->dev_hist[g] };
-            memcpy(v->value, m->dev + base, n);
-            if (seq & VKMM_MM_META_DETAIL) {
+            if (version_take(m, v, g) & VKMM_MM_META_DETAIL) {
                 v->seqs = at.seqs++;
                 vkmm_mm_meta_granule_values(&m->dev_seq, g, m->version_seqs[v->seqs]);
             }
