@@ -487,7 +487,7 @@ static void run_strict(struct vkmm_device *device, const struct vkmm_strict_comm
         run_resident(run, slots, resident, 0, groups, groups);
     else
         lose_for_memory(device, groups);
-    if (slots && races && races->count)
+    if (slots && races && (races->count || races->has_narrow_read))
         vkmm_strict_report_workgroup_races(device->strict, command, races);
     free_slots(slots, resident);
     free(races);
@@ -601,7 +601,8 @@ static bool parts_quiet(struct part *parts, unsigned count, struct watchdog *wat
             atomic_store(&watchdog->over, true);
         }
         quiet &= !p->failed && !atomic_load(&p->watchdog.over) && !p->workgroup_races.count &&
-                 !p->workgroup_races.more && !vkmm_device_monitor_eventful(p->run.monitor);
+                 !p->workgroup_races.more && !p->workgroup_races.has_narrow_read &&
+                 !vkmm_device_monitor_eventful(p->run.monitor);
     }
     return quiet;
 }

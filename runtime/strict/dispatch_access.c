@@ -713,6 +713,15 @@ static const char *race_verb(const struct vkmm_workgroup_race_access *side)
  * order: the bug's identity, whichever of them ran first. */
 static void workgroup_race_missing(const struct vkmm_workgroup_race *r, char *out, size_t size)
 {
+    if (r->narrow_atomics && !r->later.write) {
+        snprintf(out, size,
+                 "the atomic read %s and the atomic write %s are in different subgroups and one of them has "
+                 "Subgroup scope (gl_ScopeSubgroup): atomics whose scope does not hold both invocations are not "
+                 "ordered with each other (a data race: the read need never see the write); use "
+                 "gl_ScopeWorkgroup for a variable shared by the workgroup's subgroups",
+                 r->later.text, r->earlier.text);
+        return;
+    }
     if (r->narrow_atomics) {
         snprintf(out, size,
                  "the atomics %s and %s have Subgroup scope (gl_ScopeSubgroup), but the two invocations are in "
@@ -768,8 +777,11 @@ void vkmm_strict_report_workgroup_races(struct vkmm_strict *strict, const struct
                                         const struct vkmm_workgroup_races *races)
 {
     vkmm_strict_lock_device(strict);
-    for (uint32_t i = 0; i < races->count; i++) {
-        const struct vkmm_workgroup_race *r = &races->race[i];
+    /* A flag of Subgroup scope read across subgroups: reported when nothing
+     * else was (vkmm_workgroup_races.narrow_read). */
+    uint32_t count = races->count ? races->count : races->has_narrow_read;
+    for (uint32_t i = 0; i < count; i++) {
+        const struct vkmm_workgroup_race *r = races->count ? &races->race[i] : &races->narrow_read;
         struct vkmm_mm_hazard hazard = {
             .id = VKMM_MM_HAZARD_WORKGROUP_RACE,
             .memory_id = VKMM_MM_WORKGROUP_MEMORY,

@@ -331,9 +331,10 @@ static inline bool same_subgroup(const struct vkmm_workgroup_monitor *m, uint16_
  * Workgroup scope, only within one subgroup when either has Subgroup scope
  * (one subgroup's additions to a count another subgroup updates are lost).
  * An atomic read and an atomic write of Subgroup scope in different
- * subgroups race as well, but are left to the data they guard: a flag
- * handed between subgroups at Subgroup scope leaves its payload's race,
- * whose report names the scope (one report per bug). */
+ * subgroups race as well, but are first left to the data they guard: a
+ * flag handed between subgroups at Subgroup scope leaves its payload's
+ * race, whose report names the scope (one report per bug); only a
+ * dispatch with no other record reports the flag (note_narrow_read). */
 static inline bool atomics_ordered(const struct vkmm_workgroup_monitor *m, bool earlier_atomic, bool earlier_narrow,
                                    uint16_t earlier, const struct access *a)
 {
@@ -436,6 +437,27 @@ static void record(struct vkmm_workgroup_monitor *m, uint32_t offset, uint32_t b
         .bytes = bytes,
     };
     memcpy(r->workgroup, m->workgroup, sizeof(r->workgroup));
+}
+
+/* An atomic read of another subgroup's atomic write, one of them of
+ * Subgroup scope: kept aside (vkmm_workgroup_races.narrow_read). */
+static void note_narrow_read(struct vkmm_workgroup_monitor *m, uint32_t offset, uint32_t bytes,
+                             const struct access *writer, const struct access *reader)
+{
+    struct vkmm_workgroup_races *races = m->races;
+    if (races->has_narrow_read) {
+        races->narrow_read.bytes += bytes;
+        return;
+    }
+    races->has_narrow_read = true;
+    races->narrow_read = (struct vkmm_workgroup_race){
+        .earlier = race_side(m, writer),
+        .later = race_side(m, reader),
+        .narrow_atomics = true,
+        .offset = offset,
+        .bytes = bytes,
+    };
+    memcpy(races->narrow_read.workgroup, m->workgroup, sizeof(races->narrow_read.workgroup));
 }
 
 /* A read of bytes no invocation of the workgroup wrote: one record per
@@ -647,6 +669,10 @@ static inline bool read_cell(struct vkmm_workgroup_monitor *m, struct cell *b, u
     } else if (a->atomic && !plain_write_ordered(m, b, a)) {
         struct access writer = last_plain_writer(m, b);
         record(m, offset, width, &writer, a);
+    } else if (a->atomic && !write_ordered(m, b, a) &&
+               !atomics_ordered(m, b->writer_atomic, b->writer_narrow, b->writer, a)) {
+        struct access writer = last_writer(m, b);
+        note_narrow_read(m, offset, width, &writer, a);
     }
     bool same_subgroup_only = b->reader_subgroup == a->subgroup + 1;
     if (b->reader == NOBODY || (same_subgroup_only && b->reader_epoch != m->epoch[a->subgroup])) {

@@ -53,6 +53,13 @@ struct vkmm_workgroup_races {
     uint32_t count;
     uint64_t more; /* bytes of bugs past VKMM_WORKGROUP_MAX_RACES */
     struct vkmm_workgroup_race race[VKMM_WORKGROUP_MAX_RACES];
+    /* The first atomic read of another subgroup's atomic write where either
+     * has Subgroup scope (000 "Data Race": not mutually ordered).  Such a
+     * flag mostly guards data, whose race's record names the scope: this
+     * one is reported only when the dispatch has no other record (one
+     * report per bug). */
+    bool has_narrow_read;
+    struct vkmm_workgroup_race narrow_read;
 };
 
 struct vkmm_workgroup_monitor;

@@ -275,6 +275,42 @@ static void test_subgroup_scope_atomics_race_between_subgroups(void **state)
     }
 }
 
+/* An atomic read of another subgroup's atomic write where either has
+ * Subgroup scope is a race too (000 "Data Race"): kept aside, not among the
+ * records (the data such a flag guards has the race that names the scope),
+ * for a dispatch with no other record. */
+static void test_subgroup_scope_flag_read_across_subgroups(void **state)
+{
+    (void)state;
+    const uint32_t store = VKMM_WORKGROUP_WRITE | VKMM_WORKGROUP_ATOMIC, load = VKMM_WORKGROUP_READ | VKMM_WORKGROUP_ATOMIC;
+    const uint32_t narrow = VKMM_ACCESS_NARROW_ATOMIC, at16[WIDTH] = { 16, 16, 16, 16 };
+    const uint32_t cases[][3] = {
+        /* store flags, load flags, noted? */
+        { store | narrow, load | narrow, 1 },
+        { store, load | narrow, 1 },
+        { store | narrow, load, 1 },
+        { store, load, 0 },
+    };
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+        struct vkmm_workgroup_races races = { 0 };
+        uint8_t shared[SHARED] = { 0 };
+        struct vkmm_workgroup_monitor *m = started(&races, shared);
+        access(m, shared, 0, 1, at16, 4, cases[i][0], 10);
+        access(m, shared, 0, 2, at16, 4, cases[i][1], 11); /* its own subgroup: ordered */
+        assert_false(races.has_narrow_read);
+        access(m, shared, 1, 1, at16, 4, cases[i][1], 11);
+        assert_int_equal(races.count, 0);
+        assert_int_equal(races.has_narrow_read, cases[i][2]);
+        if (cases[i][2]) {
+            assert_true(races.narrow_read.narrow_atomics);
+            assert_true(races.narrow_read.earlier.write && !races.narrow_read.later.write);
+            assert_int_equal(races.narrow_read.earlier.word, 10);
+            assert_int_equal(races.narrow_read.later.word, 11);
+        }
+        vkmm_workgroup_monitor_destroy(m);
+    }
+}
+
 /* Workgroup memory starts with the seeded pattern (every word's high bit
  * set): a read of bytes no invocation wrote is one record per instruction;
  * a read of written bytes, or of bytes without the pattern (a zeroed
@@ -539,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_acquire_matches_the_release_it_read),
         cmocka_unit_test(test_atomics_on_other_storage_are_lenient),
         cmocka_unit_test(test_subgroup_scope_atomics_race_between_subgroups),
+        cmocka_unit_test(test_subgroup_scope_flag_read_across_subgroups),
         cmocka_unit_test(test_reads_of_unwritten_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
