@@ -310,10 +310,11 @@ void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
     bool dev_ahead = m->dev_ahead;
     struct vkmm_mm_run waw;
     vkmm_mm_run_init(e, &waw, VKMM_MM_HAZARD_WRITE_AFTER_WRITE, m, NULL, 0, 0);
+    uint64_t last = (end + VKMM_MM_GRANULE - 1) / VKMM_MM_GRANULE;
     for (uint64_t b = begin; b < end;) {
         uint64_t g = b / VKMM_MM_GRANULE;
         uint64_t g_end = (g + 1) * VKMM_MM_GRANULE < end ? (g + 1) * VKMM_MM_GRANULE : end;
-        uint64_t next = vkmm_mm_meta_first_above(&m->host_seq, &m->dev_seq, g, (end + VKMM_MM_GRANULE - 1) / VKMM_MM_GRANULE);
+        uint64_t next = vkmm_mm_meta_first_above(&m->host_seq, &m->dev_seq, g, last);
         if (next > g) {
             b = next * VKMM_MM_GRANULE < end ? next * VKMM_MM_GRANULE : end;
             continue;
@@ -358,14 +359,14 @@ static uint64_t joint_run_end(const struct vkmm_mm_memory *m, uint64_t b, uint64
     uint64_t value[3];
     for (int i = 0; i < 3; i++)
         value[i] = vkmm_mm_meta_get(metas[i], b);
+    uint64_t last = (end + VKMM_MM_GRANULE - 1) / VKMM_MM_GRANULE;
     for (uint64_t at = b; at < end;) {
         uint64_t g = at / VKMM_MM_GRANULE;
         uint64_t g_end = (g + 1) * VKMM_MM_GRANULE < end ? (g + 1) * VKMM_MM_GRANULE : end;
         /* Whole granules of the three values, eight cells at a time, 256
          * granules a step (so that one meta's long run costs no more than
          * the others' short ones). */
-        uint64_t last = (end + VKMM_MM_GRANULE - 1) / VKMM_MM_GRANULE, step = g + 256 < last ? g + 256 : last;
-        uint64_t next = step;
+        uint64_t next = g + 256 < last ? g + 256 : last;
         for (int i = 0; i < 3 && next > g; i++)
             next = vkmm_mm_meta_uniform_end(metas[i], g, next, value[i]);
         if (next > g) {

@@ -682,7 +682,8 @@ static bool parallel_snapshots(struct vkmm_mm_engine *e, struct vkmm_mm_memory *
         return false;
     k.at = k.need + count;
     e->parallel(e->parallel_user, count, count_snapshots, &k);
-    uint64_t versions = m->version_count ? m->version_count : 1, seqs = m->version_seqs_count ? m->version_seqs_count : 1;
+    uint64_t first_version = m->version_count ? m->version_count : 1; /* index 0 means "none" */
+    uint64_t versions = first_version, seqs = m->version_seqs_count ? m->version_seqs_count : 1;
     uint64_t granules = m->hist_count;
     for (uint64_t p = 0; p < count; p++) {
         k.at[p] = (struct snapshot_piece){ (uint32_t)versions, (uint32_t)seqs, (uint32_t)granules, 0 };
@@ -696,10 +697,8 @@ static bool parallel_snapshots(struct vkmm_mm_engine *e, struct vkmm_mm_memory *
                                 sizeof *m->version_seqs) &&
                 vkmm_mm_reserve(e, (void **)&m->hist_granules, &m->hist_capacity, granules, sizeof *m->hist_granules);
     if (room) {
-        for (uint64_t p = 0; p < count; p++)
-            k.need[p].long_histories = 0;
-        e->parallel(e->parallel_user, count, take_snapshots, &k);
-        m->version_live += (uint32_t)(versions - (m->version_count ? m->version_count : 1));
+        e->parallel(e->parallel_user, count, take_snapshots, &k); /* need[].long_histories: 0 from the count */
+        m->version_live += (uint32_t)(versions - first_version);
         m->version_count = (uint32_t)versions;
         m->version_seqs_count = (uint32_t)seqs;
         m->hist_count = (uint32_t)granules;
@@ -796,7 +795,7 @@ void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
      * then the bytes and their seqs land at once. */
     bool prune = !e->landing_without_history;
     if (prune && !(e->parallel && last - first >= SNAPSHOT_MIN && parallel_snapshots(e, m, first, last, seq, &prune)))
-        for (uint64_t g = first; g <= last && !e->landing_without_history; g++)
+        for (uint64_t g = first; g <= last; g++)
             if (snapshot_wanted(m, g, seq))
                 granule_snapshot(e, m, g);
     /* The host domain keeps what device memory held until a device->host

@@ -74,8 +74,8 @@ static bool make_rows(struct vkmm_workgroup_clocks *c)
     c->carries = calloc(n, sizeof(bool));
     c->named = calloc(n, sizeof(bool));
     c->word_clock = calloc(c->words ? c->words : 1, sizeof(uint32_t));
-    if (c->seen && c->fence && c->pending && c->carried && c->unnamed && c->released && c->op && c->fenced && c->carries &&
-        c->named && c->word_clock)
+    if (c->seen && c->fence && c->pending && c->carried && c->unnamed && c->released && c->op && c->fenced &&
+        c->carries && c->named && c->word_clock)
         return true;
     c->broken = true;
     return false;

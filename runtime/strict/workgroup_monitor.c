@@ -114,8 +114,8 @@ struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t loca
     m->lane_offsets = calloc(width ? width : 1, sizeof(*m->lane_offsets));
     m->initial = malloc(slots);
     m->written = calloc((slots + 7) / 8, 1);
-    if (!m->view || !m->words || !m->bytes || !m->epoch || !m->wide || !m->local || !m->lost || !m->buffers || !m->clocks ||
-        !m->lane_offsets || !m->initial || !m->written) {
+    if (!m->view || !m->words || !m->bytes || !m->epoch || !m->wide || !m->local || !m->lost || !m->buffers ||
+        !m->clocks || !m->lane_offsets || !m->initial || !m->written) {
         vkmm_workgroup_monitor_destroy(m);
         return NULL;
     }
@@ -249,11 +249,11 @@ void vkmm_workgroup_monitor_barrier(void *monitor, uint32_t subgroup, uint32_t k
     }
     if (kind == VKMM_SUBGROUP_BARRIER_EXECUTION || subgroup >= m->subgroups)
         return;
-    vkmm_workgroup_clocks_settle(m->clocks, subgroup); /* an atomic before it worked on other storage */
     if ((kind & 15u) == VKMM_WORKGROUP_SYNC) {
-        note_sync(m, subgroup, kind);
+        note_sync(m, subgroup, kind); /* settles an atomic before it first */
         return;
     }
+    vkmm_workgroup_clocks_settle(m->clocks, subgroup); /* an atomic before it worked on other storage */
     if (kind == VKMM_SUBGROUP_BARRIER_MEMORY) {
         m->epoch[subgroup]++;
         return;

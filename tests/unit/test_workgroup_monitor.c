@@ -282,7 +282,8 @@ static void test_subgroup_scope_atomics_race_between_subgroups(void **state)
 static void test_subgroup_scope_flag_read_across_subgroups(void **state)
 {
     (void)state;
-    const uint32_t store = VKMM_WORKGROUP_WRITE | VKMM_WORKGROUP_ATOMIC, load = VKMM_WORKGROUP_READ | VKMM_WORKGROUP_ATOMIC;
+    const uint32_t store = VKMM_WORKGROUP_WRITE | VKMM_WORKGROUP_ATOMIC;
+    const uint32_t load = VKMM_WORKGROUP_READ | VKMM_WORKGROUP_ATOMIC;
     const uint32_t narrow = VKMM_ACCESS_NARROW_ATOMIC, at16[WIDTH] = { 16, 16, 16, 16 };
     const uint32_t cases[][3] = {
         /* store flags, load flags, noted? */
@@ -529,7 +530,9 @@ static void test_acquire_matches_the_release_it_read(void **state)
     assert_int_equal(chain_races(older, 4, 1, &race), 1);
     assert_int_equal(race.earlier.word, 11);
     /* A relaxed read of the flag, then an acquire fence: synchronized. */
-    const struct step fence[] = { { 0, release, FLAG }, { 1, VKMM_SYNC_ATOMIC_READ, FLAG }, { 1, VKMM_SYNC_ACQUIRE, 0 } };
+    const struct step fence[] = { { 0, release, FLAG },
+                                  { 1, VKMM_SYNC_ATOMIC_READ, FLAG },
+                                  { 1, VKMM_SYNC_ACQUIRE, 0 } };
     assert_int_equal(chain_races(fence, 3, 1, &race), 0);
     /* ... but not when the relaxed read was of another flag. */
     const struct step fence_other[] = { { 0, release, FLAG },
