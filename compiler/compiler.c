@@ -307,18 +307,20 @@ uint32_t vkmm_shader_unread_bindings(const uint32_t *words, size_t word_count,
     return count;
 }
 
-bool vkmm_shader_device_atomics(const uint32_t *words, size_t word_count, const struct vkmm_compile_options *options)
+uint32_t vkmm_shader_atomic_storage(const uint32_t *words, size_t word_count,
+                                    const struct vkmm_compile_options *options)
 {
     char error[sizeof(((struct spv_error *)0)->message)];
     struct spv_error failure = { .failed = false };
     struct spv_module module;
     uint32_t *prepared = NULL;
-    bool device = true;
+    uint32_t storage = VKMM_ATOMICS_OFF_WORKGROUP | VKMM_ATOMICS_OFF_EXPLICIT;
     if (parse_prepared(words, word_count, options, &module, &prepared, &failure, error, sizeof(error)) == 0)
-        device = !spv_atomics_on_workgroup_only(&module);
+        storage = (spv_atomics_on_workgroup_only(&module) ? 0 : VKMM_ATOMICS_OFF_WORKGROUP) |
+                  (spv_atomics_on_explicit_storage_only(&module) ? 0 : VKMM_ATOMICS_OFF_EXPLICIT);
     spv_module_free(&module);
     free(prepared);
-    return device;
+    return storage;
 }
 
 int vkmm_compiled_shader_load(struct vkmm_compiled_shader *shader, char *error, size_t error_size)

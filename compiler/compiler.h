@@ -85,10 +85,16 @@ struct vkmm_shader_binding {
 uint32_t vkmm_shader_unread_bindings(const uint32_t *words, size_t word_count,
                                      const struct vkmm_compile_options *options, struct vkmm_shader_binding *out,
                                      uint32_t capacity);
-/* Does the module have an atomic instruction on memory other than
- * Workgroup storage (one through which two workgroups may synchronize)?
- * True when the module does not parse (assume the worst). */
-bool vkmm_shader_device_atomics(const uint32_t *words, size_t word_count, const struct vkmm_compile_options *options);
+/* Where the module's atomic instructions are: VKMM_ATOMICS_OFF_WORKGROUP
+ * when one is on memory other than Workgroup storage (through which two
+ * workgroups may synchronize), VKMM_ATOMICS_OFF_EXPLICIT when one is on
+ * storage other than buffers and images (Workgroup storage: strict mode's
+ * device monitor does not see it).  Both when the module does not parse
+ * (assume the worst). */
+#define VKMM_ATOMICS_OFF_WORKGROUP 1u
+#define VKMM_ATOMICS_OFF_EXPLICIT 2u
+uint32_t vkmm_shader_atomic_storage(const uint32_t *words, size_t word_count,
+                                    const struct vkmm_compile_options *options);
 /* Links `shader->object` (with the other fields filled, e.g. from a
  * pipeline cache) and sets `function`.  0 on success. */
 int vkmm_compiled_shader_load(struct vkmm_compiled_shader *shader, char *error, size_t error_size);

@@ -29,22 +29,47 @@ static uint32_t atomic_pointer(const struct spv_module *m, const struct spv_insn
     return insn->word_count > at ? spv_words(m, insn)[at] : 0;
 }
 
-static bool on_workgroup_storage(const struct spv_module *m, uint32_t pointer)
+/* The storage class a pointer points into, or UINT32_MAX (malformed). */
+static uint32_t pointer_storage(const struct spv_module *m, uint32_t pointer)
 {
     if (!pointer || pointer >= m->bound || !m->ids[pointer].type)
-        return false;
+        return UINT32_MAX;
     const struct spv_type *type = spv_type(m, m->ids[pointer].type);
-    return type && type->kind == SPV_TYPE_POINTER && type->storage_class == SpvStorageClassWorkgroup;
+    return type && type->kind == SPV_TYPE_POINTER ? type->storage_class : UINT32_MAX;
+}
+
+static bool on_workgroup_storage(const struct spv_module *m, uint32_t pointer)
+{
+    return pointer_storage(m, pointer) == SpvStorageClassWorkgroup;
+}
+
+/* Is the pointer into storage of explicit layout (buffers, physical
+ * storage buffers, image texels): memory strict mode's device monitor sees? */
+static bool on_explicit_storage(const struct spv_module *m, uint32_t pointer)
+{
+    uint32_t storage = pointer_storage(m, pointer);
+    return storage != UINT32_MAX && spv_storage_kind(storage) == SPV_STORAGE_EXPLICIT;
+}
+
+/* Does every atomic of the module work on storage `on` accepts? */
+static bool every_atomic_on(const struct spv_module *m, bool (*on)(const struct spv_module *, uint32_t))
+{
+    for (uint32_t i = 0; i < m->insn_count; i++) {
+        const struct spv_insn *insn = &m->insns[i];
+        if (spv_is_atomic(insn->opcode) && insn->word_count >= 4 && !on(m, atomic_pointer(m, insn)))
+            return false;
+    }
+    return true;
+}
+
+bool spv_atomics_on_explicit_storage_only(const struct spv_module *m)
+{
+    return every_atomic_on(m, on_explicit_storage);
 }
 
 bool spv_atomics_on_workgroup_only(const struct spv_module *m)
 {
-    for (uint32_t i = 0; i < m->insn_count; i++) {
-        const struct spv_insn *insn = &m->insns[i];
-        if (spv_is_atomic(insn->opcode) && insn->word_count >= 4 && !on_workgroup_storage(m, atomic_pointer(m, insn)))
-            return false;
-    }
-    return true;
+    return every_atomic_on(m, on_workgroup_storage);
 }
 
 /* The semantics of an atomic (both of a compare-exchange), ORed. */

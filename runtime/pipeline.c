@@ -220,8 +220,11 @@ static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_c
         .poll_loops = 1,
     };
     pipeline->has_atomics = module_has_atomics(module->words, module->word_count);
-    pipeline->device_atomics = pipeline->has_atomics && vkmm_mode() == VKMM_MODE_STRICT &&
-                               vkmm_shader_device_atomics(module->words, module->word_count, &options);
+    uint32_t atomic_storage = pipeline->has_atomics && vkmm_mode() == VKMM_MODE_STRICT
+                                  ? vkmm_shader_atomic_storage(module->words, module->word_count, &options)
+                                  : 0;
+    pipeline->device_atomics = (atomic_storage & VKMM_ATOMICS_OFF_WORKGROUP) != 0;
+    pipeline->unmonitored_atomics = (atomic_storage & VKMM_ATOMICS_OFF_EXPLICIT) != 0;
     if (vkmm_mode() == VKMM_MODE_STRICT)
         pipeline->unread_count = vkmm_shader_unread_bindings(module->words, module->word_count, &options,
                                                              pipeline->unread, 16);

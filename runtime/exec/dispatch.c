@@ -38,7 +38,9 @@ struct watchdog {
     atomic_flag claimed;
     const char *loop;
     uint32_t workgroup[3];
-    const char *hopeless; /* strict mode: why the dispatch can never finish (the device monitor's text) */
+    /* Strict mode: why the dispatch can never finish (a monitor's text,
+     * copied: a workgroup monitor is gone before the device is lost). */
+    char hopeless[384];
     /* A part of a dispatch in parts: its monitor, its writes at the last
      * poll, and polls since one of them changed (gave_up: too many). */
     const struct vkmm_device_monitor *part_monitor;
@@ -332,10 +334,12 @@ static void run_resident(struct dispatch_run *run, struct workgroup_slot *slots,
                 continue;
             bool unfinished = step_workgroup(run, &slots[r]);
             const char *hopeless = run->monitor ? vkmm_device_monitor_hopeless(run->monitor) : NULL;
+            if (!hopeless)
+                hopeless = vkmm_workgroup_monitor_hopeless(slots[r].monitor);
             if (hopeless && !atomic_flag_test_and_set(&run->watchdog->claimed)) {
                 /* Every running invocation spins on what it can never see:
                  * the dispatch ends now rather than at the watchdog's limit. */
-                run->watchdog->hopeless = hopeless;
+                snprintf(run->watchdog->hopeless, sizeof(run->watchdog->hopeless), "%s", hopeless);
                 memcpy(run->watchdog->workgroup, slots[r].invocation.workgroup_id, sizeof(run->watchdog->workgroup));
                 atomic_store(&run->watchdog->over, true);
             }
@@ -343,6 +347,8 @@ static void run_resident(struct dispatch_run *run, struct workgroup_slot *slots,
                 continue;
             if (run->levels)
                 vkmm_dispatch_levels_workgroup_done(run->levels, slots[r].invocation.workgroup_tag);
+            if (run->monitor)
+                vkmm_device_monitor_workgroup_done(run->monitor, slots[r].invocation.workgroup_tag);
             if (next < end) {
                 start_workgroup(run, &slots[r], workgroup_order(next++, groups, run->seed));
             } else {
@@ -415,7 +421,7 @@ static void lose_device(struct vkmm_execution *x, const struct vkmm_command *com
 {
     struct vkmm_device *device = x->device;
     char text[768];
-    if (w->hopeless)
+    if (w->hopeless[0])
         snprintf(text, sizeof(text),
                  "vkCmdDispatch can never finish: %s. Workgroup (%u,%u,%u) was among the spinning ones. The device "
                  "is lost",
@@ -593,7 +599,7 @@ static bool parts_quiet(struct part *parts, unsigned count, struct watchdog *wat
     bool quiet = true;
     for (unsigned i = 0; i < count; i++) {
         struct part *p = &parts[i];
-        if (atomic_load(&p->watchdog.over) && !p->watchdog.hopeless && !p->watchdog.gave_up && !*timed_out) {
+        if (atomic_load(&p->watchdog.over) && !p->watchdog.hopeless[0] && !p->watchdog.gave_up && !*timed_out) {
             *timed_out = true;
             watchdog->loop = p->watchdog.loop;
             memcpy(watchdog->workgroup, p->watchdog.workgroup, sizeof(watchdog->workgroup));
@@ -706,7 +712,10 @@ static struct vkmm_dispatch_mirror *strict_begin(struct vkmm_execution *x, const
     grid.subgroup_width = pipeline->shader.subgroup_width;
     struct vkmm_dispatch_mirror *mirror =
         vkmm_strict_dispatch_begin(x->device->strict, command, &grid, count_descriptors(layout),
-                                   pipeline->shader.uses_buffer_references, pipeline->has_atomics,
+                                   pipeline->shader.uses_buffer_references,
+                                   !pipeline->has_atomics           ? VKMM_STRICT_NO_ATOMICS
+                                   : pipeline->unmonitored_atomics ? VKMM_STRICT_UNMONITORED_ATOMICS
+                                                                   : VKMM_STRICT_MONITORED_ATOMICS,
                                    &run->invocation);
     for (uint32_t s = 0; mirror && s < layout->set_count && s < VKMM_SHADER_MAX_SETS; s++) {
         const struct vkmm_descriptor_set_layout *set = layout->sets[s];

@@ -696,6 +696,10 @@ static bool order_atomic(struct vkmm_device_monitor *m, uint64_t at, uint32_t si
                                                         a->invocation, a->site, &earlier);
     if (wide)
         vkmm_happens_before_atomic(m->order, a->tag, at, read, write);
+    /* Between subgroups of its workgroup, an atomic of Workgroup scope
+     * synchronizes too (one of Subgroup scope orders only its own lanes). */
+    if (scope >= VKMM_SCOPE_WORKGROUP)
+        vkmm_happens_before_atomic_word(m->order, a->tag, subgroup_of(m, a), at, read, write);
     if (!race)
         return false;
     if (m->races) {
@@ -742,6 +746,8 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         m->hopeless_reads = 0; /* something changes: the spinners may yet see it */
         m->unordered_stale_reads = 0;
     }
+    if (flags & VKMM_WORKGROUP_ATOMIC)
+        vkmm_happens_before_atomic_begins(m->order, a.tag, subgroup);
     /* An early store goes lane by lane: the monitor remembers what it left. */
     if (!through_levels && !(flags & VKMM_ACCESS_EARLY_STORE) &&
         access_span(m, addresses, lanes, size, flags, &a, subgroup))
@@ -844,7 +850,7 @@ uint32_t vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32
     /* An acquire naming device memory at Workgroup scope or wider (VKMM_FENCE_SYNC
      * at such a scope names none). */
     if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_ACQUIRE | VKMM_FENCE_ATOMIC)) && (kind & 3u) >= VKMM_SCOPE_WORKGROUP)
-        vkmm_happens_before_device_acquire(m->order, tag, subgroup);
+        vkmm_happens_before_device_acquire(m->order, tag, subgroup, (kind & VKMM_FENCE_ATOMIC) != 0);
     /* A release naming device memory at Workgroup scope or wider, likewise. */
     if ((kind & (VKMM_FENCE_AVAILABLE | VKMM_FENCE_RELEASE)) && (kind & 3u) >= VKMM_SCOPE_WORKGROUP)
         vkmm_happens_before_device_release(m->order, tag, subgroup);
@@ -867,6 +873,24 @@ void vkmm_device_monitor_no_atomics(struct vkmm_device_monitor *m)
 {
     if (m)
         vkmm_happens_before_no_atomics(m->order);
+}
+
+void vkmm_device_monitor_unmonitored_atomics(struct vkmm_device_monitor *m)
+{
+    if (m)
+        vkmm_happens_before_unseen_atomics(m->order);
+}
+
+void vkmm_device_monitor_subgroups(struct vkmm_device_monitor *m, uint32_t count)
+{
+    if (m)
+        vkmm_happens_before_subgroups(m->order, count);
+}
+
+void vkmm_device_monitor_workgroup_done(struct vkmm_device_monitor *m, uint32_t workgroup_tag)
+{
+    if (m && workgroup_tag)
+        vkmm_happens_before_workgroup_done(m->order, monitor_tag(workgroup_tag));
 }
 
 void vkmm_device_monitor_barrier_open(struct vkmm_device_monitor *m, uint32_t workgroup_tag)

@@ -43,7 +43,7 @@ struct vkmm_dispatch_mirror {
     struct vkmm_strict_command command;
     struct vkmm_strict_grid grid;
     struct vkmm_device_races races; /* the device-memory monitor's finds */
-    bool atomics;                   /* the module has an atomic instruction */
+    enum vkmm_strict_atomics atomics; /* where the module's atomic instructions are */
     uint32_t count, capacity;
     struct mirrored_range ranges[];
 };
@@ -154,15 +154,21 @@ static void mirror_range(struct vkmm_dispatch_mirror *mirror, struct vkmm_strict
 static void begin_monitor(struct vkmm_dispatch_mirror *mirror, struct vkmm_device_monitor *monitor,
                           struct vkmm_device_races *races)
 {
-    vkmm_device_monitor_begin(monitor, races, peek_before_dispatch, mirror, vkmm_seed(), mirror->grid.subgroup_width);
-    if (!mirror->atomics)
+    const struct vkmm_strict_grid *grid = &mirror->grid;
+    vkmm_device_monitor_begin(monitor, races, peek_before_dispatch, mirror, vkmm_seed(), grid->subgroup_width);
+    uint64_t invocations = (uint64_t)grid->local_size[0] * grid->local_size[1] * grid->local_size[2];
+    uint64_t width = grid->subgroup_width ? grid->subgroup_width : invocations;
+    vkmm_device_monitor_subgroups(monitor, width ? (uint32_t)((invocations + width - 1) / width) : 0);
+    if (mirror->atomics == VKMM_STRICT_NO_ATOMICS)
         vkmm_device_monitor_no_atomics(monitor);
+    if (mirror->atomics == VKMM_STRICT_UNMONITORED_ATOMICS)
+        vkmm_device_monitor_unmonitored_atomics(monitor);
 }
 
 struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *strict,
                                                         const struct vkmm_strict_command *command,
                                                         const struct vkmm_strict_grid *grid, uint32_t ranges,
-                                                        bool buffer_references, bool atomics,
+                                                        bool buffer_references, enum vkmm_strict_atomics atomics,
                                                         struct vkmm_shader_invocation *invocation)
 {
     uint32_t addressable = buffer_references ? count_addressable(strict) : 0;
@@ -604,16 +610,22 @@ static void describe_unordered_race(const struct vkmm_strict_grid *grid, const s
             "the atomic's scope is Subgroup (gl_ScopeSubgroup) but the two invocations are in different "
             "subgroups, so they are not ordered with each other and a release or acquire at that scope "
             "synchronizes nothing between them; use gl_ScopeWorkgroup (or wider)",
+        [VKMM_UNORDERED_UNMATCHED] =
+            "no barrier() between them, and the reading invocation's acquire read no value that a release of the "
+            "writing invocation after the write produced: an acquire synchronizes only with the release whose "
+            "value it reads (here it read another variable, or a value written before that release); acquire the "
+            "flag the writer released (gl_SemanticsAcquire on its atomic load, or an acquire fence after it)",
     };
     const char *who = r->why == VKMM_UNORDERED_NO_BARRIER || r->why == VKMM_UNORDERED_NOT_ACQUIRED ||
-                              r->why == VKMM_UNORDERED_NOT_RELEASED || r->why == VKMM_UNORDERED_SUBGROUP_ATOMIC
+                              r->why == VKMM_UNORDERED_NOT_RELEASED || r->why == VKMM_UNORDERED_SUBGROUP_ATOMIC ||
+                              r->why == VKMM_UNORDERED_UNMATCHED
                           ? "by different invocations of one workgroup are not ordered"
                       : r->why == VKMM_UNORDERED_NOT_VISIBLE
                           ? "by different invocations are not location-ordered (000)"
                           : "by different workgroups are not ordered";
     snprintf(hazard->missing, sizeof(hazard->missing), "the %s of %s and the %s of %s %s: %s",
              device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text, who,
-             hints[r->why <= VKMM_UNORDERED_SUBGROUP_ATOMIC ? r->why : VKMM_UNORDERED_NO_SYNC]);
+             hints[r->why <= VKMM_UNORDERED_UNMATCHED ? r->why : VKMM_UNORDERED_NO_SYNC]);
     char first[112], second[112];
     device_race_workgroup(first, sizeof(first), grid, &r->earlier);
     device_race_workgroup(second, sizeof(second), grid, &r->later);

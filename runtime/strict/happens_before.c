@@ -4,7 +4,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "shader_abi.h"
 #include "touched_map.h"
+#include "workgroup_clocks.h"
 
 /* A vector clock: the epochs of the workgroups whose releases reached its
  * owner.  One that overflows its room is `full`: ordered after everything
@@ -40,6 +42,11 @@ struct workgroup {
      * and acquired. */
     uint32_t moment, events;
     bool wrote;
+    /* Which release each acquire of its subgroups read from (device
+     * memory): made at its first release or acquire; `clockless` when it
+     * could not be (then the events alone judge, more leniently). */
+    struct vkmm_workgroup_clocks *clocks;
+    bool clockless;
     bool has_released;
     struct clock seen;     /* what its acquires joined */
     struct clock pending;  /* what its atomic reads returned since its last acquire */
@@ -95,6 +102,8 @@ struct record {
 /* Past these, the dispatch is not judged any more (every access ordered). */
 #define MAX_WORKGROUPS (1u << 20)
 #define MAX_WORD_CLOCKS (1u << 20)
+/* Subgroup clocks of workgroups at once (16 are resident: dispatch.c). */
+#define MAX_LIVE_CLOCKS 64u
 
 struct vkmm_happens_before {
     uint64_t words;
@@ -112,7 +121,13 @@ struct vkmm_happens_before {
     uint32_t event_count, event_room;
     bool gave_up; /* out of room or memory in this dispatch: nothing is judged until the next */
     uint32_t subgroup_width; /* lanes per subgroup (0: unknown) */
+    uint32_t subgroups;      /* subgroups per workgroup (0: unknown: no subgroup clocks) */
     bool no_atomics; /* the module has no atomic: fences synchronize nothing */
+    bool unseen_atomics; /* the module has atomics this structure is not told of */
+    /* Subgroup clocks of finished workgroups, for the next ones; `live`
+     * counts those workgroups hold. */
+    struct vkmm_workgroup_clocks *spare[MAX_LIVE_CLOCKS];
+    uint32_t spare_count, live_clocks;
 };
 
 struct vkmm_happens_before *vkmm_happens_before_create(uint64_t size)
@@ -138,6 +153,10 @@ void vkmm_happens_before_destroy(struct vkmm_happens_before *h)
         munmap(h->records, h->words * 2 * sizeof(struct record));
     if (h->chunk_generation)
         munmap(h->chunk_generation, vkmm_touched_chunks(h->words, CHUNK_WORDS) * sizeof(uint64_t));
+    for (uint32_t i = 0; i < h->workgroup_count; i++)
+        vkmm_workgroup_clocks_destroy(h->workgroups[i].clocks);
+    for (uint32_t i = 0; i < h->spare_count; i++)
+        vkmm_workgroup_clocks_destroy(h->spare[i]);
     free(h->workgroups);
     free(h->workgroup_index.slots);
     free(h->word_clocks);
@@ -152,9 +171,23 @@ static void index_clear(struct index *index)
         memset(index->slots, 0, ((size_t)index->mask + 1) * sizeof(uint32_t));
 }
 
+/* Workgroup `w` is done with its subgroup clocks: they wait, cleared, for
+ * another one. */
+static void spare_clocks(struct vkmm_happens_before *h, struct workgroup *w)
+{
+    if (!w->clocks)
+        return;
+    vkmm_workgroup_clocks_begin(w->clocks);
+    h->spare[h->spare_count++] = w->clocks;
+    h->live_clocks--;
+    w->clocks = NULL;
+}
+
 void vkmm_happens_before_begin(struct vkmm_happens_before *h)
 {
     h->generation++; /* every data record of the last dispatch is stale now */
+    for (uint32_t i = 0; i < h->workgroup_count; i++)
+        spare_clocks(h, &h->workgroups[i]);
     if (h->workgroup_count)
         index_clear(&h->workgroup_index);
     if (h->word_clock_count)
@@ -164,6 +197,22 @@ void vkmm_happens_before_begin(struct vkmm_happens_before *h)
     h->event_count = 0;
     h->gave_up = false;
     h->no_atomics = false;
+    h->unseen_atomics = false;
+}
+
+void vkmm_happens_before_unseen_atomics(struct vkmm_happens_before *h)
+{
+    h->unseen_atomics = true;
+}
+
+void vkmm_happens_before_subgroups(struct vkmm_happens_before *h, uint32_t count)
+{
+    if (count == h->subgroups)
+        return;
+    /* The spares have rows for the old count. */
+    while (h->spare_count)
+        vkmm_workgroup_clocks_destroy(h->spare[--h->spare_count]);
+    h->subgroups = count;
 }
 
 void vkmm_happens_before_no_atomics(struct vkmm_happens_before *h)
@@ -610,11 +659,41 @@ static struct subgroup_events *events_of(struct vkmm_happens_before *h, struct w
     return &h->events[w->events - 1];
 }
 
-/* Subgroup `subgroup` of workgroup `tag` released (`acquired`: acquired)
- * naming device memory: a new moment when its workgroup wrote since the
- * last one. */
-static void note_event(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup, bool acquired)
+/* The subgroup clocks of workgroup `w` (device memory), made (or taken
+ * from the spares) at its first release or acquire; NULL when it has none:
+ * one subgroup or more than EVENT_SUBGROUPS, too many workgroups at once,
+ * or out of memory.  Then the events alone judge it. */
+static struct vkmm_workgroup_clocks *clocks_of(struct vkmm_happens_before *h, struct workgroup *w)
 {
+    if (w->clocks || w->clockless)
+        return w->clocks;
+    if (h->subgroups >= 2 && h->subgroups <= EVENT_SUBGROUPS) {
+        if (h->spare_count)
+            w->clocks = h->spare[--h->spare_count];
+        else if (h->live_clocks < MAX_LIVE_CLOCKS)
+            w->clocks = vkmm_workgroup_clocks_create_sparse(h->subgroups);
+    }
+    if (w->clocks)
+        h->live_clocks++;
+    else
+        w->clockless = true;
+    return w->clocks;
+}
+
+/* What a release or acquire naming device memory is, for the clocks. */
+enum event {
+    EVENT_RELEASE,
+    EVENT_ACQUIRE_FENCE,  /* synchronizes with what the subgroup's atomic reads before it read */
+    EVENT_ACQUIRE_ATOMIC, /* an atomic's acquire half: with what that atomic read */
+    EVENT_ACQUIRE_UNSEEN, /* perhaps after an atomic this structure is not told of: with every release so far */
+};
+
+/* Subgroup `subgroup` of workgroup `tag` released or acquired naming
+ * device memory: a new moment when its workgroup wrote since the last
+ * one. */
+static void note_event(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup, enum event event)
+{
+    bool acquired = event != EVENT_RELEASE;
     struct workgroup *w = subgroup < EVENT_SUBGROUPS ? workgroup(h, tag) : NULL;
     struct subgroup_events *events = w ? events_of(h, w) : NULL;
     if (!events)
@@ -623,16 +702,66 @@ static void note_event(struct vkmm_happens_before *h, uint32_t tag, uint32_t sub
         w->moment++;
     w->wrote = false;
     (acquired ? events->acquired : events->released)[subgroup] = (uint16_t)w->moment;
+    struct vkmm_workgroup_clocks *clocks = clocks_of(h, w);
+    if (!clocks)
+        return;
+    switch (event) {
+    case EVENT_RELEASE:
+        vkmm_workgroup_clocks_sync(clocks, subgroup, VKMM_SYNC_RELEASE, w->moment);
+        break;
+    case EVENT_ACQUIRE_FENCE:
+        vkmm_workgroup_clocks_sync(clocks, subgroup, VKMM_SYNC_ACQUIRE, w->moment);
+        break;
+    case EVENT_ACQUIRE_ATOMIC:
+        vkmm_workgroup_clocks_acquire_last(clocks, subgroup);
+        break;
+    case EVENT_ACQUIRE_UNSEEN:
+        vkmm_workgroup_clocks_sync(clocks, subgroup, VKMM_SYNC_ATOMIC_READ | VKMM_SYNC_ACQUIRE, w->moment);
+        vkmm_workgroup_clocks_settle(clocks, subgroup); /* it named no word: every release so far */
+        break;
+    }
 }
 
-void vkmm_happens_before_device_acquire(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
+void vkmm_happens_before_device_acquire(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup,
+                                        bool after_atomic)
 {
-    note_event(h, tag, subgroup, true);
+    note_event(h, tag, subgroup,
+               after_atomic ? EVENT_ACQUIRE_ATOMIC : h->unseen_atomics ? EVENT_ACQUIRE_UNSEEN : EVENT_ACQUIRE_FENCE);
 }
 
 void vkmm_happens_before_device_release(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
 {
-    note_event(h, tag, subgroup, false);
+    note_event(h, tag, subgroup, EVENT_RELEASE);
+}
+
+void vkmm_happens_before_atomic_begins(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
+{
+    struct workgroup *w = find_workgroup(h, tag);
+    if (w && w->clocks)
+        vkmm_workgroup_clocks_atomic_begins(w->clocks, subgroup);
+}
+
+void vkmm_happens_before_atomic_word(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup,
+                                     uint64_t offset, bool read, bool write)
+{
+    /* No clocks yet: no release was made in the workgroup, so the write
+     * carries nothing and the read finds nothing to acquire. */
+    struct workgroup *w = find_workgroup(h, tag);
+    if (!w || !w->clocks || (!read && !write))
+        return;
+    uint32_t kind = (read ? VKMM_SYNC_ATOMIC_READ : 0) | (write ? VKMM_SYNC_ATOMIC_WRITE : 0);
+    vkmm_workgroup_clocks_sync(w->clocks, subgroup, kind, w->moment);
+    vkmm_workgroup_clocks_atomic_word(w->clocks, subgroup, offset / WORD);
+    vkmm_workgroup_clocks_settle(w->clocks, subgroup);
+}
+
+void vkmm_happens_before_workgroup_done(struct vkmm_happens_before *h, uint32_t tag)
+{
+    struct workgroup *w = find_workgroup(h, tag);
+    if (!w)
+        return;
+    spare_clocks(h, w);
+    w->clockless = true; /* none of its accesses is judged against another of its own any more */
 }
 
 /* Is the write `record` by subgroup `writer` of workgroup `w` ordered
@@ -650,11 +779,19 @@ static bool synchronized_after(const struct vkmm_happens_before *h, const struct
     const struct subgroup_events *events = w->events ? &h->events[w->events - 1] : NULL;
     /* An atomic write may be its own release (000 "Synchronizes-With":
      * the release is the atomic); not told apart: counted as one. */
-    bool released = (own_release && (record->kind & KIND_NARROW_ATOMIC)) ||
-                    (events && events->released[writer] > moment);
+    bool atomic = (record->kind & KIND_NARROW_ATOMIC) != 0;
+    bool released = (own_release && atomic) || (events && events->released[writer] > moment);
     bool acquired = events && events->acquired[reader] > moment;
     *why = acquired ? VKMM_UNORDERED_NOT_RELEASED : VKMM_UNORDERED_NOT_ACQUIRED;
-    return released && acquired;
+    if (!released || !acquired)
+        return false;
+    /* Both happened, but did the acquire read what that release (or a
+     * later one) wrote?  (An atomic write, its own release, is left to the
+     * events.) */
+    if (!w->clocks || atomic || vkmm_workgroup_clocks_ordered(w->clocks, reader, writer, moment))
+        return true;
+    *why = VKMM_UNORDERED_UNMATCHED;
+    return false;
 }
 
 bool vkmm_happens_before_unacquired_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,

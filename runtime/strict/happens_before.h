@@ -33,8 +33,9 @@
  * acquired counts for all of them.  Inside a workgroup, invocations are
  * agents ordered by control barriers (a barrier phase per workgroup: two
  * invocations' accesses in one phase race); a phase in which any fence or
- * atomic release/acquire ran is not judged (synchronization through
- * atomics inside a workgroup is not followed).  That, an atomic read
+ * atomic release/acquire ran is not judged here (vkmm_happens_before_
+ * unacquired_write judges such a phase's reads by which release each
+ * subgroup's acquires read).  That, an atomic read
  * joining the word's whole clock (not only the write it read), and clocks
  * that overflow their room (then ordered after everything) only add order:
  * this structure may miss a race, never report a pair the model orders.
@@ -64,6 +65,9 @@ enum vkmm_unordered_why {
                                      after the write */
     VKMM_UNORDERED_SUBGROUP_ATOMIC, /* an atomic at Subgroup scope, and the other access in another subgroup of
                                        its workgroup, with no barrier or Workgroup-scope release/acquire between */
+    VKMM_UNORDERED_UNMATCHED,     /* one workgroup, one phase: the reader acquired after the write and the
+                                     writer released after it, but the acquire read no value that release
+                                     (or a later one of the writer's subgroup) wrote */
 };
 
 /* The earlier of two unordered accesses. */
@@ -127,8 +131,31 @@ bool vkmm_happens_before_unseen_write(struct vkmm_happens_before *h, uint64_t of
  * naming device memory at Workgroup scope or wider (a fence, a barrier's
  * or an atomic's acquire (release) with storage semantics of buffers or
  * images). */
-void vkmm_happens_before_device_acquire(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup);
+void vkmm_happens_before_device_acquire(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup,
+                                        bool after_atomic);
 void vkmm_happens_before_device_release(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup);
+/* An atomic at Workgroup scope or wider of subgroup `subgroup` of
+ * workgroup `tag` reads and/or writes the word at `offset` of device
+ * memory: its read is what the subgroup's next acquire synchronizes with,
+ * its write carries the subgroup's last release naming device memory
+ * (workgroup_clocks.h).  Call it between the atomic's release and its
+ * acquire half; `after_atomic` of vkmm_happens_before_device_acquire says
+ * an acquire is such a half. */
+void vkmm_happens_before_atomic_word(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup,
+                                     uint64_t offset, bool read, bool write);
+/* Before the lanes of an atomic instruction of that subgroup name their
+ * words: its acquire half (`after_atomic`) synchronizes with what they
+ * read, not with the subgroup's earlier relaxed reads. */
+void vkmm_happens_before_atomic_begins(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup);
+/* Subgroups per workgroup of the dispatches from now on (0: unknown). */
+void vkmm_happens_before_subgroups(struct vkmm_happens_before *h, uint32_t count);
+/* The dispatch's module has atomics on storage this structure is not told
+ * of (Workgroup storage): an acquire that is not an atomic's own half may
+ * have read one, so it synchronizes with every release made so far in its
+ * workgroup (until the next begin). */
+void vkmm_happens_before_unseen_atomics(struct vkmm_happens_before *h);
+/* Workgroup `tag` finished: its subgroup clocks serve another. */
+void vkmm_happens_before_workgroup_done(struct vkmm_happens_before *h, uint32_t tag);
 /* A non-private read of [offset, offset + size) by invocation `invocation`
  * (of subgroup `subgroup`, `width` lanes a subgroup) of workgroup `tag`,
  * recorded already, in a barrier phase that fences or atomics synchronized
@@ -141,9 +168,15 @@ void vkmm_happens_before_device_release(struct vkmm_happens_before *h, uint32_t 
  * write before the read (000 "Synchronizes-With": only a release after the
  * write and an acquire before the read whose storage semantics hold the
  * memory, or a control barrier, would): a race (Khronos test1, an acquire
- * naming only Workgroup memory; a flag stored without release).  Which
- * release the acquire synchronized with is not followed (more order, never
- * less); a subgroup past the 64th counts as having done both. */
+ * naming only Workgroup memory; a flag stored without release) — or
+ * when both happened but the acquire read no value that release (or a
+ * later one of the writer's subgroup, through others too) wrote
+ * (VKMM_UNORDERED_UNMATCHED: vector clocks of the subgroups,
+ * workgroup_clocks.h; an acquire of another variable, or of a value
+ * written before the release).  A workgroup whose clocks could not be
+ * made, and an atomic's write counted as its own release, are judged by
+ * the events alone (more order, never less); a subgroup past the 64th
+ * counts as having done both. */
 bool vkmm_happens_before_unacquired_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,
                                           uint32_t subgroup, uint32_t invocation, uint32_t width,
                                           struct vkmm_unordered *earlier);

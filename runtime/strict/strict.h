@@ -229,13 +229,18 @@ struct vkmm_strict_grid {
  * the access marks' deltas; each bound buffer range is then added (and
  * materialised), and with buffer references every memory with device
  * addresses (addressable, last).  `ranges`: how many ranges will be added
- * at most.  `atomics`: whether the module has an atomic instruction (without
- * one, its fences synchronize nothing).  The graph `command` points to must
- * outlive the mirror.  NULL: out of host memory. */
+ * at most.  `atomics`: where the module's atomic instructions are.  The
+ * graph `command` points to must outlive the mirror.  NULL: out of host
+ * memory. */
+enum vkmm_strict_atomics {
+    VKMM_STRICT_NO_ATOMICS,          /* none: the module's fences synchronize nothing */
+    VKMM_STRICT_MONITORED_ATOMICS,   /* all on buffers and images, which the device monitor sees */
+    VKMM_STRICT_UNMONITORED_ATOMICS, /* some on Workgroup (or private) storage */
+};
 struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *strict,
                                                         const struct vkmm_strict_command *command,
                                                         const struct vkmm_strict_grid *grid, uint32_t ranges,
-                                                        bool buffer_references, bool atomics,
+                                                        bool buffer_references, enum vkmm_strict_atomics atomics,
                                                         struct vkmm_shader_invocation *invocation);
 /* `read_access`: what the shader's reads of the range are (UNIFORM_READ,
  * SHADER_SAMPLED_READ, or SHADER_STORAGE_READ for ranges it may write);

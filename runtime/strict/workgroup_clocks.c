@@ -13,18 +13,29 @@ struct vkmm_workgroup_clocks {
     bool used;      /* a fence or an atomic ran in this workgroup: the rows hold something */
     bool broken;    /* the rows could not be made: every access counts as ordered */
     bool lenient;   /* a word's clock could not be kept: every acquire joins `released` */
+    bool sparse;    /* words of device memory (vkmm_workgroup_clocks_create_sparse) */
     uint32_t *seen;     /* [s]: the releases s acquired */
     uint32_t *fence;    /* [s]: s's clock at its last release fence (its own entry that fence's moment) */
     uint32_t *pending;  /* [s]: what s's atomic reads returned: an acquire fence joins it */
+    uint32_t *last;     /* [s]: what its last atomic instruction's reads returned (sparse: its acquire half) */
     uint32_t *carried;  /* [s]: the clock s's announced atomic write carries */
-    uint32_t *released; /* one row: every clock a write carried */
+    uint32_t *released; /* one row: every clock a write carried (sparse: and every release fence) */
     uint32_t *unnamed;  /* [s]: `released` when s's announced atomic read ran (if it names no word) */
     uint32_t *op;       /* [s]: the VKMM_SYNC_* kind of s's announced atomic, 0: none */
     bool *fenced, *carries, *named;
-    /* Per word, index + 1 of its clock in `pool` (NO_CLOCK: none); the
-     * pool's entries say their word, so a new workgroup clears only those. */
+    /* Per word, index + 1 of its clock in `pool` (NO_CLOCK: none): an
+     * array over the words, or (sparse) a hash table of `slot_mask` + 1
+     * slots; the pool's entries say their word, so a new workgroup clears
+     * only those. */
     uint32_t *word_clock;
-    uint32_t *pool, *pool_word, pool_count, pool_room;
+    uint32_t *slots, slot_mask;
+    uint32_t *pool, pool_count, pool_room;
+    uint64_t *pool_word;
+    /* Clocks of atomic stores waiting in a store buffer (token = index + 1):
+     * a row each, whether it carries one, and the free rows. */
+    uint32_t *deferred, deferred_count, deferred_room;
+    bool *deferred_carries;
+    uint32_t *deferred_free, free_count;
 };
 
 struct vkmm_workgroup_clocks *vkmm_workgroup_clocks_create(uint32_t subgroups, uint32_t words)
@@ -37,6 +48,14 @@ struct vkmm_workgroup_clocks *vkmm_workgroup_clocks_create(uint32_t subgroups, u
     return c;
 }
 
+struct vkmm_workgroup_clocks *vkmm_workgroup_clocks_create_sparse(uint32_t subgroups)
+{
+    struct vkmm_workgroup_clocks *c = vkmm_workgroup_clocks_create(subgroups, 0);
+    if (c)
+        c->sparse = true;
+    return c;
+}
+
 void vkmm_workgroup_clocks_destroy(struct vkmm_workgroup_clocks *c)
 {
     if (!c)
@@ -44,6 +63,7 @@ void vkmm_workgroup_clocks_destroy(struct vkmm_workgroup_clocks *c)
     free(c->seen);
     free(c->fence);
     free(c->pending);
+    free(c->last);
     free(c->carried);
     free(c->released);
     free(c->unnamed);
@@ -52,8 +72,12 @@ void vkmm_workgroup_clocks_destroy(struct vkmm_workgroup_clocks *c)
     free(c->carries);
     free(c->named);
     free(c->word_clock);
+    free(c->slots);
     free(c->pool);
     free(c->pool_word);
+    free(c->deferred);
+    free(c->deferred_carries);
+    free(c->deferred_free);
     free(c);
 }
 
@@ -66,6 +90,7 @@ static bool make_rows(struct vkmm_workgroup_clocks *c)
     c->seen = calloc(rows, sizeof(uint32_t));
     c->fence = calloc(rows, sizeof(uint32_t));
     c->pending = calloc(rows, sizeof(uint32_t));
+    c->last = calloc(rows, sizeof(uint32_t));
     c->carried = calloc(rows, sizeof(uint32_t));
     c->unnamed = calloc(rows, sizeof(uint32_t));
     c->released = calloc(n, sizeof(uint32_t));
@@ -73,9 +98,9 @@ static bool make_rows(struct vkmm_workgroup_clocks *c)
     c->fenced = calloc(n, sizeof(bool));
     c->carries = calloc(n, sizeof(bool));
     c->named = calloc(n, sizeof(bool));
-    c->word_clock = calloc(c->words ? c->words : 1, sizeof(uint32_t));
-    if (c->seen && c->fence && c->pending && c->carried && c->unnamed && c->released && c->op && c->fenced &&
-        c->carries && c->named && c->word_clock)
+    c->word_clock = c->sparse ? NULL : calloc(c->words ? c->words : 1, sizeof(uint32_t));
+    if (c->seen && c->fence && c->pending && c->last && c->carried && c->unnamed && c->released && c->op && c->fenced &&
+        c->carries && c->named && (c->sparse || c->word_clock))
         return true;
     c->broken = true;
     return false;
@@ -89,13 +114,17 @@ void vkmm_workgroup_clocks_begin(struct vkmm_workgroup_clocks *c)
     memset(c->seen, 0, rows);
     memset(c->fence, 0, rows);
     memset(c->pending, 0, rows);
+    memset(c->last, 0, rows);
     memset(c->released, 0, n * sizeof(uint32_t));
     memset(c->op, 0, n * sizeof(uint32_t));
     memset(c->fenced, 0, n * sizeof(bool));
     memset(c->named, 0, n * sizeof(bool));
-    for (uint32_t i = 0; i < c->pool_count; i++)
+    if (c->sparse && c->pool_count)
+        memset(c->slots, 0, ((size_t)c->slot_mask + 1) * sizeof(uint32_t));
+    for (uint32_t i = 0; !c->sparse && i < c->pool_count; i++)
         c->word_clock[c->pool_word[i]] = NO_CLOCK;
     c->pool_count = 0;
+    c->deferred_count = c->free_count = 0; /* the waiting stores were dropped with their workgroup */
     c->lenient = false;
     c->used = false;
 }
@@ -155,23 +184,72 @@ void vkmm_workgroup_clocks_sync(struct vkmm_workgroup_clocks *c, uint32_t s, uin
         memcpy(fence, row(c, c->seen, s), c->subgroups * sizeof(uint32_t));
         fence[s] = moment;
         c->fenced[s] = true;
+        /* Device memory: the atomic write it releases through may be on
+         * storage these clocks never see (a flag in Workgroup storage). */
+        if (c->sparse)
+            join(c, c->released, fence);
     }
     if (kind & VKMM_SYNC_ACQUIRE)
         join(c, row(c, c->seen, s), row(c, c->pending, s));
 }
 
+static uint32_t word_hash(uint64_t word)
+{
+    word ^= word >> 33;
+    word *= 0xff51afd7ed558ccdull;
+    word ^= word >> 33;
+    return (uint32_t)word;
+}
+
+/* The slot of `word` in the sparse table: its own, or the empty one where
+ * it would go. */
+static uint32_t *sparse_slot(const struct vkmm_workgroup_clocks *c, uint64_t word)
+{
+    uint32_t at = word_hash(word) & c->slot_mask;
+    while (c->slots[at] != NO_CLOCK && c->pool_word[c->slots[at] - 1] != word)
+        at = (at + 1) & c->slot_mask;
+    return &c->slots[at];
+}
+
+/* Index + 1 of the clock of `word` in the pool, NO_CLOCK: none. */
+static uint32_t clock_index(const struct vkmm_workgroup_clocks *c, uint64_t word)
+{
+    if (!c->sparse)
+        return c->word_clock[word];
+    return c->slots ? *sparse_slot(c, word) : NO_CLOCK;
+}
+
+/* Room in the sparse table for one more word, at most half full. */
+static bool sparse_room(struct vkmm_workgroup_clocks *c)
+{
+    uint32_t slots = c->slots ? c->slot_mask + 1 : 0;
+    if (slots >= 2 * (c->pool_count + 1))
+        return true;
+    uint32_t grown = slots ? slots * 2 : 64;
+    uint32_t *fresh = calloc(grown, sizeof(uint32_t));
+    if (!fresh)
+        return false;
+    free(c->slots);
+    c->slots = fresh;
+    c->slot_mask = grown - 1;
+    for (uint32_t i = 0; i < c->pool_count; i++)
+        *sparse_slot(c, c->pool_word[i]) = i + 1;
+    return true;
+}
+
 /* The clock of `word`, made when missing; NULL when out of memory (then
  * every acquire is lenient). */
-static uint32_t *word_clock(struct vkmm_workgroup_clocks *c, uint32_t word)
+static uint32_t *word_clock(struct vkmm_workgroup_clocks *c, uint64_t word)
 {
-    if (c->word_clock[word] != NO_CLOCK)
-        return row(c, c->pool, c->word_clock[word] - 1);
+    uint32_t known = clock_index(c, word);
+    if (known != NO_CLOCK)
+        return row(c, c->pool, known - 1);
     if (c->pool_count == c->pool_room) {
         uint32_t room = c->pool_room ? c->pool_room * 2 : 16;
         uint32_t *pool = realloc(c->pool, (size_t)room * c->subgroups * sizeof(uint32_t));
         if (pool)
             c->pool = pool;
-        uint32_t *words = pool ? realloc(c->pool_word, (size_t)room * sizeof(uint32_t)) : NULL;
+        uint64_t *words = pool ? realloc(c->pool_word, (size_t)room * sizeof(uint64_t)) : NULL;
         if (!words) {
             c->lenient = true;
             return NULL;
@@ -179,9 +257,16 @@ static uint32_t *word_clock(struct vkmm_workgroup_clocks *c, uint32_t word)
         c->pool_word = words;
         c->pool_room = room;
     }
+    if (c->sparse && !sparse_room(c)) {
+        c->lenient = true;
+        return NULL;
+    }
     uint32_t index = c->pool_count++;
     c->pool_word[index] = word;
-    c->word_clock[word] = index + 1;
+    if (c->sparse)
+        *sparse_slot(c, word) = index + 1;
+    else
+        c->word_clock[word] = index + 1;
     uint32_t *clock = row(c, c->pool, index);
     memset(clock, 0, c->subgroups * sizeof(uint32_t));
     return clock;
@@ -198,6 +283,7 @@ static void acquire_from(struct vkmm_workgroup_clocks *c, uint32_t s, uint32_t k
     if (!from)
         return;
     join(c, row(c, c->pending, s), from);
+    join(c, row(c, c->last, s), from);
     if (kind & VKMM_SYNC_ACQUIRE)
         join(c, row(c, c->seen, s), from);
 }
@@ -208,20 +294,22 @@ static bool rows_ready(const struct vkmm_workgroup_clocks *c, uint32_t s)
     return c && !c->broken && c->seen && s < c->subgroups;
 }
 
-void vkmm_workgroup_clocks_atomic_word(struct vkmm_workgroup_clocks *c, uint32_t s, uint32_t word)
+void vkmm_workgroup_clocks_atomic_word(struct vkmm_workgroup_clocks *c, uint32_t s, uint64_t word)
 {
-    if (!rows_ready(c, s) || !c->op[s] || word >= c->words)
+    if (!rows_ready(c, s) || !c->op[s] || (!c->sparse && word >= c->words))
         return;
     uint32_t kind = c->op[s];
     c->named[s] = true;
-    uint32_t index = c->word_clock[word];
+    uint32_t index = clock_index(c, word);
     if (kind & VKMM_SYNC_ATOMIC_READ)
         acquire_from(c, s, kind, index != NO_CLOCK ? row(c, c->pool, index - 1) : NULL);
     if (!(kind & VKMM_SYNC_ATOMIC_WRITE))
         return;
-    if (kind & VKMM_SYNC_ATOMIC_READ) {
+    if ((kind & VKMM_SYNC_ATOMIC_READ) || c->sparse) {
         /* A read-modify-write continues the release sequence of the value
-         * it read (000 "Release Sequence") and adds its own release. */
+         * it read (000 "Release Sequence") and adds its own release.  On
+         * device memory a store does too: a later load there may still
+         * read a value from before it (atomic_history.h). */
         if (!c->carries[s])
             return;
         uint32_t *clock = word_clock(c, word);
@@ -248,6 +336,77 @@ void vkmm_workgroup_clocks_settle(struct vkmm_workgroup_clocks *c, uint32_t s)
         acquire_from(c, s, c->op[s], row(c, c->unnamed, s));
     c->op[s] = 0;
     c->named[s] = false;
+}
+
+void vkmm_workgroup_clocks_atomic_begins(struct vkmm_workgroup_clocks *c, uint32_t s)
+{
+    if (rows_ready(c, s))
+        memset(row(c, c->last, s), 0, c->subgroups * sizeof(uint32_t));
+}
+
+void vkmm_workgroup_clocks_acquire_last(struct vkmm_workgroup_clocks *c, uint32_t s)
+{
+    if (!rows_ready(c, s))
+        return;
+    vkmm_workgroup_clocks_settle(c, s);
+    c->used = true;
+    join(c, row(c, c->seen, s), row(c, c->last, s));
+}
+
+/* A row for a deferred clock; 0 when out of memory. */
+static uint32_t deferred_row(struct vkmm_workgroup_clocks *c)
+{
+    if (c->free_count)
+        return c->deferred_free[--c->free_count] + 1;
+    if (c->deferred_count == c->deferred_room) {
+        uint32_t room = c->deferred_room ? c->deferred_room * 2 : 16;
+        uint32_t *rows = realloc(c->deferred, (size_t)room * c->subgroups * sizeof(uint32_t));
+        if (rows)
+            c->deferred = rows;
+        bool *carries = rows ? realloc(c->deferred_carries, room * sizeof(bool)) : NULL;
+        if (carries)
+            c->deferred_carries = carries;
+        uint32_t *free_rows = carries ? realloc(c->deferred_free, room * sizeof(uint32_t)) : NULL;
+        if (!free_rows)
+            return 0;
+        c->deferred_free = free_rows;
+        c->deferred_room = room;
+    }
+    return ++c->deferred_count;
+}
+
+uint32_t vkmm_workgroup_clocks_defer(struct vkmm_workgroup_clocks *c, uint32_t s)
+{
+    if (!rows_ready(c, s) || c->sparse || (c->op[s] & (VKMM_SYNC_ATOMIC_READ | VKMM_SYNC_ATOMIC_WRITE)) !=
+                                                          VKMM_SYNC_ATOMIC_WRITE)
+        return 0;
+    uint32_t token = deferred_row(c);
+    if (!token)
+        return 0;
+    c->named[s] = true;
+    c->deferred_carries[token - 1] = c->carries[s];
+    memcpy(row(c, c->deferred, token - 1), row(c, c->carried, s), c->subgroups * sizeof(uint32_t));
+    return token;
+}
+
+void vkmm_workgroup_clocks_land(struct vkmm_workgroup_clocks *c, uint32_t token, uint32_t first, uint32_t last)
+{
+    if (!c || c->broken || !token || token > c->deferred_count)
+        return;
+    const uint32_t *carried = row(c, c->deferred, token - 1);
+    for (uint32_t word = first; word <= last && word < c->words; word++) {
+        /* A store heads a new sequence (as vkmm_workgroup_clocks_atomic_word). */
+        uint32_t index = c->word_clock[word];
+        if (!c->deferred_carries[token - 1]) {
+            if (index != NO_CLOCK)
+                memset(row(c, c->pool, index - 1), 0, c->subgroups * sizeof(uint32_t));
+            continue;
+        }
+        uint32_t *clock = word_clock(c, word);
+        if (clock)
+            memcpy(clock, carried, c->subgroups * sizeof(uint32_t));
+    }
+    c->deferred_free[c->free_count++] = token - 1;
 }
 
 bool vkmm_workgroup_clocks_ordered(const struct vkmm_workgroup_clocks *c, uint32_t later, uint32_t earlier,

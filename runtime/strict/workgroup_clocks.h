@@ -33,6 +33,13 @@ struct vkmm_workgroup_clocks;
  * storage; the room is taken when a fence or an atomic first needs it.
  * NULL when out of memory. */
 struct vkmm_workgroup_clocks *vkmm_workgroup_clocks_create(uint32_t subgroups, uint32_t words);
+/* Clocks for `subgroups` subgroups over the words of device memory (any
+ * 64-bit word number, found by hashing).  There an atomic load may read an
+ * older value than the newest (atomic_history.h), so an atomic store joins
+ * its word's clock rather than replacing it; and a release fence counts
+ * among the releases an acquire reading no known word joins, since its
+ * atomic write may be on storage these clocks never see (both lenient). */
+struct vkmm_workgroup_clocks *vkmm_workgroup_clocks_create_sparse(uint32_t subgroups);
 void vkmm_workgroup_clocks_destroy(struct vkmm_workgroup_clocks *clocks);
 /* A new workgroup: no release, no acquire, no word with a clock. */
 void vkmm_workgroup_clocks_begin(struct vkmm_workgroup_clocks *clocks);
@@ -45,11 +52,28 @@ void vkmm_workgroup_clocks_sync(struct vkmm_workgroup_clocks *clocks, uint32_t s
 /* The subgroup's atomic announced by vkmm_workgroup_clocks_sync reads
  * and/or writes the 4-byte `word` of Workgroup storage (once per lane and
  * word it covers), ... */
-void vkmm_workgroup_clocks_atomic_word(struct vkmm_workgroup_clocks *clocks, uint32_t subgroup, uint32_t word);
+void vkmm_workgroup_clocks_atomic_word(struct vkmm_workgroup_clocks *clocks, uint32_t subgroup, uint64_t word);
 /* ... and is done.  Called with no atomic announced, or when the atomic
  * named no word (it worked on other storage, or every lane was out of
  * bounds), it settles that atomic as one on other storage. */
 void vkmm_workgroup_clocks_settle(struct vkmm_workgroup_clocks *clocks, uint32_t subgroup);
+/* Device memory, where an atomic's acquire half comes after its access
+ * (an atomic's words are named through vkmm_workgroup_clocks_sync with a
+ * relaxed kind, lane by lane): the subgroup's atomic instruction begins
+ * (what its lanes read is gathered from now on), and its acquire half
+ * synchronizes with what they read, not with the subgroup's earlier
+ * relaxed reads (an acquire fence, VKMM_SYNC_ACQUIRE, would). */
+void vkmm_workgroup_clocks_atomic_begins(struct vkmm_workgroup_clocks *clocks, uint32_t subgroup);
+void vkmm_workgroup_clocks_acquire_last(struct vkmm_workgroup_clocks *clocks, uint32_t subgroup);
+/* The subgroup's announced atomic store waits, lane by lane, in a store
+ * buffer (workgroup_store_buffer.h): each lane's clock is kept aside under
+ * a token (0: none kept — not a plain atomic store, sparse clocks, or out
+ * of memory: then name its words now) and given to its words [first,
+ * last] when that lane's store lands.  An acquire that reads the older
+ * value meanwhile does not synchronize with the waiting release. */
+uint32_t vkmm_workgroup_clocks_defer(struct vkmm_workgroup_clocks *clocks, uint32_t subgroup);
+void vkmm_workgroup_clocks_land(struct vkmm_workgroup_clocks *clocks, uint32_t token, uint32_t first,
+                                uint32_t last);
 /* Does an access `earlier` (another subgroup) made at `moment` happen
  * before what `later` does now, through releases and acquires? */
 bool vkmm_workgroup_clocks_ordered(const struct vkmm_workgroup_clocks *clocks, uint32_t later, uint32_t earlier,

@@ -1,5 +1,6 @@
 #include "workgroup_monitor.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,9 @@
 #define MANY 0xffffu
 #define WORD 4u
 #define LOST_WORD 0x80000000u /* in the lost list: the entry is a whole word */
+/* Lane reads of a Subgroup-scope flag another subgroup wrote, with no
+ * write to Workgroup memory between, after which a spin is hopeless. */
+#define HOPELESS_NARROW_READS (1u << 16)
 
 /* What the workgroup did to one cell of shared memory since the last
  * barrier that synchronized Workgroup memory (the interval).  A cell is an
@@ -86,7 +90,21 @@ struct vkmm_workgroup_monitor {
     uint8_t *initial, *written;
     uint32_t unwritten; /* bytes whose written bit is still clear: 0 makes the checks free */
     uint32_t *lane_offsets;             /* per lane, for the store buffers */
+    uint32_t *lane_tokens;              /* per lane, a held store's clock (workgroup_clocks.h) */
+    uint64_t deferred_lanes;            /* lanes of the current access whose store's clock waits with it */
+    /* Atomic loads of another subgroup's atomic write, one of them of
+     * Subgroup scope, since the last write: they read the value from
+     * before it, so a spin on one ends only in `hopeless`. */
+    uint32_t narrow_reads;
+    char hopeless[256];
 };
+
+/* A held atomic store landed: its word now carries its release's clock. */
+static void store_landed(void *user, uint32_t token, uint32_t offset, uint32_t size)
+{
+    struct vkmm_workgroup_monitor *m = user;
+    vkmm_workgroup_clocks_land(m->clocks, token, offset / WORD, (offset + size - 1) / WORD);
+}
 
 struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t local_size[3], uint32_t width,
                                                              uint32_t shared_size,
@@ -112,13 +130,15 @@ struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t loca
     m->buffers = vkmm_store_buffers_create(m->subgroups, shared_size);
     m->clocks = vkmm_workgroup_clocks_create(m->subgroups, (uint32_t)words);
     m->lane_offsets = calloc(width ? width : 1, sizeof(*m->lane_offsets));
+    m->lane_tokens = calloc(width ? width : 1, sizeof(*m->lane_tokens));
     m->initial = malloc(slots);
     m->written = calloc((slots + 7) / 8, 1);
     if (!m->view || !m->words || !m->bytes || !m->epoch || !m->wide || !m->local || !m->lost || !m->buffers ||
-        !m->clocks || !m->lane_offsets || !m->initial || !m->written) {
+        !m->clocks || !m->lane_offsets || !m->lane_tokens || !m->initial || !m->written) {
         vkmm_workgroup_monitor_destroy(m);
         return NULL;
     }
+    vkmm_store_buffers_on_landing(m->buffers, store_landed, m);
     return m;
 }
 
@@ -141,6 +161,7 @@ void vkmm_workgroup_monitor_destroy(struct vkmm_workgroup_monitor *m)
     vkmm_store_buffers_destroy(m->buffers);
     vkmm_workgroup_clocks_destroy(m->clocks);
     free(m->lane_offsets);
+    free(m->lane_tokens);
     free(m->initial);
     free(m->written);
     free(m);
@@ -154,6 +175,8 @@ void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *m, uint8_t *sha
     memset(m->wide, 0, m->subgroups * sizeof(*m->wide));
     memset(m->local, 0, m->subgroups * sizeof(*m->local));
     m->moment = m->last_release = 0;
+    m->narrow_reads = 0;
+    m->hopeless[0] = 0;
     vkmm_workgroup_clocks_begin(m->clocks);
     m->interval++; /* every cell state of the last workgroup is stale now */
     m->arrivals_synchronize = true;
@@ -659,7 +682,7 @@ static const struct cell *cell_of(const struct vkmm_workgroup_monitor *m, uint32
  * the program, so the stale value is the one a lockstep reading would not
  * give). */
 static inline bool read_cell(struct vkmm_workgroup_monitor *m, struct cell *b, uint32_t offset, uint32_t width,
-                      const struct access *a)
+                             const struct access *a, bool load)
 {
     bool stale = false;
     if (!write_ordered(m, b, a) && !(a->atomic && b->writer_atomic)) {
@@ -673,6 +696,9 @@ static inline bool read_cell(struct vkmm_workgroup_monitor *m, struct cell *b, u
                !atomics_ordered(m, b->writer_atomic, b->writer_narrow, b->writer, a)) {
         struct access writer = last_writer(m, b);
         note_narrow_read(m, offset, width, &writer, a);
+        /* 000 "Data Race": not mutually ordered, so a load need never see
+         * that write (a read-modify-write takes the newest value). */
+        stale = load;
     }
     bool same_subgroup_only = b->reader_subgroup == a->subgroup + 1;
     if (b->reader == NOBODY || (same_subgroup_only && b->reader_epoch != m->epoch[a->subgroup])) {
@@ -752,7 +778,7 @@ static inline bool access_cell(struct vkmm_workgroup_monitor *m, struct cell *b,
 {
     bool stale = false;
     if (flags & VKMM_WORKGROUP_READ)
-        stale = read_cell(m, b, offset, width, a);
+        stale = read_cell(m, b, offset, width, a, !(flags & VKMM_WORKGROUP_WRITE));
     if (flags & VKMM_WORKGROUP_WRITE) {
         struct access as_write = *a;
         as_write.write = true;
@@ -809,7 +835,25 @@ static int64_t store_buffer_access(struct vkmm_workgroup_monitor *m, const uint6
         vkmm_store_buffers_drain(m->buffers, subgroup);
         return 0;
     }
-    return vkmm_store_buffers_access(m->buffers, subgroup, m->lane_offsets, lanes, size, flags);
+    /* An atomic store's release reaches its word when the store lands,
+     * not as it is issued (an acquire reading the older value meanwhile
+     * does not synchronize with it). */
+    bool store = (flags & (VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_READ | VKMM_WORKGROUP_WRITE)) ==
+                 (VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_WRITE);
+    m->deferred_lanes = 0;
+    for (uint64_t l = store && (flags & VKMM_ACCESS_ATOMIC_SYNC) ? lanes : 0; l; l &= l - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctzll(l);
+        m->lane_tokens[lane] = vkmm_workgroup_clocks_defer(m->clocks, subgroup);
+        if (m->lane_tokens[lane])
+            m->deferred_lanes |= 1ull << lane;
+    }
+    int64_t held = vkmm_store_buffers_access_tokens(m->buffers, subgroup, m->lane_offsets, lanes, size, flags,
+                                                    m->deferred_lanes ? m->lane_tokens : NULL);
+    for (uint64_t l = held ? 0 : m->deferred_lanes; l; l &= l - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctzll(l); /* not held: it landed now */
+        store_landed(m, m->lane_tokens[lane], m->lane_offsets[lane], size);
+    }
+    return held;
 }
 
 void vkmm_workgroup_monitor_yield(struct vkmm_workgroup_monitor *m, uint32_t subgroup)
@@ -840,6 +884,7 @@ int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, 
          * subgroup left it; a held store is judged as it is issued. */
         int64_t held = store_buffer_access(m, addresses, lanes, size, flags, subgroup);
         int64_t judged = judge_access(m, addresses, lanes, size, flags, subgroup, site, text);
+        m->deferred_lanes = 0;
         return held ? held : judged;
     }
     return judge_access(m, addresses, lanes, size, flags, subgroup, site, text);
@@ -919,12 +964,33 @@ static void match_atomic(struct vkmm_workgroup_monitor *m, const uint64_t *addre
 {
     for (uint32_t lane = 0; (flags & VKMM_WORKGROUP_ATOMIC) && lane < m->width && lane < 64; lane++) {
         uint64_t at;
-        if (!(lanes >> lane & 1) || !vkmm_lane_offset(addresses[lane], (uintptr_t)m->shared, m->size, size, &at))
-            continue;
+        if (!(lanes >> lane & 1) || (m->deferred_lanes >> lane & 1) ||
+            !vkmm_lane_offset(addresses[lane], (uintptr_t)m->shared, m->size, size, &at))
+            continue; /* inactive, outside, or its clock waits with its store */
         for (uint64_t word = at / WORD; word <= (at + size - 1) / WORD; word++)
             vkmm_workgroup_clocks_atomic_word(m->clocks, subgroup, (uint32_t)word);
     }
     vkmm_workgroup_clocks_settle(m->clocks, subgroup);
+}
+
+/* A lane read the value from before another subgroup's write of a
+ * Subgroup-scope atomic (or its own Subgroup-scope load of one): when such
+ * reads pile up with no write between, every subgroup still running spins
+ * on what it need never see. */
+static void note_hopeless_read(struct vkmm_workgroup_monitor *m, const char *text)
+{
+    if (++m->narrow_reads != HOPELESS_NARROW_READS)
+        return;
+    snprintf(m->hopeless, sizeof(m->hopeless),
+             "every invocation still running spins on %s, an atomic of Subgroup scope whose value another subgroup "
+             "of its workgroup writes: atomics whose scope does not hold both invocations need never see each "
+             "other's writes (use gl_ScopeWorkgroup)",
+             text);
+}
+
+const char *vkmm_workgroup_monitor_hopeless(const struct vkmm_workgroup_monitor *m)
+{
+    return m && m->hopeless[0] ? m->hopeless : NULL;
 }
 
 /* Races by control barriers (the cells), for one subgroup's access: returns
@@ -935,6 +1001,8 @@ static int64_t judge_access(struct vkmm_workgroup_monitor *m, const uint64_t *ad
 {
     uintptr_t base = (uintptr_t)m->shared;
     m->call++;
+    if (flags & VKMM_WORKGROUP_WRITE)
+        m->narrow_reads = 0; /* something changes: the spinners may yet see it */
     if (flags & VKMM_ACCESS_ATOMIC_SYNC)
         match_atomic(m, addresses, lanes, size, flags, subgroup);
     uint64_t stale_lanes = 0;
@@ -980,10 +1048,16 @@ static int64_t judge_access(struct vkmm_workgroup_monitor *m, const uint64_t *ad
             const struct cell *b = cell_of(m, offset);
             bool is_word = b == &m->words[offset / WORD];
             struct access a = lane_access(m, subgroup, lane, flags, site, text);
-            if (!write_ordered(m, b, &a) && b->writer_word < (uint32_t)(site >> 32) &&
-                !racing_read_sees_newer(m, flags, (uint32_t)(site >> 32), offset) &&
-                !early_store_seen(m, b, (uint32_t)(site >> 32), offset))
+            if (write_ordered(m, b, &a))
+                continue;
+            bool narrow = a.atomic && b->writer_atomic &&
+                          !atomics_ordered(m, b->writer_atomic, b->writer_narrow, b->writer, &a);
+            if (narrow || (b->writer_word < (uint32_t)(site >> 32) &&
+                           !racing_read_sees_newer(m, flags, (uint32_t)(site >> 32), offset) &&
+                           !early_store_seen(m, b, (uint32_t)(site >> 32), offset)))
                 m->view[offset] = (uint8_t)(is_word ? b->old >> (8 * (offset % WORD)) : b->old);
+            if (narrow && i == 0)
+                note_hopeless_read(m, text);
         }
     }
     return (int64_t)((uintptr_t)m->view - base);

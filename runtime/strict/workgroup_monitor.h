@@ -83,6 +83,10 @@ void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *monitor, uint8_
 /* Scheduling (dispatch.c): the subgroup stopped at a scheduling point, or
  * finished (store buffers, workgroup_store_buffer.h). */
 void vkmm_workgroup_monitor_yield(struct vkmm_workgroup_monitor *monitor, uint32_t subgroup);
+/* Why the workgroup can never finish — its running subgroups spin on a
+ * Subgroup-scope atomic of Workgroup storage another subgroup wrote, whose
+ * loads read the value from before that write — or NULL (also for NULL). */
+const char *vkmm_workgroup_monitor_hopeless(const struct vkmm_workgroup_monitor *monitor);
 void vkmm_workgroup_monitor_subgroup_done(struct vkmm_workgroup_monitor *monitor, uint32_t subgroup);
 /* Every unfinished subgroup waits at a control barrier: it opens now. */
 void vkmm_workgroup_monitor_barrier_open(struct vkmm_workgroup_monitor *monitor);

@@ -12,6 +12,7 @@ struct waiting {
     uint32_t offset, size;
     uint32_t epoch; /* the subgroup's releases before it */
     uint32_t call;  /* the access that stored it: its lanes go out together on seed 0 */
+    uint32_t token; /* for the landing hook, 0: none */
 };
 
 struct buffer {
@@ -29,6 +30,8 @@ struct vkmm_store_buffers {
     uint64_t seed, random;
     uint32_t call;
     struct buffer *buffers;
+    vkmm_store_landed landed;
+    void *landed_user;
 };
 
 struct vkmm_store_buffers *vkmm_store_buffers_create(uint32_t subgroups, uint32_t shared_size)
@@ -44,6 +47,12 @@ struct vkmm_store_buffers *vkmm_store_buffers_create(uint32_t subgroups, uint32_
         return NULL;
     }
     return s;
+}
+
+void vkmm_store_buffers_on_landing(struct vkmm_store_buffers *s, vkmm_store_landed landed, void *user)
+{
+    s->landed = landed;
+    s->landed_user = user;
 }
 
 void vkmm_store_buffers_destroy(struct vkmm_store_buffers *s)
@@ -113,6 +122,8 @@ static void perform(struct vkmm_store_buffers *s, struct buffer *b, uint32_t n)
 {
     struct waiting w = b->waiting[n];
     memcpy(s->shared + w.offset, b->shadow + w.offset, w.size);
+    if (w.token && s->landed)
+        s->landed(s->landed_user, w.token, w.offset, w.size);
     for (uint32_t i = w.offset; i < w.offset + w.size; i++)
         b->held[i / 64] &= ~(1ull << (i % 64));
     b->waiting[n] = b->waiting[--b->count];
@@ -162,7 +173,7 @@ bool vkmm_store_buffers_holding(const struct vkmm_store_buffers *s, uint32_t sub
 /* An atomic store waits in the buffer.  Returns false when it cannot (out
  * of memory): then it goes to shared memory at once. */
 static bool hold_store(struct vkmm_store_buffers *s, struct buffer *b, const uint32_t *offsets, uint64_t lanes,
-                       uint32_t size, uint32_t flags)
+                       uint32_t size, uint32_t flags, const uint32_t *tokens)
 {
     if (!ready(s, b)) {
         drain(s, b);
@@ -179,8 +190,8 @@ static bool hold_store(struct vkmm_store_buffers *s, struct buffer *b, const uin
         b->epoch++; /* the stores before it go out before it */
     s->call++;
     for (uint64_t l = lanes; l; l &= l - 1) {
-        uint32_t offset = offsets[__builtin_ctzll(l)];
-        b->waiting[b->count++] = (struct waiting){ offset, size, b->epoch, s->call };
+        uint32_t lane = (uint32_t)__builtin_ctzll(l), offset = offsets[lane];
+        b->waiting[b->count++] = (struct waiting){ offset, size, b->epoch, s->call, tokens ? tokens[lane] : 0 };
         for (uint32_t i = offset; i < offset + size; i++)
             b->held[i / 64] |= 1ull << (i % 64);
     }
@@ -190,14 +201,21 @@ static bool hold_store(struct vkmm_store_buffers *s, struct buffer *b, const uin
 int64_t vkmm_store_buffers_access(struct vkmm_store_buffers *s, uint32_t subgroup, const uint32_t *offsets,
                                   uint64_t lanes, uint32_t size, uint32_t flags)
 {
+    return vkmm_store_buffers_access_tokens(s, subgroup, offsets, lanes, size, flags, NULL);
+}
+
+int64_t vkmm_store_buffers_access_tokens(struct vkmm_store_buffers *s, uint32_t subgroup, const uint32_t *offsets,
+                                         uint64_t lanes, uint32_t size, uint32_t flags, const uint32_t *tokens)
+{
     if (!s || subgroup >= s->subgroups || !lanes)
         return 0;
     struct buffer *b = &s->buffers[subgroup];
     bool atomic = flags & VKMM_WORKGROUP_ATOMIC, read = flags & VKMM_WORKGROUP_READ,
          write = flags & VKMM_WORKGROUP_WRITE;
     if (atomic && write && !read)
-        return hold_store(s, b, offsets, lanes, size, flags) ? (int64_t)((uintptr_t)b->shadow - (uintptr_t)s->shared)
-                                                             : 0;
+        return hold_store(s, b, offsets, lanes, size, flags, tokens)
+                   ? (int64_t)((uintptr_t)b->shadow - (uintptr_t)s->shared)
+                   : 0;
     if (!b->count)
         return 0;
     /* A read-modify-write is performed at once, after every store before

@@ -164,6 +164,14 @@ static void test_spin_on_subgroup_scope_flag_ends_at_once(void **state)
     spin_that_never_sees("spin_on_subgroup_scope_flag", "an atomic of Subgroup scope", 2);
 }
 
+/* The same with the flag in Workgroup storage: its loads read the value
+ * from before the store (the workgroup monitor's interval start). */
+static void test_spin_on_shared_subgroup_scope_flag_ends_at_once(void **state)
+{
+    (void)state;
+    spin_that_never_sees("spin_on_shared_subgroup_scope_flag", "an atomic of Subgroup scope", 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -173,6 +181,7 @@ int main(void)
         cmocka_unit_test(test_spin_on_stale_copy_in_parts_ends_at_once),
         cmocka_unit_test(test_spin_on_workgroup_scope_flag_ends_at_once),
         cmocka_unit_test(test_spin_on_subgroup_scope_flag_ends_at_once),
+        cmocka_unit_test(test_spin_on_shared_subgroup_scope_flag_ends_at_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,6 +37,8 @@ enum {
     HISTOGRAM_NOT_CLEARED,
     PAIR_SWAP_NO_BARRIER,
     HANDOFF_ACQUIRE_OTHER_FLAG,
+    DEVICE_HANDOFF_ACQUIRE_OTHER_FLAG,
+    CORRECT_DEVICE_HANDOFF_FENCES,
     VARIANTS
 };
 
@@ -74,6 +76,10 @@ static const struct sync_variant variants[VARIANTS] = {
     /* The acquire reads another variable than the one released. */
     [HANDOFF_ACQUIRE_OTHER_FLAG] = { "bug_shared_flag_handoff_acquire_of_another_variable",
                                      "VKMM-HAZARD-WORKGROUP-RACE" },
+    /* The same with the tile and both flags in a buffer. */
+    [DEVICE_HANDOFF_ACQUIRE_OTHER_FLAG] = { "bug_buffer_flag_handoff_acquire_of_another_variable",
+                                            "VKMM-HAZARD-DISPATCH-RACE" },
+    [CORRECT_DEVICE_HANDOFF_FENCES] = { "correct_buffer_flag_handoff_through_fences", NULL },
 };
 
 static const char *const shaders[VARIANTS] = {
@@ -106,6 +112,8 @@ static const char *const shaders[VARIANTS] = {
     [HISTOGRAM_NOT_CLEARED] = "sync_shared_histogram_not_cleared",
     [PAIR_SWAP_NO_BARRIER] = "sync_shared_pair_swap_no_barrier",
     [HANDOFF_ACQUIRE_OTHER_FLAG] = "sync_shared_handoff_other_flag",
+    [DEVICE_HANDOFF_ACQUIRE_OTHER_FLAG] = "sync_device_handoff_other_flag",
+    [CORRECT_DEVICE_HANDOFF_FENCES] = "sync_device_handoff_fence",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -169,6 +177,14 @@ static void expected_result(int variant, uint32_t expected[SYNC_WORDS])
         case CORRECT_DEVICE_HANDOFF_WORKGROUP_SCOPE:
             expected[i] = i % 64 < 32 ? input_word(i) + 1u : i % 64 == 32 ? 0u : input_word(i - 32) + 1u;
             break;
+        case DEVICE_HANDOFF_ACQUIRE_OTHER_FLAG:
+        case CORRECT_DEVICE_HANDOFF_FENCES: {
+            /* Two dispatches add to the tile: a copy of the first one's
+             * tile is wrong. */
+            uint32_t tile = i % 64 < 32 ? i : i - 32;
+            expected[i] = i % 64 == 32 ? 0u : i % 64 == 33 ? 1u : 2u * (input_word(tile) + 1u);
+            break;
+        }
         case DEVICE_PLAIN_READ_OF_COUNT:
         case DEVICE_COHERENT_READ_OF_COUNT:
             expected[i] = i == 0 || i % 64 == 1 ? 2u * SYNC_WORDS : 0u;
@@ -232,6 +248,12 @@ static void bug_device_coherent_read_of_count(void **state) { (void)state; run(D
 static void bug_histogram_not_cleared(void **state) { (void)state; run(HISTOGRAM_NOT_CLEARED); }
 static void bug_pair_swap_no_barrier(void **state) { (void)state; run(PAIR_SWAP_NO_BARRIER); }
 static void bug_handoff_acquire_other_flag(void **state) { (void)state; run(HANDOFF_ACQUIRE_OTHER_FLAG); }
+static void bug_device_handoff_acquire_other_flag(void **state)
+{
+    (void)state;
+    run(DEVICE_HANDOFF_ACQUIRE_OTHER_FLAG);
+}
+static void correct_device_handoff_fences(void **state) { (void)state; run(CORRECT_DEVICE_HANDOFF_FENCES); }
 static void correct_device_handoff_workgroup_scope(void **state)
 {
     (void)state;
@@ -257,6 +279,8 @@ int main(void)
         cmocka_unit_test(bug_histogram_not_cleared),
         cmocka_unit_test(bug_pair_swap_no_barrier),
         cmocka_unit_test(bug_handoff_acquire_other_flag),
+        cmocka_unit_test(bug_device_handoff_acquire_other_flag),
+        cmocka_unit_test(correct_device_handoff_fences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

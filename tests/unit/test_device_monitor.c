@@ -280,6 +280,8 @@ static bool ref_scoped_atomic(struct reference *r, uint64_t at, uint32_t size, u
                                                         a->site - FIRST_SITE + 1, &u);
     if (wide)
         vkmm_happens_before_atomic(r->order, a->tag, at, read, write);
+    if (scope >= VKMM_SCOPE_WORKGROUP)
+        vkmm_happens_before_atomic_word(r->order, a->tag, a->invocation / WIDTH, at, read, write);
     if (!race)
         return false;
     u.site = u.site + FIRST_SITE - 1;
@@ -915,7 +917,7 @@ static void ref_fence(struct reference *r, uint32_t tag, uint32_t subgroup, uint
     if (kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_SYNC))
         vkmm_happens_before_visible(r->order, tag, subgroup);
     if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_ACQUIRE | VKMM_FENCE_ATOMIC)) && (kind & 3u) >= VKMM_SCOPE_WORKGROUP)
-        vkmm_happens_before_device_acquire(r->order, tag, subgroup);
+        vkmm_happens_before_device_acquire(r->order, tag, subgroup, (kind & VKMM_FENCE_ATOMIC) != 0);
     if ((kind & (VKMM_FENCE_AVAILABLE | VKMM_FENCE_RELEASE)) && (kind & 3u) >= VKMM_SCOPE_WORKGROUP)
         vkmm_happens_before_device_release(r->order, tag, subgroup);
     vkmm_dispatch_levels_fence(r->levels, tag, subgroup, kind);

@@ -283,7 +283,7 @@ static void test_a_read_with_no_acquire_naming_the_memory_races(void **state)
     assert_int_equal(u.invocation, 5);
     assert_int_equal(u.why, VKMM_UNORDERED_NOT_ACQUIRED);
     assert_false(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 0, 6, WIDTH, &u)); /* same subgroup */
-    vkmm_happens_before_device_acquire(h, 4, 1);
+    vkmm_happens_before_device_acquire(h, 4, 1, false);
     assert_false(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
     assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 2, 17, WIDTH, &u));
     vkmm_happens_before_barrier(h, 4);
@@ -397,11 +397,11 @@ static void test_a_write_with_no_release_after_it_races(void **state)
     struct vkmm_happens_before *h = start();
     vkmm_happens_before_release(h, 4, false);
     vkmm_happens_before_device_release(h, 4, 0); /* before the write */
-    vkmm_happens_before_device_acquire(h, 4, 1); /* before the write */
+    vkmm_happens_before_device_acquire(h, 4, 1, false); /* before the write */
     assert_false(write_data(h, 4, &u));           /* subgroup 0 */
     assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
     assert_int_equal(u.why, VKMM_UNORDERED_NOT_ACQUIRED);
-    vkmm_happens_before_device_acquire(h, 4, 1); /* after it, but nothing released after it */
+    vkmm_happens_before_device_acquire(h, 4, 1, false); /* after it, but nothing released after it */
     assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
     assert_int_equal(u.why, VKMM_UNORDERED_NOT_RELEASED);
     assert_int_equal(u.invocation, 5);
@@ -414,13 +414,13 @@ static void test_a_write_with_no_release_after_it_races(void **state)
     /* Acquires repeated with no write between (a spin) make no new
      * moment: a write after them still needs a release and an acquire. */
     for (int i = 0; i < 100000; i++)
-        vkmm_happens_before_device_acquire(h, 4, 1);
+        vkmm_happens_before_device_acquire(h, 4, 1, false);
     assert_false(write_data(h, 4, &u));
     assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
     /* An atomic write (Khronos test17: a release store read by an acquire
      * load) needs no release after it. */
     assert_false(vkmm_happens_before_scoped_atomic(h, DATA, 4, false, true, 4, 0, 1, SITE_WRITE, &u));
-    vkmm_happens_before_device_acquire(h, 4, 1);
+    vkmm_happens_before_device_acquire(h, 4, 1, false);
     assert_false(vkmm_happens_before_unacquired_write(h, DATA, 4, 4, 1, 9, WIDTH, &u));
     vkmm_happens_before_destroy(h);
 }
@@ -519,7 +519,7 @@ static void test_subgroup_scope_atomics_between_subgroups(void **state)
     restart_with_width_4(h);
     assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, false, true, 1, 0, 0, SITE_WRITE, &u));
     vkmm_happens_before_device_release(h, 1, 0);
-    vkmm_happens_before_device_acquire(h, 1, 1);
+    vkmm_happens_before_device_acquire(h, 1, 1, false);
     assert_false(vkmm_happens_before_subgroup_atomic(h, FLAG, 4, true, false, 1, 1, 4, SITE_READ, &u));
     /* Two read-modify-writes: the levels' lost update, not a race here. */
     restart_with_width_4(h);
@@ -601,6 +601,121 @@ static void test_many_workgroups_and_flags(void **state)
     vkmm_happens_before_destroy(h);
 }
 
+/* Subgroup `subgroup` of workgroup 4 makes an atomic access of the word at
+ * `offset` (a load, a store or a read-modify-write), then, `acquire`, the
+ * atomic's acquire half. */
+static void subgroup_atomic(struct vkmm_happens_before *h, uint32_t subgroup, uint32_t offset, bool read, bool write,
+                            bool acquire)
+{
+    vkmm_happens_before_atomic_begins(h, 4, subgroup);
+    vkmm_happens_before_atomic_word(h, 4, subgroup, offset, read, write);
+    if (acquire)
+        vkmm_happens_before_device_acquire(h, 4, subgroup, true);
+}
+
+/* A new dispatch of 8 subgroups of 8 lanes whose workgroup 4 synchronizes
+ * through atomics: subgroup 0 wrote the data (invocation 5) and released
+ * through a store of the flag. */
+static void restart_with_data_released(struct vkmm_happens_before *h)
+{
+    struct vkmm_unordered u;
+    vkmm_happens_before_begin(h);
+    vkmm_happens_before_subgroup_width(h, 8);
+    vkmm_happens_before_subgroups(h, 8);
+    vkmm_happens_before_release(h, 4, false);
+    assert_false(write_data(h, 4, &u));
+    vkmm_happens_before_device_release(h, 4, 0);
+    subgroup_atomic(h, 0, FLAG, false, true, false);
+}
+
+/* Inside a workgroup, on device memory: an acquire synchronizes only with
+ * the release whose value it read (000 "Synchronizes-With"), through the
+ * release sequence (a read-modify-write continues it) and chains of
+ * subgroups; an acquire fence with what the subgroup's atomic reads before
+ * it read; an acquire after an atomic the structure is not told of (one on
+ * Workgroup storage) with every release so far. */
+static void test_an_acquire_matches_the_release_it_read(void **state)
+{
+    (void)state;
+    enum { WIDTH = 8, OTHER = FLAG + 64 };
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    /* The acquire of another variable: no order, and the report says so. */
+    restart_with_data_released(h);
+    subgroup_atomic(h, 1, OTHER, true, false, true);
+    assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
+    assert_int_equal(u.why, VKMM_UNORDERED_UNMATCHED);
+    assert_int_equal(u.invocation, 5);
+    /* A relaxed read of the flag, then the acquire load of another
+     * variable: still none (only a fence acquires what earlier loads read). */
+    subgroup_atomic(h, 1, FLAG, true, false, false);
+    subgroup_atomic(h, 1, OTHER, true, false, true);
+    assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
+    vkmm_happens_before_device_acquire(h, 4, 1, false); /* the fence */
+    assert_false(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
+    /* The acquire load of the flag itself: ordered. */
+    restart_with_data_released(h);
+    subgroup_atomic(h, 2, FLAG, true, false, true);
+    assert_false(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 2, 17, WIDTH, &u));
+    /* A relaxed read-modify-write of another subgroup continues the
+     * sequence; a chain through a third subgroup's release orders too. */
+    restart_with_data_released(h);
+    subgroup_atomic(h, 3, FLAG, true, true, false);
+    subgroup_atomic(h, 2, FLAG, true, false, true);
+    assert_false(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 2, 17, WIDTH, &u));
+    vkmm_happens_before_device_release(h, 4, 2);
+    subgroup_atomic(h, 2, OTHER, false, true, false);
+    subgroup_atomic(h, 5, OTHER, true, false, true);
+    assert_false(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 5, 41, WIDTH, &u));
+    /* A flag value released before the data's write: no order. */
+    vkmm_happens_before_begin(h);
+    vkmm_happens_before_subgroups(h, 8);
+    vkmm_happens_before_release(h, 4, false);
+    vkmm_happens_before_device_release(h, 4, 0);
+    subgroup_atomic(h, 0, FLAG, false, true, false);
+    assert_false(write_data(h, 4, &u));
+    vkmm_happens_before_device_release(h, 4, 0); /* released, but never stored to the flag */
+    subgroup_atomic(h, 1, FLAG, true, false, true);
+    assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
+    assert_int_equal(u.why, VKMM_UNORDERED_UNMATCHED);
+    /* An acquire fence in a module with atomics the structure is not told
+     * of: every release so far (lenient). */
+    restart_with_data_released(h);
+    vkmm_happens_before_unseen_atomics(h);
+    vkmm_happens_before_device_acquire(h, 4, 1, false);
+    assert_false(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
+    vkmm_happens_before_destroy(h);
+}
+
+/* A finished workgroup's clocks serve the next one, cleared: what the
+ * first released does not order the second's accesses. */
+static void test_clocks_of_a_finished_workgroup_start_clean(void **state)
+{
+    (void)state;
+    enum { WIDTH = 8 };
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    restart_with_data_released(h);
+    for (int i = 0; i < 5; i++) { /* moments well past workgroup 6's */
+        assert_false(write_data(h, 4, &u));
+        vkmm_happens_before_device_release(h, 4, 0);
+        subgroup_atomic(h, 0, FLAG, false, true, false);
+    }
+    subgroup_atomic(h, 1, FLAG, true, false, true);
+    assert_false(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 1, 9, WIDTH, &u));
+    vkmm_happens_before_workgroup_done(h, 4);
+    /* Workgroup 6 takes the clocks: its subgroup 1 acquires a flag its
+     * subgroup 0 stored without a release after its write. */
+    vkmm_happens_before_release(h, 6, false);
+    vkmm_happens_before_device_release(h, 6, 3);
+    assert_false(vkmm_happens_before_access(h, DATA, 16, true, 6, 5, SITE_WRITE, &u) && u.tag != 4);
+    vkmm_happens_before_device_release(h, 6, 0);
+    vkmm_happens_before_device_acquire(h, 6, 1, false);
+    assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 6, 1, 9, WIDTH, &u));
+    assert_int_equal(u.why, VKMM_UNORDERED_UNMATCHED);
+    vkmm_happens_before_destroy(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -624,6 +739,8 @@ int main(void)
         cmocka_unit_test(test_device_atomics_and_plain_accesses),
         cmocka_unit_test(test_subgroup_scope_atomics_between_subgroups),
         cmocka_unit_test(test_scoped_atomics_inside_a_workgroup_and_counters),
+        cmocka_unit_test(test_an_acquire_matches_the_release_it_read),
+        cmocka_unit_test(test_clocks_of_a_finished_workgroup_start_clean),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -567,6 +567,40 @@ static void test_atomics_on_other_storage_are_lenient(void **state)
     vkmm_workgroup_monitor_destroy(m);
 }
 
+/* The accesses of a module whose atomic stores wait in store buffers. */
+static void buffered(struct vkmm_workgroup_monitor *m, uint8_t *shared, uint32_t subgroup, uint32_t offset,
+                     uint32_t flags, uint32_t word)
+{
+    const uint32_t at[WIDTH] = { offset, offset, offset, offset };
+    access(m, shared, subgroup, 1, at, 4, flags | VKMM_ACCESS_ATOMIC_SYNC | VKMM_ACCESS_STORE_BUFFER, word);
+}
+
+/* A release store that waits in its subgroup's store buffer gives its
+ * clock to the flag when it lands: an acquire load that reads the older
+ * value meanwhile does not synchronize with it (000 "Synchronizes-With":
+ * the acquire must read the release's value); one after it landed does. */
+static void test_a_waiting_release_store_orders_nothing_yet(void **state)
+{
+    (void)state;
+    struct vkmm_workgroup_races races = { 0 };
+    uint8_t shared[SHARED] = { 0 };
+    struct vkmm_workgroup_monitor *m = started(&races, shared);
+    buffered(m, shared, 0, DATA, VKMM_WORKGROUP_WRITE, 10);
+    vkmm_workgroup_monitor_barrier(m, 0, VKMM_WORKGROUP_SYNC | VKMM_SYNC_RELEASE | VKMM_SYNC_ATOMIC_WRITE);
+    buffered(m, shared, 0, FLAG, VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_WRITE | VKMM_ACCESS_RELEASE, 30);
+    vkmm_workgroup_monitor_barrier(m, 1, VKMM_WORKGROUP_SYNC | VKMM_SYNC_ACQUIRE | VKMM_SYNC_ATOMIC_READ);
+    buffered(m, shared, 1, FLAG, VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_READ, 31);
+    buffered(m, shared, 1, DATA, VKMM_WORKGROUP_READ, 20);
+    assert_int_equal(races.count, 1);
+    assert_true(races.race[0].unmatched);
+    vkmm_workgroup_monitor_subgroup_done(m, 0); /* the store lands */
+    vkmm_workgroup_monitor_barrier(m, 2, VKMM_WORKGROUP_SYNC | VKMM_SYNC_ACQUIRE | VKMM_SYNC_ATOMIC_READ);
+    buffered(m, shared, 2, FLAG, VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_READ, 31);
+    buffered(m, shared, 2, DATA, VKMM_WORKGROUP_READ, 21);
+    assert_int_equal(races.count, 1);
+    vkmm_workgroup_monitor_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -577,6 +611,7 @@ int main(void)
         cmocka_unit_test(test_release_and_acquire_order_a_handoff),
         cmocka_unit_test(test_acquire_matches_the_release_it_read),
         cmocka_unit_test(test_atomics_on_other_storage_are_lenient),
+        cmocka_unit_test(test_a_waiting_release_store_orders_nothing_yet),
         cmocka_unit_test(test_subgroup_scope_atomics_race_between_subgroups),
         cmocka_unit_test(test_subgroup_scope_flag_read_across_subgroups),
         cmocka_unit_test(test_reads_of_unwritten_memory),

@@ -25,7 +25,12 @@ void main() {
         if (subgroupElect())
             atomicStore(flag, 1u, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsRelease);
     } else {
-        while (atomicLoad(flag, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquire) == 0u) {
+        /* A bounded wait: strict mode's loads never see the store, so an
+         * unbounded spin would end in device loss
+         * (tests/api/device_lost_spin.c). */
+        for (uint i = 0u;
+             i < 256u && atomicLoad(flag, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquire) == 0u;
+             i++) {
         }
     }
     result[base + l] = tile[(l + 1u) % 64u];
