@@ -314,10 +314,10 @@ uint32_t vkmm_shader_atomic_storage(const uint32_t *words, size_t word_count,
     struct spv_error failure = { .failed = false };
     struct spv_module module;
     uint32_t *prepared = NULL;
-    uint32_t storage = VKMM_ATOMICS_OFF_WORKGROUP | VKMM_ATOMICS_OFF_EXPLICIT;
+    uint32_t storage = VKMM_ATOMICS_OFF_WORKGROUP | VKMM_ATOMICS_UNMONITORED;
     if (parse_prepared(words, word_count, options, &module, &prepared, &failure, error, sizeof(error)) == 0)
         storage = (spv_atomics_on_workgroup_only(&module) ? 0 : VKMM_ATOMICS_OFF_WORKGROUP) |
-                  (spv_atomics_on_explicit_storage_only(&module) ? 0 : VKMM_ATOMICS_OFF_EXPLICIT);
+                  (spv_atomics_on_monitored_storage_only(&module) ? 0 : VKMM_ATOMICS_UNMONITORED);
     spv_module_free(&module);
     free(prepared);
     return storage;

@@ -87,12 +87,12 @@ uint32_t vkmm_shader_unread_bindings(const uint32_t *words, size_t word_count,
                                      uint32_t capacity);
 /* Where the module's atomic instructions are: VKMM_ATOMICS_OFF_WORKGROUP
  * when one is on memory other than Workgroup storage (through which two
- * workgroups may synchronize), VKMM_ATOMICS_OFF_EXPLICIT when one is on
- * storage other than buffers and images (Workgroup storage: strict mode's
- * device monitor does not see it).  Both when the module does not parse
- * (assume the worst). */
+ * workgroups may synchronize), VKMM_ATOMICS_UNMONITORED when one is on
+ * storage other than buffers, images and Workgroup storage (private
+ * storage: strict mode's monitors do not see it).  Both when the module
+ * does not parse (assume the worst). */
 #define VKMM_ATOMICS_OFF_WORKGROUP 1u
-#define VKMM_ATOMICS_OFF_EXPLICIT 2u
+#define VKMM_ATOMICS_UNMONITORED 2u
 uint32_t vkmm_shader_atomic_storage(const uint32_t *words, size_t word_count,
                                     const struct vkmm_compile_options *options);
 /* Links `shader->object` (with the other fields filled, e.g. from a

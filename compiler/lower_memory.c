@@ -778,7 +778,10 @@ static bool translate_atomic(struct tr *t, const struct spv_insn *insn, const ui
         LLVMAddIncoming(phi, values, blocks, 2);
         result = phi;
     }
-    spv_device_fence_kind(t, scope, semantics, false, true, at.kind == SPV_STORAGE_EXPLICIT ? VKMM_FENCE_ATOMIC : 0);
+    spv_device_fence_kind(t, scope, semantics, false, true,
+                          at.kind == SPV_STORAGE_EXPLICIT ? VKMM_FENCE_ATOMIC
+                          : at.kind == SPV_STORAGE_SHARED ? VKMM_FENCE_SHARED_ATOMIC
+                                                          : 0);
     if (!is_store)
         tr_set(t, w[2], result);
     return true;

@@ -137,6 +137,8 @@ enum vkmm_access_scope {
                                    write that atomic read, not with everything current */
 #define VKMM_FENCE_EARLY_STORE 256u /* no fence: asks whether a store goes before the load ahead of it
                                        (compiler/early_stores.c), a seeded coin */
+#define VKMM_FENCE_SHARED_ATOMIC 512u /* the acquire half of an atomic on Workgroup storage: strict mode's
+                                         happens-before matches it with the release that atomic read */
 
 
 enum vkmm_workgroup_barrier_kind {

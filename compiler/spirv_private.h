@@ -296,9 +296,9 @@ bool spv_fences_workgroup_memory(const struct spv_module *m, const struct spv_in
  * can carry a release of Workgroup memory past them
  * (workgroup_store_buffer.h). */
 bool spv_atomics_on_workgroup_only(const struct spv_module *m);
-/* Is every atomic on storage of explicit layout (none on Workgroup or
- * private storage)? */
-bool spv_atomics_on_explicit_storage_only(const struct spv_module *m);
+/* Is every atomic on storage of explicit layout or Workgroup storage (none
+ * on private storage)? */
+bool spv_atomics_on_monitored_storage_only(const struct spv_module *m);
 /* Can nothing but a control barrier order the module's Workgroup-memory
  * accesses: no atomic on Workgroup storage, no fence or atomic whose
  * semantics acquire or release Workgroup memory?  (A shared-memory

@@ -43,12 +43,12 @@ static bool on_workgroup_storage(const struct spv_module *m, uint32_t pointer)
     return pointer_storage(m, pointer) == SpvStorageClassWorkgroup;
 }
 
-/* Is the pointer into storage of explicit layout (buffers, physical
- * storage buffers, image texels): memory strict mode's device monitor sees? */
-static bool on_explicit_storage(const struct spv_module *m, uint32_t pointer)
+/* Is the pointer into storage strict mode's monitors see: of explicit
+ * layout (buffers, physical storage buffers, image texels), or Workgroup? */
+static bool on_monitored_storage(const struct spv_module *m, uint32_t pointer)
 {
     uint32_t storage = pointer_storage(m, pointer);
-    return storage != UINT32_MAX && spv_storage_kind(storage) == SPV_STORAGE_EXPLICIT;
+    return storage != UINT32_MAX && spv_storage_kind(storage) != SPV_STORAGE_LANE_SCALED;
 }
 
 /* Does every atomic of the module work on storage `on` accepts? */
@@ -62,9 +62,9 @@ static bool every_atomic_on(const struct spv_module *m, bool (*on)(const struct 
     return true;
 }
 
-bool spv_atomics_on_explicit_storage_only(const struct spv_module *m)
+bool spv_atomics_on_monitored_storage_only(const struct spv_module *m)
 {
-    return every_atomic_on(m, on_explicit_storage);
+    return every_atomic_on(m, on_monitored_storage);
 }
 
 bool spv_atomics_on_workgroup_only(const struct spv_module *m)

@@ -224,7 +224,7 @@ static VkResult compile_stage(struct vkmm_device *device, struct vkmm_pipeline_c
                                   ? vkmm_shader_atomic_storage(module->words, module->word_count, &options)
                                   : 0;
     pipeline->device_atomics = (atomic_storage & VKMM_ATOMICS_OFF_WORKGROUP) != 0;
-    pipeline->unmonitored_atomics = (atomic_storage & VKMM_ATOMICS_OFF_EXPLICIT) != 0;
+    pipeline->unmonitored_atomics = (atomic_storage & VKMM_ATOMICS_UNMONITORED) != 0;
     if (vkmm_mode() == VKMM_MODE_STRICT)
         pipeline->unread_count = vkmm_shader_unread_bindings(module->words, module->word_count, &options,
                                                              pipeline->unread, 16);

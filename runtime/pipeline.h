@@ -15,9 +15,9 @@ struct vkmm_pipeline {
     /* Strict mode: one of them is on memory other than Workgroup storage
      * (only then can two workgroups synchronize; exec/dispatch.c, parts). */
     bool device_atomics;
-    /* Strict mode: one of them is on Workgroup (or private) storage, which
-     * the device-memory monitor does not see: an acquire fence may have
-     * read such an atomic (strict/happens_before.h). */
+    /* Strict mode: one of them is on private storage, which no monitor
+     * sees: an acquire fence may have read such an atomic
+     * (strict/happens_before.h). */
     bool unmonitored_atomics;
     /* Strict mode: buffer bindings the module never reads (GLSL `writeonly`):
      * a dispatch need not place what their read paths see. */

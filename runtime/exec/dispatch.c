@@ -193,6 +193,10 @@ static void start_workgroup(const struct dispatch_run *run, struct workgroup_slo
     slot->invocation.workgroup_barrier = vkmm_workgroup_monitor_barrier;
     if (slot->monitor)
         vkmm_workgroup_monitor_begin(slot->monitor, slot->invocation.shared_memory, slot->invocation.workgroup_id);
+    /* A `shared` flag's release or acquire may name buffers. */
+    if (slot->monitor && run->monitor)
+        vkmm_workgroup_monitor_forward_atomics(slot->monitor, vkmm_device_monitor_shared_atomic, run->monitor,
+                                               slot->invocation.workgroup_tag);
 }
 
 /* Runs every subgroup that may run once: each until it finishes, waits at
@@ -488,6 +492,10 @@ static void run_strict(struct vkmm_device *device, const struct vkmm_strict_comm
                        unsigned resident, uint64_t groups)
 {
     struct vkmm_workgroup_races *races = device->strict ? calloc(1, sizeof(*races)) : NULL;
+    /* Without workgroup monitors, no `shared` atomic reaches the device
+     * monitor: its acquires count every release (happens_before.h). */
+    if (!races && run->monitor)
+        vkmm_device_monitor_unmonitored_atomics(run->monitor);
     struct workgroup_slot *slots = make_slots(run, resident, races);
     if (slots)
         run_resident(run, slots, resident, 0, groups, groups);

@@ -850,7 +850,8 @@ uint32_t vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32
     /* An acquire naming device memory at Workgroup scope or wider (VKMM_FENCE_SYNC
      * at such a scope names none). */
     if ((kind & (VKMM_FENCE_VISIBLE | VKMM_FENCE_ACQUIRE | VKMM_FENCE_ATOMIC)) && (kind & 3u) >= VKMM_SCOPE_WORKGROUP)
-        vkmm_happens_before_device_acquire(m->order, tag, subgroup, (kind & VKMM_FENCE_ATOMIC) != 0);
+        vkmm_happens_before_device_acquire(m->order, tag, subgroup,
+                                           (kind & (VKMM_FENCE_ATOMIC | VKMM_FENCE_SHARED_ATOMIC)) != 0);
     /* A release naming device memory at Workgroup scope or wider, likewise. */
     if ((kind & (VKMM_FENCE_AVAILABLE | VKMM_FENCE_RELEASE)) && (kind & 3u) >= VKMM_SCOPE_WORKGROUP)
         vkmm_happens_before_device_release(m->order, tag, subgroup);
@@ -885,6 +886,19 @@ void vkmm_device_monitor_subgroups(struct vkmm_device_monitor *m, uint32_t count
 {
     if (m)
         vkmm_happens_before_subgroups(m->order, count);
+}
+
+void vkmm_device_monitor_shared_atomic(void *monitor, uint32_t workgroup_tag, uint32_t subgroup,
+                                       const uint32_t *words, uint64_t lanes, uint32_t flags)
+{
+    struct vkmm_device_monitor *m = monitor;
+    if (!m || !workgroup_tag || (flags & VKMM_ACCESS_NARROW_ATOMIC))
+        return; /* one of Subgroup scope orders only its own lanes */
+    uint32_t tag = monitor_tag(workgroup_tag);
+    bool read = (flags & VKMM_WORKGROUP_READ) != 0, write = (flags & VKMM_WORKGROUP_WRITE) != 0;
+    vkmm_happens_before_atomic_begins(m->order, tag, subgroup);
+    for (uint64_t active = lanes; active; active &= active - 1)
+        vkmm_happens_before_shared_atomic_word(m->order, tag, subgroup, words[__builtin_ctzll(active)], read, write);
 }
 
 void vkmm_device_monitor_workgroup_done(struct vkmm_device_monitor *m, uint32_t workgroup_tag)

@@ -111,11 +111,18 @@ uint32_t vkmm_device_monitor_fence(void *monitor, uint32_t workgroup_tag, uint32
 struct vkmm_dispatch_levels *vkmm_device_monitor_levels(struct vkmm_device_monitor *m);
 /* The dispatch's module has no atomic instruction (happens_before.h). */
 void vkmm_device_monitor_no_atomics(struct vkmm_device_monitor *m);
-/* Some of its atomics are on Workgroup storage, which this monitor does
- * not see (happens_before.h, vkmm_happens_before_unseen_atomics). */
+/* Some of its atomics are on private storage, which no monitor sees
+ * (happens_before.h, vkmm_happens_before_unseen_atomics). */
 void vkmm_device_monitor_unmonitored_atomics(struct vkmm_device_monitor *m);
 /* Subgroups per workgroup (after begin; 0: unknown). */
 void vkmm_device_monitor_subgroups(struct vkmm_device_monitor *m, uint32_t count);
+/* An atomic of `subgroup` of a workgroup on its Workgroup storage, lane l
+ * (bit l of `lanes`) on the 4-byte word words[l] (flags as the generated
+ * code passes them): the workgroup monitor hands it on
+ * (vkmm_workgroup_monitor_forward_atomics), since its release or acquire
+ * may name device memory (happens_before.h). */
+void vkmm_device_monitor_shared_atomic(void *monitor, uint32_t workgroup_tag, uint32_t subgroup,
+                                       const uint32_t *words, uint64_t lanes, uint32_t flags);
 /* A workgroup finished (dispatch.c): what ordered its subgroups is let go. */
 void vkmm_device_monitor_workgroup_done(struct vkmm_device_monitor *m, uint32_t workgroup_tag);
 /* A control barrier of the workgroup opened (dispatch.c): its invocations'

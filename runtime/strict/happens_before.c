@@ -741,8 +741,12 @@ void vkmm_happens_before_atomic_begins(struct vkmm_happens_before *h, uint32_t t
         vkmm_workgroup_clocks_atomic_begins(w->clocks, subgroup);
 }
 
-void vkmm_happens_before_atomic_word(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup,
-                                     uint64_t offset, bool read, bool write)
+/* Words of Workgroup storage have their own numbers among the clocks'. */
+#define SHARED_WORD (1ull << 63)
+
+/* An atomic of the subgroup on the clocks' word `key`. */
+static void atomic_key(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup, uint64_t key, bool read,
+                       bool write)
 {
     /* No clocks yet: no release was made in the workgroup, so the write
      * carries nothing and the read finds nothing to acquire. */
@@ -751,8 +755,20 @@ void vkmm_happens_before_atomic_word(struct vkmm_happens_before *h, uint32_t tag
         return;
     uint32_t kind = (read ? VKMM_SYNC_ATOMIC_READ : 0) | (write ? VKMM_SYNC_ATOMIC_WRITE : 0);
     vkmm_workgroup_clocks_sync(w->clocks, subgroup, kind, w->moment);
-    vkmm_workgroup_clocks_atomic_word(w->clocks, subgroup, offset / WORD);
+    vkmm_workgroup_clocks_atomic_word(w->clocks, subgroup, key);
     vkmm_workgroup_clocks_settle(w->clocks, subgroup);
+}
+
+void vkmm_happens_before_atomic_word(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup,
+                                     uint64_t offset, bool read, bool write)
+{
+    atomic_key(h, tag, subgroup, offset / WORD, read, write);
+}
+
+void vkmm_happens_before_shared_atomic_word(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup,
+                                            uint32_t word, bool read, bool write)
+{
+    atomic_key(h, tag, subgroup, SHARED_WORD | word, read, write);
 }
 
 void vkmm_happens_before_workgroup_done(struct vkmm_happens_before *h, uint32_t tag)

@@ -143,6 +143,12 @@ void vkmm_happens_before_device_release(struct vkmm_happens_before *h, uint32_t 
  * an acquire is such a half. */
 void vkmm_happens_before_atomic_word(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup,
                                      uint64_t offset, bool read, bool write);
+/* The same for an atomic at Workgroup scope or wider on the 4-byte `word`
+ * of the workgroup's Workgroup storage (a `shared` flag whose release and
+ * acquire name device memory): without it, vkmm_happens_before_unseen_
+ * atomics must be said. */
+void vkmm_happens_before_shared_atomic_word(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup,
+                                            uint32_t word, bool read, bool write);
 /* Before the lanes of an atomic instruction of that subgroup name their
  * words: its acquire half (`after_atomic`) synchronizes with what they
  * read, not with the subgroup's earlier relaxed reads. */
@@ -150,7 +156,7 @@ void vkmm_happens_before_atomic_begins(struct vkmm_happens_before *h, uint32_t t
 /* Subgroups per workgroup of the dispatches from now on (0: unknown). */
 void vkmm_happens_before_subgroups(struct vkmm_happens_before *h, uint32_t count);
 /* The dispatch's module has atomics on storage this structure is not told
- * of (Workgroup storage): an acquire that is not an atomic's own half may
+ * of (private storage): an acquire that is not an atomic's own half may
  * have read one, so it synchronizes with every release made so far in its
  * workgroup (until the next begin). */
 void vkmm_happens_before_unseen_atomics(struct vkmm_happens_before *h);

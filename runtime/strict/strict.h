@@ -234,8 +234,8 @@ struct vkmm_strict_grid {
  * memory. */
 enum vkmm_strict_atomics {
     VKMM_STRICT_NO_ATOMICS,          /* none: the module's fences synchronize nothing */
-    VKMM_STRICT_MONITORED_ATOMICS,   /* all on buffers and images, which the device monitor sees */
-    VKMM_STRICT_UNMONITORED_ATOMICS, /* some on Workgroup (or private) storage */
+    VKMM_STRICT_MONITORED_ATOMICS,   /* all on buffers, images and Workgroup storage, which the monitors see */
+    VKMM_STRICT_UNMONITORED_ATOMICS, /* some on private storage */
 };
 struct vkmm_dispatch_mirror *vkmm_strict_dispatch_begin(struct vkmm_strict *strict,
                                                         const struct vkmm_strict_command *command,

@@ -6,6 +6,9 @@
 #include "shader_abi.h"
 
 #define NO_CLOCK 0u
+/* Sparse clocks keep at most this many words (a row of `subgroups`
+ * moments each): past it, every acquire is lenient. */
+#define MAX_SPARSE_WORDS 16384u
 
 /* Per subgroup, clocks are rows of `subgroups` moments (0: nothing). */
 struct vkmm_workgroup_clocks {
@@ -244,6 +247,10 @@ static uint32_t *word_clock(struct vkmm_workgroup_clocks *c, uint64_t word)
     uint32_t known = clock_index(c, word);
     if (known != NO_CLOCK)
         return row(c, c->pool, known - 1);
+    if (c->sparse && c->pool_count >= MAX_SPARSE_WORDS) {
+        c->lenient = true;
+        return NULL;
+    }
     if (c->pool_count == c->pool_room) {
         uint32_t room = c->pool_room ? c->pool_room * 2 : 16;
         uint32_t *pool = realloc(c->pool, (size_t)room * c->subgroups * sizeof(uint32_t));

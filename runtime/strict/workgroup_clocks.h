@@ -38,7 +38,9 @@ struct vkmm_workgroup_clocks *vkmm_workgroup_clocks_create(uint32_t subgroups, u
  * older value than the newest (atomic_history.h), so an atomic store joins
  * its word's clock rather than replacing it; and a release fence counts
  * among the releases an acquire reading no known word joins, since its
- * atomic write may be on storage these clocks never see (both lenient). */
+ * atomic write may be on storage these clocks never see (both lenient).
+ * Past 16,384 words with a clock, every acquire counts every release (a
+ * scatter of atomics over a large buffer keeps its memory bounded). */
 struct vkmm_workgroup_clocks *vkmm_workgroup_clocks_create_sparse(uint32_t subgroups);
 void vkmm_workgroup_clocks_destroy(struct vkmm_workgroup_clocks *clocks);
 /* A new workgroup: no release, no acquire, no word with a clock. */

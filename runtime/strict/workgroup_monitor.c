@@ -97,6 +97,11 @@ struct vkmm_workgroup_monitor {
      * before it, so a spin on one ends only in `hopeless`. */
     uint32_t narrow_reads;
     char hopeless[256];
+    /* Atomics handed on (vkmm_workgroup_monitor_forward_atomics). */
+    vkmm_shared_atomic_forward forward;
+    void *forward_user;
+    uint32_t forward_tag;
+    uint32_t *lane_words;
 };
 
 /* A held atomic store landed: its word now carries its release's clock. */
@@ -131,10 +136,11 @@ struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t loca
     m->clocks = vkmm_workgroup_clocks_create(m->subgroups, (uint32_t)words);
     m->lane_offsets = calloc(width ? width : 1, sizeof(*m->lane_offsets));
     m->lane_tokens = calloc(width ? width : 1, sizeof(*m->lane_tokens));
+    m->lane_words = calloc(width ? width : 1, sizeof(*m->lane_words));
     m->initial = malloc(slots);
     m->written = calloc((slots + 7) / 8, 1);
     if (!m->view || !m->words || !m->bytes || !m->epoch || !m->wide || !m->local || !m->lost || !m->buffers ||
-        !m->clocks || !m->lane_offsets || !m->lane_tokens || !m->initial || !m->written) {
+        !m->clocks || !m->lane_offsets || !m->lane_tokens || !m->lane_words || !m->initial || !m->written) {
         vkmm_workgroup_monitor_destroy(m);
         return NULL;
     }
@@ -162,6 +168,7 @@ void vkmm_workgroup_monitor_destroy(struct vkmm_workgroup_monitor *m)
     vkmm_workgroup_clocks_destroy(m->clocks);
     free(m->lane_offsets);
     free(m->lane_tokens);
+    free(m->lane_words);
     free(m->initial);
     free(m->written);
     free(m);
@@ -177,6 +184,7 @@ void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *m, uint8_t *sha
     m->moment = m->last_release = 0;
     m->narrow_reads = 0;
     m->hopeless[0] = 0;
+    m->forward = NULL;
     vkmm_workgroup_clocks_begin(m->clocks);
     m->interval++; /* every cell state of the last workgroup is stale now */
     m->arrivals_synchronize = true;
@@ -871,6 +879,31 @@ void vkmm_workgroup_monitor_subgroup_done(struct vkmm_workgroup_monitor *m, uint
 static int64_t judge_access(struct vkmm_workgroup_monitor *m, const uint64_t *addresses, uint64_t lanes, uint32_t size,
                             uint32_t flags, uint32_t subgroup, uint64_t site, const char *text);
 
+void vkmm_workgroup_monitor_forward_atomics(struct vkmm_workgroup_monitor *m, vkmm_shared_atomic_forward forward,
+                                            void *user, uint32_t workgroup_tag)
+{
+    if (!m)
+        return;
+    m->forward = forward;
+    m->forward_user = user;
+    m->forward_tag = workgroup_tag;
+}
+
+/* An atomic's lanes and words, handed on. */
+static void forward_atomic(struct vkmm_workgroup_monitor *m, const uint64_t *addresses, uint64_t lanes, uint32_t size,
+                           uint32_t flags, uint32_t subgroup)
+{
+    uint64_t inside = 0;
+    for (uint32_t lane = 0; lane < m->width && lane < 64; lane++) {
+        uint64_t at;
+        if (lanes >> lane & 1 && vkmm_lane_offset(addresses[lane], (uintptr_t)m->shared, m->size, size, &at)) {
+            m->lane_words[lane] = (uint32_t)(at / WORD);
+            inside |= 1ull << lane;
+        }
+    }
+    m->forward(m->forward_user, m->forward_tag, subgroup, m->lane_words, inside, flags);
+}
+
 int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
                                       uint32_t subgroup, uint64_t site, const char *text)
 {
@@ -878,6 +911,8 @@ int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, 
     if (!m)
         return 0;
     uint32_t size = size_flags & 0xffff, flags = size_flags >> 16;
+    if (m->forward && (flags & VKMM_WORKGROUP_ATOMIC))
+        forward_atomic(m, addresses, lanes, size, flags, subgroup);
     if (flags & VKMM_ACCESS_STORE_BUFFER) {
         /* The buffer first: a load of bytes the subgroup holds empties it
          * (program order), so the judgement below sees shared memory as the

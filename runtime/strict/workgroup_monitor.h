@@ -83,6 +83,15 @@ void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *monitor, uint8_
 /* Scheduling (dispatch.c): the subgroup stopped at a scheduling point, or
  * finished (store buffers, workgroup_store_buffer.h). */
 void vkmm_workgroup_monitor_yield(struct vkmm_workgroup_monitor *monitor, uint32_t subgroup);
+/* Every atomic of the workgroup `workgroup_tag` (until the next begin) is
+ * also handed to `forward(user, workgroup_tag, subgroup, words, lanes,
+ * flags)`, lane l on the 4-byte word words[l] of Workgroup storage: its
+ * release or acquire may name device memory, which another monitor judges
+ * (device_monitor.h, vkmm_device_monitor_shared_atomic). */
+typedef void (*vkmm_shared_atomic_forward)(void *user, uint32_t workgroup_tag, uint32_t subgroup,
+                                           const uint32_t *words, uint64_t lanes, uint32_t flags);
+void vkmm_workgroup_monitor_forward_atomics(struct vkmm_workgroup_monitor *monitor, vkmm_shared_atomic_forward forward,
+                                            void *user, uint32_t workgroup_tag);
 /* Why the workgroup can never finish — its running subgroups spin on a
  * Subgroup-scope atomic of Workgroup storage another subgroup wrote, whose
  * loads read the value from before that write — or NULL (also for NULL). */

@@ -39,6 +39,8 @@ enum {
     HANDOFF_ACQUIRE_OTHER_FLAG,
     DEVICE_HANDOFF_ACQUIRE_OTHER_FLAG,
     CORRECT_DEVICE_HANDOFF_FENCES,
+    SHARED_FLAG_BUFFER_TILE_OTHER_FLAG,
+    CORRECT_SHARED_FLAG_BUFFER_TILE_FENCE,
     VARIANTS
 };
 
@@ -80,6 +82,10 @@ static const struct sync_variant variants[VARIANTS] = {
     [DEVICE_HANDOFF_ACQUIRE_OTHER_FLAG] = { "bug_buffer_flag_handoff_acquire_of_another_variable",
                                             "VKMM-HAZARD-DISPATCH-RACE" },
     [CORRECT_DEVICE_HANDOFF_FENCES] = { "correct_buffer_flag_handoff_through_fences", NULL },
+    /* The tile in a buffer, both flags in shared memory. */
+    [SHARED_FLAG_BUFFER_TILE_OTHER_FLAG] = { "bug_shared_flag_buffer_tile_acquire_of_another_variable",
+                                             "VKMM-HAZARD-DISPATCH-RACE" },
+    [CORRECT_SHARED_FLAG_BUFFER_TILE_FENCE] = { "correct_shared_flag_buffer_tile_through_a_fence", NULL },
 };
 
 static const char *const shaders[VARIANTS] = {
@@ -114,6 +120,8 @@ static const char *const shaders[VARIANTS] = {
     [HANDOFF_ACQUIRE_OTHER_FLAG] = "sync_shared_handoff_other_flag",
     [DEVICE_HANDOFF_ACQUIRE_OTHER_FLAG] = "sync_device_handoff_other_flag",
     [CORRECT_DEVICE_HANDOFF_FENCES] = "sync_device_handoff_fence",
+    [SHARED_FLAG_BUFFER_TILE_OTHER_FLAG] = "sync_shared_flag_buffer_tile_other_flag",
+    [CORRECT_SHARED_FLAG_BUFFER_TILE_FENCE] = "sync_shared_flag_buffer_tile_fence",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -178,7 +186,9 @@ static void expected_result(int variant, uint32_t expected[SYNC_WORDS])
             expected[i] = i % 64 < 32 ? input_word(i) + 1u : i % 64 == 32 ? 0u : input_word(i - 32) + 1u;
             break;
         case DEVICE_HANDOFF_ACQUIRE_OTHER_FLAG:
-        case CORRECT_DEVICE_HANDOFF_FENCES: {
+        case CORRECT_DEVICE_HANDOFF_FENCES:
+        case SHARED_FLAG_BUFFER_TILE_OTHER_FLAG:
+        case CORRECT_SHARED_FLAG_BUFFER_TILE_FENCE: {
             /* Two dispatches add to the tile: a copy of the first one's
              * tile is wrong. */
             uint32_t tile = i % 64 < 32 ? i : i - 32;
@@ -254,6 +264,16 @@ static void bug_device_handoff_acquire_other_flag(void **state)
     run(DEVICE_HANDOFF_ACQUIRE_OTHER_FLAG);
 }
 static void correct_device_handoff_fences(void **state) { (void)state; run(CORRECT_DEVICE_HANDOFF_FENCES); }
+static void bug_shared_flag_buffer_tile_other_flag(void **state)
+{
+    (void)state;
+    run(SHARED_FLAG_BUFFER_TILE_OTHER_FLAG);
+}
+static void correct_shared_flag_buffer_tile_fence(void **state)
+{
+    (void)state;
+    run(CORRECT_SHARED_FLAG_BUFFER_TILE_FENCE);
+}
 static void correct_device_handoff_workgroup_scope(void **state)
 {
     (void)state;
@@ -281,6 +301,8 @@ int main(void)
         cmocka_unit_test(bug_handoff_acquire_other_flag),
         cmocka_unit_test(bug_device_handoff_acquire_other_flag),
         cmocka_unit_test(correct_device_handoff_fences),
+        cmocka_unit_test(bug_shared_flag_buffer_tile_other_flag),
+        cmocka_unit_test(correct_shared_flag_buffer_tile_fence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
