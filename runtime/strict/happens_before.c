@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include "shader_abi.h"
+#include "key_index.h"
 #include "touched_map.h"
 #include "workgroup_clocks.h"
 
@@ -66,13 +67,6 @@ struct subgroup_events {
     uint16_t released[EVENT_SUBGROUPS], acquired[EVENT_SUBGROUPS];
 };
 
-/* A hash table from a key to an index into an array (open addressing;
- * slot value = index + 1, 0 = empty). */
-struct index {
-    uint32_t *slots;
-    uint32_t mask; /* slots - 1, a power of two minus one */
-};
-
 /* A record of a data word's access: `id` holds the tag (19 bits), site (8),
  * invoker (16: local invocation index + 1, 0 unknown) and epoch (21), 0:
  * none; `phase` its workgroup's barrier phase; `kind` whether it was an
@@ -113,10 +107,10 @@ struct vkmm_happens_before {
     struct workgroup *workgroups;
     uint32_t workgroup_count, workgroup_room;
     uint32_t last_found; /* index + 1 of the entry find_workgroup found last, 0: none */
-    struct index workgroup_index;
+    struct vkmm_key_index workgroup_index;
     struct word_clock *word_clocks;
     uint32_t word_clock_count, word_clock_room;
-    struct index word_index;
+    struct vkmm_key_index word_index;
     struct subgroup_events *events;
     uint32_t event_count, event_room;
     bool gave_up; /* out of room or memory in this dispatch: nothing is judged until the next */
@@ -165,12 +159,6 @@ void vkmm_happens_before_destroy(struct vkmm_happens_before *h)
     free(h);
 }
 
-static void index_clear(struct index *index)
-{
-    if (index->slots)
-        memset(index->slots, 0, ((size_t)index->mask + 1) * sizeof(uint32_t));
-}
-
 /* Workgroup `w` is done with its subgroup clocks: they wait, cleared, for
  * another one. */
 static void spare_clocks(struct vkmm_happens_before *h, struct workgroup *w)
@@ -189,9 +177,9 @@ void vkmm_happens_before_begin(struct vkmm_happens_before *h)
     for (uint32_t i = 0; i < h->workgroup_count; i++)
         spare_clocks(h, &h->workgroups[i]);
     if (h->workgroup_count)
-        index_clear(&h->workgroup_index);
+        vkmm_key_index_clear(&h->workgroup_index);
     if (h->word_clock_count)
-        index_clear(&h->word_index);
+        vkmm_key_index_clear(&h->word_index);
     h->workgroup_count = 0;
     h->word_clock_count = 0;
     h->event_count = 0;
@@ -220,50 +208,6 @@ void vkmm_happens_before_no_atomics(struct vkmm_happens_before *h)
     h->no_atomics = true;
 }
 
-static uint32_t hash(uint64_t key)
-{
-    key ^= key >> 33;
-    key *= 0xff51afd7ed558ccdull;
-    key ^= key >> 33;
-    return (uint32_t)key;
-}
-
-/* The slot of `key` in `index` (empty if absent); key_of(entries, i) is
- * the key of entry i. */
-static uint32_t index_slot(const struct index *index, uint64_t key, uint64_t (*key_of)(const void *, uint32_t),
-                           const void *entries)
-{
-    uint32_t slot = hash(key) & index->mask;
-    while (index->slots[slot] && key_of(entries, index->slots[slot] - 1) != key)
-        slot = (slot + 1) & index->mask;
-    return slot;
-}
-
-/* Grows `index` to hold `needed` entries at most half full, re-inserting
- * the `count` it holds. */
-static bool index_grow(struct index *index, uint32_t needed, uint32_t count,
-                       uint64_t (*key_of)(const void *, uint32_t), const void *entries)
-{
-    uint32_t slots = 64;
-    while (slots < needed * 2u)
-        slots *= 2;
-    if (index->slots && slots <= index->mask + 1u)
-        return true;
-    uint32_t *fresh = calloc(slots, sizeof(uint32_t));
-    if (!fresh)
-        return false;
-    free(index->slots);
-    index->slots = fresh;
-    index->mask = slots - 1;
-    for (uint32_t i = 0; i < count; i++) {
-        uint32_t slot = hash(key_of(entries, i)) & index->mask;
-        while (index->slots[slot])
-            slot = (slot + 1) & index->mask;
-        index->slots[slot] = i + 1;
-    }
-    return true;
-}
-
 static uint64_t workgroup_key(const void *entries, uint32_t i)
 {
     return ((const struct workgroup *)entries)[i].tag;
@@ -282,7 +226,7 @@ static struct workgroup *find_workgroup(struct vkmm_happens_before *h, uint32_t 
         return NULL;
     if (h->last_found && h->last_found <= h->workgroup_count && h->workgroups[h->last_found - 1].tag == tag)
         return &h->workgroups[h->last_found - 1];
-    uint32_t at = h->workgroup_index.slots[index_slot(&h->workgroup_index, tag, workgroup_key, h->workgroups)];
+    uint32_t at = h->workgroup_index.slots[vkmm_key_index_slot(&h->workgroup_index, tag, workgroup_key, h->workgroups)];
     if (at)
         h->last_found = at;
     return at ? &h->workgroups[at - 1] : NULL;
@@ -317,14 +261,14 @@ static struct workgroup *workgroup(struct vkmm_happens_before *h, uint32_t tag)
     if (w || h->gave_up)
         return w;
     if (!reserve((void **)&h->workgroups, &h->workgroup_room, h->workgroup_count, sizeof(*w), MAX_WORKGROUPS) ||
-        !index_grow(&h->workgroup_index, h->workgroup_count + 1, h->workgroup_count, workgroup_key, h->workgroups))
+        !vkmm_key_index_grow(&h->workgroup_index, h->workgroup_count + 1, h->workgroup_count, workgroup_key, h->workgroups))
         return give_up(h);
     w = &h->workgroups[h->workgroup_count];
     memset(w, 0, sizeof(*w));
     w->tag = tag;
     w->epoch = 1;
     w->wrote = true; /* its writes before it had an entry were recorded at moment 0 */
-    h->workgroup_index.slots[index_slot(&h->workgroup_index, tag, workgroup_key, h->workgroups)] =
+    h->workgroup_index.slots[vkmm_key_index_slot(&h->workgroup_index, tag, workgroup_key, h->workgroups)] =
         ++h->workgroup_count;
     return w;
 }
@@ -332,7 +276,7 @@ static struct workgroup *workgroup(struct vkmm_happens_before *h, uint32_t tag)
 static struct clock *word_clock(struct vkmm_happens_before *h, uint64_t word, bool add)
 {
     if (h->word_clock_count) {
-        uint32_t slot = index_slot(&h->word_index, word, word_key, h->word_clocks);
+        uint32_t slot = vkmm_key_index_slot(&h->word_index, word, word_key, h->word_clocks);
         if (h->word_index.slots[slot])
             return &h->word_clocks[h->word_index.slots[slot] - 1].clock;
     }
@@ -340,12 +284,12 @@ static struct clock *word_clock(struct vkmm_happens_before *h, uint64_t word, bo
         return NULL;
     if (!reserve((void **)&h->word_clocks, &h->word_clock_room, h->word_clock_count, sizeof(struct word_clock),
                  MAX_WORD_CLOCKS) ||
-        !index_grow(&h->word_index, h->word_clock_count + 1, h->word_clock_count, word_key, h->word_clocks))
+        !vkmm_key_index_grow(&h->word_index, h->word_clock_count + 1, h->word_clock_count, word_key, h->word_clocks))
         return give_up(h);
     struct word_clock *c = &h->word_clocks[h->word_clock_count];
     memset(c, 0, sizeof(*c));
     c->word = word;
-    h->word_index.slots[index_slot(&h->word_index, word, word_key, h->word_clocks)] = ++h->word_clock_count;
+    h->word_index.slots[vkmm_key_index_slot(&h->word_index, word, word_key, h->word_clocks)] = ++h->word_clock_count;
     return &c->clock;
 }
 

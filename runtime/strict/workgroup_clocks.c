@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "key_index.h"
 #include "shader_abi.h"
 
 #define NO_CLOCK 0u
@@ -27,11 +28,10 @@ struct vkmm_workgroup_clocks {
     uint32_t *op;       /* [s]: the VKMM_SYNC_* kind of s's announced atomic, 0: none */
     bool *fenced, *carries, *named;
     /* Per word, index + 1 of its clock in `pool` (NO_CLOCK: none): an
-     * array over the words, or (sparse) a hash table of `slot_mask` + 1
-     * slots; the pool's entries say their word, so a new workgroup clears
-     * only those. */
+     * array over the words, or (sparse) a hash table; the pool's entries
+     * say their word, so a new workgroup clears only those. */
     uint32_t *word_clock;
-    uint32_t *slots, slot_mask;
+    struct vkmm_key_index index;
     uint32_t *pool, pool_count, pool_room;
     uint64_t *pool_word;
     /* Clocks of atomic stores waiting in a store buffer (token = index + 1):
@@ -75,7 +75,7 @@ void vkmm_workgroup_clocks_destroy(struct vkmm_workgroup_clocks *c)
     free(c->carries);
     free(c->named);
     free(c->word_clock);
-    free(c->slots);
+    free(c->index.slots);
     free(c->pool);
     free(c->pool_word);
     free(c->deferred);
@@ -123,7 +123,7 @@ void vkmm_workgroup_clocks_begin(struct vkmm_workgroup_clocks *c)
     memset(c->fenced, 0, n * sizeof(bool));
     memset(c->named, 0, n * sizeof(bool));
     if (c->sparse && c->pool_count)
-        memset(c->slots, 0, ((size_t)c->slot_mask + 1) * sizeof(uint32_t));
+        vkmm_key_index_clear(&c->index);
     for (uint32_t i = 0; !c->sparse && i < c->pool_count; i++)
         c->word_clock[c->pool_word[i]] = NO_CLOCK;
     c->pool_count = 0;
@@ -196,22 +196,9 @@ void vkmm_workgroup_clocks_sync(struct vkmm_workgroup_clocks *c, uint32_t s, uin
         join(c, row(c, c->seen, s), row(c, c->pending, s));
 }
 
-static uint32_t word_hash(uint64_t word)
+static uint64_t pool_key(const void *entries, uint32_t i)
 {
-    word ^= word >> 33;
-    word *= 0xff51afd7ed558ccdull;
-    word ^= word >> 33;
-    return (uint32_t)word;
-}
-
-/* The slot of `word` in the sparse table: its own, or the empty one where
- * it would go. */
-static uint32_t *sparse_slot(const struct vkmm_workgroup_clocks *c, uint64_t word)
-{
-    uint32_t at = word_hash(word) & c->slot_mask;
-    while (c->slots[at] != NO_CLOCK && c->pool_word[c->slots[at] - 1] != word)
-        at = (at + 1) & c->slot_mask;
-    return &c->slots[at];
+    return ((const uint64_t *)entries)[i];
 }
 
 /* Index + 1 of the clock of `word` in the pool, NO_CLOCK: none. */
@@ -219,25 +206,7 @@ static uint32_t clock_index(const struct vkmm_workgroup_clocks *c, uint64_t word
 {
     if (!c->sparse)
         return c->word_clock[word];
-    return c->slots ? *sparse_slot(c, word) : NO_CLOCK;
-}
-
-/* Room in the sparse table for one more word, at most half full. */
-static bool sparse_room(struct vkmm_workgroup_clocks *c)
-{
-    uint32_t slots = c->slots ? c->slot_mask + 1 : 0;
-    if (slots >= 2 * (c->pool_count + 1))
-        return true;
-    uint32_t grown = slots ? slots * 2 : 64;
-    uint32_t *fresh = calloc(grown, sizeof(uint32_t));
-    if (!fresh)
-        return false;
-    free(c->slots);
-    c->slots = fresh;
-    c->slot_mask = grown - 1;
-    for (uint32_t i = 0; i < c->pool_count; i++)
-        *sparse_slot(c, c->pool_word[i]) = i + 1;
-    return true;
+    return c->index.slots ? c->index.slots[vkmm_key_index_slot(&c->index, word, pool_key, c->pool_word)] : NO_CLOCK;
 }
 
 /* The clock of `word`, made when missing; NULL when out of memory (then
@@ -264,14 +233,14 @@ static uint32_t *word_clock(struct vkmm_workgroup_clocks *c, uint64_t word)
         c->pool_word = words;
         c->pool_room = room;
     }
-    if (c->sparse && !sparse_room(c)) {
+    if (c->sparse && !vkmm_key_index_grow(&c->index, c->pool_count + 1, c->pool_count, pool_key, c->pool_word)) {
         c->lenient = true;
         return NULL;
     }
     uint32_t index = c->pool_count++;
     c->pool_word[index] = word;
     if (c->sparse)
-        *sparse_slot(c, word) = index + 1;
+        c->index.slots[vkmm_key_index_slot(&c->index, word, pool_key, c->pool_word)] = index + 1;
     else
         c->word_clock[word] = index + 1;
     uint32_t *clock = row(c, c->pool, index);
