@@ -261,7 +261,8 @@ static struct workgroup *workgroup(struct vkmm_happens_before *h, uint32_t tag)
     if (w || h->gave_up)
         return w;
     if (!reserve((void **)&h->workgroups, &h->workgroup_room, h->workgroup_count, sizeof(*w), MAX_WORKGROUPS) ||
-        !vkmm_key_index_grow(&h->workgroup_index, h->workgroup_count + 1, h->workgroup_count, workgroup_key, h->workgroups))
+        !vkmm_key_index_grow(&h->workgroup_index, h->workgroup_count + 1, h->workgroup_count, workgroup_key,
+                             h->workgroups))
         return give_up(h);
     w = &h->workgroups[h->workgroup_count];
     memset(w, 0, sizeof(*w));
