@@ -1,115 +1,11 @@
-#include "workgroup_monitor.h"
+#include "workgroup_monitor_state.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "shader_abi.h"
 #include "workgroup_clocks.h"
 #include "workgroup_store_buffer.h"
-
-#define NOBODY 0
-#define MANY 0xffffu
-#define WORD 4u
-#define LOST_WORD 0x80000000u /* in the lost list: the entry is a whole word */
-/* Lane reads of a Subgroup-scope flag another subgroup wrote, with no
- * write to Workgroup memory between, after which a spin is hopeless. */
-#define HOPELESS_NARROW_READS (1u << 16)
-
-/* What the workgroup did to one cell of shared memory since the last
- * barrier that synchronized Workgroup memory (the interval).  A cell is an
- * aligned 4-byte word while every access in the interval covers it whole
- * (the common case: 32-bit and wider shared data), or one byte: a word that
- * an access covers in part is split into four byte cells for the rest of
- * the interval, since races are between bytes (each byte is a memory
- * location).  A word whose interval is not the current one was not touched
- * since: lazily reset. */
-struct cell {
-    uint32_t interval;        /* words only */
-    uint16_t writer;          /* local invocation index + 1 of the last write, or NOBODY */
-    uint16_t writer_epoch;    /* the writer's subgroup-barrier count at the write */
-    uint16_t reader;          /* local index + 1 of the reader, MANY, or NOBODY */
-    uint16_t reader_subgroup; /* subgroup + 1 of every reader, MANY if several */
-    uint16_t reader_epoch;    /* the last reader's subgroup-barrier count */
-    bool writer_atomic, plain_read, lost;
-    bool writer_narrow;       /* the last write was an atomic of Subgroup scope (VKMM_ACCESS_NARROW_ATOMIC) */
-    bool writer_early;        /* the last write went before a load ahead of it (VKMM_ACCESS_EARLY_STORE) */
-    bool split;               /* words only: the state is in the four byte cells */
-    uint32_t old;             /* the value at the start of the interval (its low byte for a byte cell) */
-    uint32_t kept;            /* of two racing writes, the first's value */
-    uint32_t writer_word, reader_word;
-    uint32_t writer_call; /* the monitor call of the last write (lanes of one store share it) */
-    const char *writer_text, *reader_text;
-    /* The last non-atomic write while atomic writes came after it: an
-     * atomic of another invocation races with it all the same (the atomics
-     * between order nothing), e.g. a plain clear before atomicAdd. */
-    uint16_t plain_writer, plain_writer_epoch;
-    uint32_t plain_writer_word;
-    const char *plain_writer_text;
-    /* The workgroup's sync moment at the last write, the last read and the
-     * plain write (modules whose atomics or fences order Workgroup memory). */
-    uint32_t writer_moment, reader_moment, plain_writer_moment;
-};
-
-/* A subgroup's releases and acquires of Workgroup memory, as sync moments
- * (0: none): its last release, its last acquire, its last release fence
- * (it releases through the next atomic write) and its last atomic read (an
- * acquire fence acquires from it). */
-struct sync_state {
-    uint32_t released, acquired, fence_released, atomic_read;
-};
-
-struct vkmm_workgroup_monitor {
-    uint32_t local_size[3];
-    uint32_t width, subgroups, size;
-    uint8_t *shared;
-    uint8_t *view;                 /* what a racing read sees instead (size bytes) */
-    struct cell *words;            /* one per aligned word (the last may be partial) */
-    struct cell *bytes;            /* one per byte, valid where its word is split */
-    bool byte_cells;               /* every access splits its words: the reference of the unit tests */
-    uint16_t *epoch;               /* per subgroup: subgroup barriers passed */
-    /* Releases and acquires of Workgroup memory by fences and atomics
-     * (VKMM_WORKGROUP_SYNC_*): a moment counts them all; per subgroup, the
-     * moment of its last release and of its last acquire. */
-    uint32_t moment, last_release;
-    struct sync_state *wide;  /* per subgroup, releases and acquires at Workgroup scope or wider (reports) */
-    struct vkmm_workgroup_clocks *clocks; /* what orders two subgroups: releases matched with acquires */
-    struct sync_state *local; /* per subgroup, those of any scope: what orders lanes of one subgroup */
-    uint32_t interval;
-    bool arrivals_synchronize;     /* every subgroup at the pending barrier synchronizes memory */
-    bool execution_barrier_passed; /* in this interval, a barrier without memory semantics */
-    uint32_t *lost, lost_count;    /* cells with a lost write, restored when the interval ends */
-    uint32_t call;                 /* monitor calls so far: one per access instruction of a subgroup */
-    uint32_t workgroup[3];
-    struct vkmm_workgroup_races *races;
-    uint64_t seed; /* 0: every racing read stale (the stalest result) */
-    struct vkmm_store_buffers *buffers; /* modules whose atomics all work on Workgroup storage */
-    /* Workgroup variables start undefined: the bytes as the workgroup
-     * started (the seeded pattern) and, a bit per byte, whether an
-     * invocation of the workgroup wrote it since. */
-    uint8_t *initial, *written;
-    uint32_t unwritten; /* bytes whose written bit is still clear: 0 makes the checks free */
-    uint32_t *lane_offsets;             /* per lane, for the store buffers */
-    uint32_t *lane_tokens;              /* per lane, a held store's clock (workgroup_clocks.h) */
-    uint64_t deferred_lanes;            /* lanes of the current access whose store's clock waits with it */
-    /* Atomic loads of another subgroup's atomic write, one of them of
-     * Subgroup scope, since the last write: they read the value from
-     * before it, so a spin on one ends only in `hopeless`. */
-    uint32_t narrow_reads;
-    char hopeless[256];
-    /* Atomics handed on (vkmm_workgroup_monitor_forward_atomics). */
-    vkmm_shared_atomic_forward forward;
-    void *forward_user;
-    uint32_t forward_tag;
-    uint32_t *lane_words;
-};
-
-/* A held atomic store landed: its word now carries its release's clock. */
-static void store_landed(void *user, uint32_t token, uint32_t offset, uint32_t size)
-{
-    struct vkmm_workgroup_monitor *m = user;
-    vkmm_workgroup_clocks_land(m->clocks, token, offset / WORD, (offset + size - 1) / WORD);
-}
 
 struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t local_size[3], uint32_t width,
                                                              uint32_t shared_size,
@@ -144,7 +40,7 @@ struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t loca
         vkmm_workgroup_monitor_destroy(m);
         return NULL;
     }
-    vkmm_store_buffers_on_landing(m->buffers, store_landed, m);
+    vkmm_store_buffers_on_landing(m->buffers, vkmm_workgroup_monitor_store_landed, m);
     return m;
 }
 
@@ -308,15 +204,6 @@ static inline bool ordered_after(const struct vkmm_workgroup_monitor *m, uint16_
     return writer_subgroup == subgroup && writer_epoch != m->epoch[subgroup];
 }
 
-struct access {
-    uint32_t invocation, subgroup, word;
-    const char *text;
-    bool write, atomic, early;
-    bool narrow;      /* an atomic of Subgroup scope */
-    bool atomic_sync; /* the module's fences or atomics may order Workgroup memory (VKMM_ACCESS_ATOMIC_SYNC) */
-    uint32_t moment;  /* an earlier access: the sync moment it was made at */
-};
-
 /* 000 "Synchronizes-With" through fences and atomics: the earlier access
  * (of subgroup `earlier`, at `moment`) happens before `a`.  Between two
  * subgroups, a release after the access that an acquire of `a`'s subgroup
@@ -385,188 +272,6 @@ static inline bool reads_ordered(const struct vkmm_workgroup_monitor *m, const s
     /* Readers of several subgroups: any release of any scope and an
      * acquire after the reads (lenient). */
     return a->atomic_sync && m->last_release > b->reader_moment && m->local[a->subgroup].acquired > b->reader_moment;
-}
-
-/* --- Records -------------------------------------------------------------------- */
-
-static void local_id(const struct vkmm_workgroup_monitor *m, uint32_t index, uint32_t out[3])
-{
-    out[0] = index % m->local_size[0];
-    out[1] = index / m->local_size[0] % m->local_size[1];
-    out[2] = index / m->local_size[0] / m->local_size[1];
-}
-
-
-static struct vkmm_workgroup_race_access race_side(const struct vkmm_workgroup_monitor *m, const struct access *a)
-{
-    struct vkmm_workgroup_race_access side = { .text = a->text, .word = a->word, .write = a->write,
-                                               .atomic = a->atomic };
-    local_id(m, a->invocation, side.invocation);
-    return side;
-}
-
-/* The sync states that can order `first` before `second`. */
-static const struct sync_state *sync_of(const struct vkmm_workgroup_monitor *m, const struct access *first,
-                                        const struct access *second)
-{
-    return first->subgroup == second->subgroup ? m->local : m->wide;
-}
-
-static void forget_uninitialized(struct vkmm_workgroup_races *races, const struct access *read)
-{
-    for (uint32_t i = 0; !read->write && i < races->count; i++) {
-        if (races->race[i].uninitialized && races->race[i].later.word == read->word) {
-            races->race[i] = races->race[--races->count];
-            return;
-        }
-    }
-}
-
-/* A race between an earlier access `first` (of another invocation) and
- * `second`, the access being made: aggregated by the pair of instructions. */
-static void record(struct vkmm_workgroup_monitor *m, uint32_t offset, uint32_t bytes, const struct access *first,
-                   const struct access *second)
-{
-    struct vkmm_workgroup_races *races = m->races;
-    /* A read that races with a write came before that write: what it read
-     * undefined is this race's consequence (one report per bug). */
-    forget_uninitialized(races, first);
-    forget_uninitialized(races, second);
-    uint32_t low = first->word < second->word ? first->word : second->word;
-    uint32_t high = first->word < second->word ? second->word : first->word;
-    for (uint32_t i = 0; i < races->count; i++) {
-        struct vkmm_workgroup_race *r = &races->race[i];
-        if (r->earlier.word == low && r->later.word == high && (r->earlier.write || r->later.write)) {
-            r->bytes += bytes;
-            r->same_subgroup &= first->subgroup == second->subgroup;
-            return;
-        }
-    }
-    if (races->count == VKMM_WORKGROUP_MAX_RACES) {
-        races->more += bytes;
-        return;
-    }
-    struct vkmm_workgroup_race *r = &races->race[races->count++];
-    bool in_order = first->word <= second->word;
-    const struct sync_state *sync = sync_of(m, first, second);
-    bool unreleased = second->atomic_sync && sync[first->subgroup].released <= first->moment;
-    bool unacquired = second->atomic_sync && sync[second->subgroup].acquired <= first->moment;
-    *r = (struct vkmm_workgroup_race){
-        .earlier = race_side(m, in_order ? first : second),
-        .later = race_side(m, in_order ? second : first),
-        .same_subgroup = first->subgroup == second->subgroup,
-        .execution_barrier_only = m->execution_barrier_passed,
-        .narrow_atomics = first->atomic && second->atomic && (first->narrow || second->narrow),
-        /* Where fences and atomics may order Workgroup memory: which half
-         * of a release/acquire pair is missing (synchronized_after). */
-        .unreleased = unreleased,
-        .unacquired = unacquired,
-        /* Both halves ran, but the acquire read no value of that release
-         * (workgroup_clocks.h). */
-        .unmatched = second->atomic_sync && !unreleased && !unacquired && first->subgroup != second->subgroup,
-        .offset = offset,
-        .bytes = bytes,
-    };
-    memcpy(r->workgroup, m->workgroup, sizeof(r->workgroup));
-}
-
-/* An atomic read of another subgroup's atomic write, one of them of
- * Subgroup scope: kept aside (vkmm_workgroup_races.narrow_read). */
-static void note_narrow_read(struct vkmm_workgroup_monitor *m, uint32_t offset, uint32_t bytes,
-                             const struct access *writer, const struct access *reader)
-{
-    struct vkmm_workgroup_races *races = m->races;
-    if (races->has_narrow_read) {
-        races->narrow_read.bytes += bytes;
-        return;
-    }
-    races->has_narrow_read = true;
-    races->narrow_read = (struct vkmm_workgroup_race){
-        .earlier = race_side(m, writer),
-        .later = race_side(m, reader),
-        .narrow_atomics = true,
-        .offset = offset,
-        .bytes = bytes,
-    };
-    memcpy(races->narrow_read.workgroup, m->workgroup, sizeof(races->narrow_read.workgroup));
-}
-
-/* A read of bytes no invocation of the workgroup wrote: one record per
- * instruction. */
-static void record_uninitialized(struct vkmm_workgroup_monitor *m, uint32_t offset, const struct access *a)
-{
-    struct vkmm_workgroup_races *races = m->races;
-    for (uint32_t i = 0; i < races->count; i++) {
-        struct vkmm_workgroup_race *r = &races->race[i];
-        if (r->uninitialized && r->later.word == a->word)
-            return; /* one record per instruction: its first occurrence */
-        bool raced = (!r->earlier.write && r->earlier.word == a->word) || (!r->later.write && r->later.word == a->word);
-        if (!r->uninitialized && raced)
-            return; /* the read races with a write: that report says it */
-    }
-    if (races->count == VKMM_WORKGROUP_MAX_RACES) {
-        races->more++;
-        return;
-    }
-    struct vkmm_workgroup_race *r = &races->race[races->count++];
-    *r = (struct vkmm_workgroup_race){ .earlier = race_side(m, a), .later = race_side(m, a), .uninitialized = true,
-                                       .offset = offset, .bytes = 1 };
-    memcpy(r->workgroup, m->workgroup, sizeof(r->workgroup));
-}
-
-/* Was the byte at `offset` never written by an invocation of the
- * workgroup, and does its word still hold the seeded pattern it started
- * with?  The runtime's pattern sets the high bit of every 32-bit word
- * (runtime/exec/dispatch.c): a word without it (a variable with an
- * initializer, cleared directly; memory not filled with the pattern) is
- * never taken as undefined. */
-static bool undefined_byte(const struct vkmm_workgroup_monitor *m, uint32_t offset)
-{
-    uint32_t word = offset / WORD * WORD, now, initial;
-    if ((m->written[offset / 8] >> (offset % 8) & 1) || word + WORD > m->size)
-        return false;
-    memcpy(&now, m->shared + word, WORD);
-    memcpy(&initial, m->initial + word, WORD);
-    return now == initial && (initial & 0x80000000u);
-}
-
-/* Does every byte of [at, at + size) have its written bit?  With `mark`,
- * sets them.  A byte of the map at a time: one step for an aligned word. */
-static bool written_bits(struct vkmm_workgroup_monitor *m, uint32_t at, uint32_t size, bool mark)
-{
-    bool all = true;
-    for (uint32_t offset = at, end = at + size; offset < end;) {
-        uint32_t bit = offset % 8, n = end - offset < 8 - bit ? end - offset : 8 - bit;
-        uint8_t mask = (uint8_t)(((1u << n) - 1u) << bit);
-        uint8_t missing = mask & (uint8_t)~m->written[offset / 8];
-        all &= missing == 0;
-        if (mark && missing) {
-            m->written[offset / 8] |= mask;
-            for (; missing; missing &= (uint8_t)(missing - 1)) /* no popcnt instruction assumed */
-                m->unwritten--;
-        }
-        offset += n;
-    }
-    return all;
-}
-
-/* Workgroup variables start undefined (their words hold the seeded
- * pattern, DESIGN §3 "manifest"): a read of bytes no invocation of the
- * workgroup wrote reads garbage on a GPU, and is recorded.  Then the
- * access's writes mark their bytes (a read-modify-write reads first). */
-static void note_initialized(struct vkmm_workgroup_monitor *m, uint32_t at, uint32_t size, uint32_t flags,
-                             const struct access *a)
-{
-    if ((flags & VKMM_WORKGROUP_READ) && !written_bits(m, at, size, false)) {
-        for (uint32_t offset = at; offset < at + size; offset++) {
-            if (undefined_byte(m, offset)) {
-                record_uninitialized(m, offset, a);
-                break;
-            }
-        }
-    }
-    if (flags & VKMM_WORKGROUP_WRITE)
-        written_bits(m, at, size, true);
 }
 
 /* The earlier access of a byte as the monitor remembers it. */
@@ -695,15 +400,15 @@ static inline bool read_cell(struct vkmm_workgroup_monitor *m, struct cell *b, u
     bool stale = false;
     if (!write_ordered(m, b, a) && !(a->atomic && b->writer_atomic)) {
         struct access writer = last_writer(m, b);
-        record(m, offset, width, &writer, a);
+        vkmm_workgroup_monitor_record(m, offset, width, &writer, a);
         stale = !a->atomic && b->writer_word < a->word && !early_store_seen(m, b, a->word, offset);
     } else if (a->atomic && !plain_write_ordered(m, b, a)) {
         struct access writer = last_plain_writer(m, b);
-        record(m, offset, width, &writer, a);
+        vkmm_workgroup_monitor_record(m, offset, width, &writer, a);
     } else if (a->atomic && !write_ordered(m, b, a) &&
                !atomics_ordered(m, b->writer_atomic, b->writer_narrow, b->writer, a)) {
         struct access writer = last_writer(m, b);
-        note_narrow_read(m, offset, width, &writer, a);
+        vkmm_workgroup_monitor_note_narrow_read(m, offset, width, &writer, a);
         /* 000 "Data Race": not mutually ordered, so a load need never see
          * that write (a read-modify-write takes the newest value). */
         stale = load;
@@ -738,7 +443,7 @@ static inline void write_cell(struct vkmm_workgroup_monitor *m, struct cell *b, 
 {
     if (!write_ordered(m, b, a) && !atomics_ordered(m, b->writer_atomic, b->writer_narrow, b->writer, a)) {
         struct access writer = last_writer(m, b);
-        record(m, offset, width, &writer, a);
+        vkmm_workgroup_monitor_record(m, offset, width, &writer, a);
         /* The earlier write must have landed to be kept: lanes of one
          * store (this very call) have not stored anything yet. */
         if (!b->lost && b->writer_call != m->call) {
@@ -750,7 +455,7 @@ static inline void write_cell(struct vkmm_workgroup_monitor *m, struct cell *b, 
         /* A plain write, then atomics: the plain write wins (DESIGN §3
          * "manifest", as for two racing writes). */
         struct access writer = last_plain_writer(m, b);
-        record(m, offset, width, &writer, a);
+        vkmm_workgroup_monitor_record(m, offset, width, &writer, a);
         if (!b->lost) {
             b->lost = true;
             b->kept = load_value(m->shared + offset, width);
@@ -759,7 +464,7 @@ static inline void write_cell(struct vkmm_workgroup_monitor *m, struct cell *b, 
     }
     if (!reads_ordered(m, b, a) && !(a->atomic && !b->plain_read)) {
         struct access reader = some_reader(m, b, a);
-        record(m, offset, width, &reader, a);
+        vkmm_workgroup_monitor_record(m, offset, width, &reader, a);
     }
     if (!a->atomic) {
         b->plain_writer = NOBODY;
@@ -802,7 +507,7 @@ static bool access_lane(struct vkmm_workgroup_monitor *m, uint32_t at, uint32_t 
 {
     bool stale = false;
     if (m->unwritten) /* every byte written: the common case once a workgroup filled its variables */
-        note_initialized(m, at, size, flags, a);
+        vkmm_workgroup_monitor_note_initialized(m, at, size, flags, a);
     for (uint32_t offset = at, end = at + size; offset < end;) {
         uint32_t word = offset / WORD;
         if (!m->byte_cells && offset % WORD == 0 && end - offset >= WORD) {
@@ -822,107 +527,6 @@ static bool access_lane(struct vkmm_workgroup_monitor *m, uint32_t at, uint32_t 
 void vkmm_workgroup_monitor_set_seed(struct vkmm_workgroup_monitor *m, uint64_t seed)
 {
     m->seed = seed;
-}
-
-/* A module whose atomics all work on Workgroup storage: its atomic stores
- * wait in store buffers. */
-static int64_t store_buffer_access(struct vkmm_workgroup_monitor *m, const uint64_t *addresses, uint64_t lanes,
-                                   uint32_t size, uint32_t flags, uint32_t subgroup)
-{
-    uint64_t inside = 0;
-    for (uint32_t lane = 0; lane < m->width && lane < 64; lane++) {
-        uint64_t at;
-        if (lanes >> lane & 1 && vkmm_lane_offset(addresses[lane], (uintptr_t)m->shared, m->size, size, &at)) {
-            m->lane_offsets[lane] = (uint32_t)at;
-            inside |= 1ull << lane;
-        }
-    }
-    if (inside != lanes) {
-        /* A lane outside the workgroup's memory (the generated code's
-         * bounds keep it from being written): the store is not held. */
-        vkmm_store_buffers_drain(m->buffers, subgroup);
-        return 0;
-    }
-    /* An atomic store's release reaches its word when the store lands,
-     * not as it is issued (an acquire reading the older value meanwhile
-     * does not synchronize with it). */
-    bool store = (flags & (VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_READ | VKMM_WORKGROUP_WRITE)) ==
-                 (VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_WRITE);
-    m->deferred_lanes = 0;
-    for (uint64_t l = store && (flags & VKMM_ACCESS_ATOMIC_SYNC) ? lanes : 0; l; l &= l - 1) {
-        uint32_t lane = (uint32_t)__builtin_ctzll(l);
-        m->lane_tokens[lane] = vkmm_workgroup_clocks_defer(m->clocks, subgroup);
-        if (m->lane_tokens[lane])
-            m->deferred_lanes |= 1ull << lane;
-    }
-    int64_t held = vkmm_store_buffers_access_tokens(m->buffers, subgroup, m->lane_offsets, lanes, size, flags,
-                                                    m->deferred_lanes ? m->lane_tokens : NULL);
-    for (uint64_t l = held ? 0 : m->deferred_lanes; l; l &= l - 1) {
-        uint32_t lane = (uint32_t)__builtin_ctzll(l); /* not held: it landed now */
-        store_landed(m, m->lane_tokens[lane], m->lane_offsets[lane], size);
-    }
-    return held;
-}
-
-void vkmm_workgroup_monitor_yield(struct vkmm_workgroup_monitor *m, uint32_t subgroup)
-{
-    if (m)
-        vkmm_store_buffers_yield(m->buffers, subgroup);
-}
-
-void vkmm_workgroup_monitor_subgroup_done(struct vkmm_workgroup_monitor *m, uint32_t subgroup)
-{
-    if (m)
-        vkmm_store_buffers_drain(m->buffers, subgroup);
-}
-
-static int64_t judge_access(struct vkmm_workgroup_monitor *m, const uint64_t *addresses, uint64_t lanes, uint32_t size,
-                            uint32_t flags, uint32_t subgroup, uint64_t site, const char *text);
-
-void vkmm_workgroup_monitor_forward_atomics(struct vkmm_workgroup_monitor *m, vkmm_shared_atomic_forward forward,
-                                            void *user, uint32_t workgroup_tag)
-{
-    if (!m)
-        return;
-    m->forward = forward;
-    m->forward_user = user;
-    m->forward_tag = workgroup_tag;
-}
-
-/* An atomic's lanes and words, handed on. */
-static void forward_atomic(struct vkmm_workgroup_monitor *m, const uint64_t *addresses, uint64_t lanes, uint32_t size,
-                           uint32_t flags, uint32_t subgroup)
-{
-    uint64_t inside = 0;
-    for (uint32_t lane = 0; lane < m->width && lane < 64; lane++) {
-        uint64_t at;
-        if (lanes >> lane & 1 && vkmm_lane_offset(addresses[lane], (uintptr_t)m->shared, m->size, size, &at)) {
-            m->lane_words[lane] = (uint32_t)(at / WORD);
-            inside |= 1ull << lane;
-        }
-    }
-    m->forward(m->forward_user, m->forward_tag, subgroup, m->lane_words, inside, flags);
-}
-
-int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
-                                      uint32_t subgroup, uint64_t site, const char *text)
-{
-    struct vkmm_workgroup_monitor *m = monitor;
-    if (!m)
-        return 0;
-    uint32_t size = size_flags & 0xffff, flags = size_flags >> 16;
-    if (m->forward && (flags & VKMM_WORKGROUP_ATOMIC))
-        forward_atomic(m, addresses, lanes, size, flags, subgroup);
-    if (flags & VKMM_ACCESS_STORE_BUFFER) {
-        /* The buffer first: a load of bytes the subgroup holds empties it
-         * (program order), so the judgement below sees shared memory as the
-         * subgroup left it; a held store is judged as it is issued. */
-        int64_t held = store_buffer_access(m, addresses, lanes, size, flags, subgroup);
-        int64_t judged = judge_access(m, addresses, lanes, size, flags, subgroup, site, text);
-        m->deferred_lanes = 0;
-        return held ? held : judged;
-    }
-    return judge_access(m, addresses, lanes, size, flags, subgroup, site, text);
 }
 
 /* Do the active lanes all access one address? */
@@ -990,56 +594,12 @@ static struct access lane_access(const struct vkmm_workgroup_monitor *m, uint32_
     };
 }
 
-/* The words an atomic of a module whose atomics order Workgroup memory
- * reads or writes: what its acquire read from, and which clock its write
- * leaves (workgroup_clocks.h).  Any other access first settles an atomic
- * that named no word here (one on a buffer). */
-static void match_atomic(struct vkmm_workgroup_monitor *m, const uint64_t *addresses, uint64_t lanes, uint32_t size,
-                         uint32_t flags, uint32_t subgroup)
-{
-    for (uint32_t lane = 0; (flags & VKMM_WORKGROUP_ATOMIC) && lane < m->width && lane < 64; lane++) {
-        uint64_t at;
-        if (!(lanes >> lane & 1) || (m->deferred_lanes >> lane & 1) ||
-            !vkmm_lane_offset(addresses[lane], (uintptr_t)m->shared, m->size, size, &at))
-            continue; /* inactive, outside, or its clock waits with its store */
-        for (uint64_t word = at / WORD; word <= (at + size - 1) / WORD; word++)
-            vkmm_workgroup_clocks_atomic_word(m->clocks, subgroup, (uint32_t)word);
-    }
-    vkmm_workgroup_clocks_settle(m->clocks, subgroup);
-}
-
-/* A lane read the value from before another subgroup's write of a
- * Subgroup-scope atomic (or its own Subgroup-scope load of one): when such
- * reads pile up with no write between, every subgroup still running spins
- * on what it need never see. */
-static void note_hopeless_read(struct vkmm_workgroup_monitor *m, const char *text)
-{
-    if (++m->narrow_reads != HOPELESS_NARROW_READS)
-        return;
-    snprintf(m->hopeless, sizeof(m->hopeless),
-             "every invocation still running spins on %s, an atomic of Subgroup scope whose value another subgroup "
-             "of its workgroup writes: atomics whose scope does not hold both invocations need never see each "
-             "other's writes (use gl_ScopeWorkgroup)",
-             text);
-}
-
-const char *vkmm_workgroup_monitor_hopeless(const struct vkmm_workgroup_monitor *m)
-{
-    return m && m->hopeless[0] ? m->hopeless : NULL;
-}
-
-/* Races by control barriers (the cells), for one subgroup's access: returns
- * how far to move the lanes' addresses (to the view, where a racing read
- * sees stale bytes) or 0. */
-static int64_t judge_access(struct vkmm_workgroup_monitor *m, const uint64_t *addresses, uint64_t lanes, uint32_t size,
-                            uint32_t flags, uint32_t subgroup, uint64_t site, const char *text)
+int64_t vkmm_workgroup_monitor_judge(struct vkmm_workgroup_monitor *m, const uint64_t *addresses, uint64_t lanes,
+                                     uint32_t size, uint32_t flags, uint32_t subgroup, uint64_t site,
+                                     const char *text)
 {
     uintptr_t base = (uintptr_t)m->shared;
     m->call++;
-    if (flags & VKMM_WORKGROUP_WRITE)
-        m->narrow_reads = 0; /* something changes: the spinners may yet see it */
-    if (flags & VKMM_ACCESS_ATOMIC_SYNC)
-        match_atomic(m, addresses, lanes, size, flags, subgroup);
     uint64_t stale_lanes = 0;
     bool uniform = !(flags & VKMM_WORKGROUP_WRITE) && same_address(m, addresses, lanes);
     uint64_t first;
@@ -1047,7 +607,7 @@ static int64_t judge_access(struct vkmm_workgroup_monitor *m, const uint64_t *ad
         read_by_many(m, (uint32_t)first, size, flags, (uint32_t)(site >> 32), text)) {
         struct access a = lane_access(m, subgroup, (uint32_t)__builtin_ctzll(lanes), flags, site, text);
         if (m->unwritten)
-            note_initialized(m, (uint32_t)first, size, flags, &a);
+            vkmm_workgroup_monitor_note_initialized(m, (uint32_t)first, size, flags, &a);
         return 0;
     }
     uint32_t judged = 0;
@@ -1092,7 +652,7 @@ static int64_t judge_access(struct vkmm_workgroup_monitor *m, const uint64_t *ad
                            !early_store_seen(m, b, (uint32_t)(site >> 32), offset)))
                 m->view[offset] = (uint8_t)(is_word ? b->old >> (8 * (offset % WORD)) : b->old);
             if (narrow && i == 0)
-                note_hopeless_read(m, text);
+                vkmm_workgroup_monitor_note_hopeless_read(m, text);
         }
     }
     return (int64_t)((uintptr_t)m->view - base);
