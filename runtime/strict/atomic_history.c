@@ -423,23 +423,41 @@ static uint32_t oldest_readable(const struct word *w, const struct agent *a)
 uint32_t vkmm_atomic_history_load(struct vkmm_atomic_history *h, uint32_t level, uint64_t offset, uint32_t current,
                                   uint64_t agent)
 {
-    if (!start_tracking(h))
+    return vkmm_atomic_history_load_together(h, level, offset, current, &agent, 1);
+}
+
+uint32_t vkmm_atomic_history_load_together(struct vkmm_atomic_history *h, uint32_t level, uint64_t offset,
+                                           uint32_t current, const uint64_t *agents, uint32_t count)
+{
+    if (!count || !start_tracking(h))
         return current;
     struct word *w = followed_word(h, level, offset, current);
-    struct agent *a = agent_at(h, agent, true);
-    if (!w || !a)
+    if (!w)
         return current;
-    uint32_t oldest = oldest_readable(w, a);
-    uint32_t newest = w->count - 1;
+    /* Every agent gets its entry first (the table may grow: no entry is
+     * held across it), then the entries are taken. */
+    for (uint32_t i = 0; i < count; i++)
+        if (!agent_at(h, agents[i], true))
+            return current;
+    /* One value every agent may read: not older than any one's bound. */
+    uint32_t oldest = 0, newest = w->count - 1;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t bound = oldest_readable(w, agent_at(h, agents[i], false));
+        if (bound > oldest)
+            oldest = bound;
+    }
     /* Seed 0: the stalest value allowed; other seeds: any of them. */
     uint32_t pick = h->seed == 0 ? oldest : oldest + (uint32_t)(next_random(h) % (newest - oldest + 1));
     const struct version *read = &w->version[pick];
-    if (read->carried)
-        view_join(h, &a->pending, &h->carried[read->carried - 1]);
-    /* Coherence (CoRR): later reads see this value or a newer one; a
-     * stale read moves the bound one value further, so that a spin-wait
-     * reaches the newest value within VERSIONS reads. */
-    view_raise(h, &a->view, w->key, w->version[pick < newest ? pick + 1 : pick].start);
+    for (uint32_t i = 0; i < count; i++) {
+        struct agent *a = agent_at(h, agents[i], false);
+        if (read->carried)
+            view_join(h, &a->pending, &h->carried[read->carried - 1]);
+        /* Coherence (CoRR): later reads see this value or a newer one; a
+         * stale read moves the bound one value further, so that a
+         * spin-wait reaches the newest value within VERSIONS reads. */
+        view_raise(h, &a->view, w->key, w->version[pick < newest ? pick + 1 : pick].start);
+    }
     return read->value;
 }
 

@@ -81,6 +81,12 @@ void vkmm_atomic_history_rmw(struct vkmm_atomic_history *h, uint32_t level, uint
 uint32_t vkmm_atomic_history_load(struct vkmm_atomic_history *h, uint32_t level, uint64_t offset, uint32_t current,
                                   uint64_t agent);
 
+/* The same load by `count` agents that read one value together (the lanes
+ * of one instruction reading one word see one result): a value each of
+ * them may read, and every one's view moves past it. */
+uint32_t vkmm_atomic_history_load_together(struct vkmm_atomic_history *h, uint32_t level, uint64_t offset,
+                                           uint32_t current, const uint64_t *agents, uint32_t count);
+
 /* An atomic read this structure did not follow (another size, a scope it
  * does not keep): the agent's next acquire cannot know what it carried. */
 void vkmm_atomic_history_untracked_read(struct vkmm_atomic_history *h, uint64_t agent);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic_history.h"
 #include "shader_abi.h"
 #include "workgroup_clocks.h"
 #include "workgroup_store_buffer.h"
@@ -33,14 +34,18 @@ struct vkmm_workgroup_monitor *vkmm_workgroup_monitor_create(const uint32_t loca
     m->lane_offsets = calloc(width ? width : 1, sizeof(*m->lane_offsets));
     m->lane_tokens = calloc(width ? width : 1, sizeof(*m->lane_tokens));
     m->lane_words = calloc(width ? width : 1, sizeof(*m->lane_words));
+    m->lane_agents = calloc(width ? width : 1, sizeof(*m->lane_agents));
+    m->acquire_pending = calloc(m->subgroups ? m->subgroups : 1, 1);
+    m->history = vkmm_atomic_history_create();
     m->initial = malloc(slots);
     m->written = calloc((slots + 7) / 8, 1);
     if (!m->view || !m->words || !m->bytes || !m->epoch || !m->wide || !m->local || !m->lost || !m->buffers ||
-        !m->clocks || !m->lane_offsets || !m->lane_tokens || !m->lane_words || !m->initial || !m->written) {
+        !m->clocks || !m->lane_offsets || !m->lane_tokens || !m->lane_words || !m->initial || !m->written || !m->lane_agents || !m->acquire_pending ||
+        !m->history) {
         vkmm_workgroup_monitor_destroy(m);
         return NULL;
     }
-    vkmm_store_buffers_on_landing(m->buffers, vkmm_workgroup_monitor_store_landed, m);
+    vkmm_store_buffers_on_landing(m->buffers, vkmm_workgroup_monitor_store_landing, m);
     return m;
 }
 
@@ -65,6 +70,9 @@ void vkmm_workgroup_monitor_destroy(struct vkmm_workgroup_monitor *m)
     free(m->lane_offsets);
     free(m->lane_tokens);
     free(m->lane_words);
+    free(m->lane_agents);
+    free(m->acquire_pending);
+    vkmm_atomic_history_destroy(m->history);
     free(m->initial);
     free(m->written);
     free(m);
@@ -90,6 +98,8 @@ void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *m, uint8_t *sha
     memset(m->written, 0, (m->size + 7) / 8);
     m->unwritten = m->size;
     vkmm_store_buffers_begin(m->buffers, shared, m->seed);
+    m->history_used = true; /* a new seed for the new workgroup */
+    vkmm_workgroup_monitor_history_forget(m);
 }
 
 /* The interval ends: writes that lost a race are undone (the earlier
@@ -107,6 +117,7 @@ static void end_interval(struct vkmm_workgroup_monitor *m)
     m->lost_count = 0;
     m->interval++;
     m->execution_barrier_passed = false;
+    vkmm_workgroup_monitor_history_forget(m);
 }
 
 void vkmm_workgroup_monitor_barrier_open(struct vkmm_workgroup_monitor *m)
@@ -174,6 +185,7 @@ void vkmm_workgroup_monitor_barrier(void *monitor, uint32_t subgroup, uint32_t k
         }
         vkmm_store_buffers_drain(m->buffers, subgroup);
     }
+    vkmm_workgroup_monitor_history_barrier(m, subgroup, kind); /* after the drain: the subgroup's stores landed */
     if (kind == VKMM_SUBGROUP_BARRIER_EXECUTION || subgroup >= m->subgroups)
         return;
     if ((kind & 15u) == VKMM_WORKGROUP_SYNC) {

@@ -3,7 +3,8 @@
  * releases and acquires on (workgroup_clocks.h), the hand-off of every
  * atomic to the device monitor, and the spin on a Subgroup-scope flag that
  * can never end.  The entry the generated code calls for an access to
- * Workgroup storage is here: it runs them, then the cells judge. */
+ * Workgroup storage is here: it runs them, then the cells judge, then the
+ * coherence order of atomic words has its say (workgroup_monitor_history.c). */
 #include <stdio.h>
 
 #include "shader_abi.h"
@@ -16,6 +17,19 @@ void vkmm_workgroup_monitor_store_landed(void *user, uint32_t token, uint32_t of
 {
     struct vkmm_workgroup_monitor *m = user;
     vkmm_workgroup_clocks_land(m->clocks, token, offset / WORD, (offset + size - 1) / WORD);
+}
+
+bool vkmm_workgroup_monitor_store_landing(void *user, uint32_t subgroup, uint32_t lane, uint32_t token,
+                                          uint32_t offset, uint32_t size, const uint8_t *bytes)
+{
+    struct vkmm_workgroup_monitor *m = user;
+    /* The release's clock reaches the word even when the store takes its
+     * place before the value there: an acquire reading that value then
+     * counts as synchronized with it (lenient: a race may go unreported,
+     * a correct program is never reported). */
+    if (token)
+        vkmm_workgroup_monitor_store_landed(m, token, offset, size);
+    return vkmm_workgroup_monitor_history_landing(m, subgroup, lane, offset, size, bytes);
 }
 
 /* A module whose atomics all work on Workgroup storage: its atomic stores
@@ -140,9 +154,11 @@ int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, 
         int64_t held = store_buffer_access(m, addresses, lanes, size, flags, subgroup);
         int64_t judged = judge(m, addresses, lanes, size, flags, subgroup, site, text);
         m->deferred_lanes = 0;
+        judged = vkmm_workgroup_monitor_history_access(m, addresses, lanes, size, flags, subgroup, judged);
         return held ? held : judged;
     }
-    return judge(m, addresses, lanes, size, flags, subgroup, site, text);
+    int64_t judged = judge(m, addresses, lanes, size, flags, subgroup, site, text);
+    return vkmm_workgroup_monitor_history_access(m, addresses, lanes, size, flags, subgroup, judged);
 }
 
 /* A lane read the value from before another subgroup's write of a

@@ -104,6 +104,15 @@ struct vkmm_workgroup_monitor {
     void *forward_user;
     uint32_t forward_tag;
     uint32_t *lane_words;
+    /* The coherence order of atomic words and what each invocation may
+     * still read of them (atomic_history.h), in modules whose atomic stores
+     * wait in store buffers: IRIW's readers disagree on the order of two
+     * stores, 2+2W's stores land before values already there. */
+    struct vkmm_atomic_history *history;
+    bool history_used;       /* since the last forget */
+    uint32_t history_round;  /* forgets so far: the seed of each round differs */
+    uint8_t *acquire_pending; /* per subgroup: an atomic's acquire waits for its access */
+    uint64_t *lane_agents;    /* per lane, for a load read together */
 };
 
 struct access {
@@ -132,4 +141,17 @@ void vkmm_workgroup_monitor_note_initialized(struct vkmm_workgroup_monitor *m, u
 
 /* workgroup_monitor_atomics.c */
 void vkmm_workgroup_monitor_store_landed(void *monitor, uint32_t token, uint32_t offset, uint32_t size);
+bool vkmm_workgroup_monitor_store_landing(void *monitor, uint32_t subgroup, uint32_t lane, uint32_t token,
+                                          uint32_t offset, uint32_t size, const uint8_t *bytes);
 void vkmm_workgroup_monitor_note_hopeless_read(struct vkmm_workgroup_monitor *m, const char *text);
+
+/* workgroup_monitor_history.c: the history's part of an access (after the
+ * cells judged it, `judged` their move), of a store landing, of a barrier
+ * or sync, and the end of everything it follows (a control barrier). */
+int64_t vkmm_workgroup_monitor_history_access(struct vkmm_workgroup_monitor *m, const uint64_t *addresses,
+                                              uint64_t lanes, uint32_t size, uint32_t flags, uint32_t subgroup,
+                                              int64_t judged);
+bool vkmm_workgroup_monitor_history_landing(struct vkmm_workgroup_monitor *m, uint32_t subgroup, uint32_t lane,
+                                            uint32_t offset, uint32_t size, const uint8_t *bytes);
+void vkmm_workgroup_monitor_history_barrier(struct vkmm_workgroup_monitor *m, uint32_t subgroup, uint32_t kind);
+void vkmm_workgroup_monitor_history_forget(struct vkmm_workgroup_monitor *m);

@@ -13,6 +13,7 @@ struct waiting {
     uint32_t epoch; /* the subgroup's releases before it */
     uint32_t call;  /* the access that stored it: its lanes go out together on seed 0 */
     uint32_t token; /* for the landing hook, 0: none */
+    uint32_t lane;  /* the storing invocation's lane */
 };
 
 struct buffer {
@@ -30,8 +31,8 @@ struct vkmm_store_buffers {
     uint64_t seed, random;
     uint32_t call;
     struct buffer *buffers;
-    vkmm_store_landed landed;
-    void *landed_user;
+    vkmm_store_landing landing;
+    void *landing_user;
 };
 
 struct vkmm_store_buffers *vkmm_store_buffers_create(uint32_t subgroups, uint32_t shared_size)
@@ -49,10 +50,10 @@ struct vkmm_store_buffers *vkmm_store_buffers_create(uint32_t subgroups, uint32_
     return s;
 }
 
-void vkmm_store_buffers_on_landing(struct vkmm_store_buffers *s, vkmm_store_landed landed, void *user)
+void vkmm_store_buffers_on_landing(struct vkmm_store_buffers *s, vkmm_store_landing landing, void *user)
 {
-    s->landed = landed;
-    s->landed_user = user;
+    s->landing = landing;
+    s->landing_user = user;
 }
 
 void vkmm_store_buffers_destroy(struct vkmm_store_buffers *s)
@@ -117,13 +118,15 @@ static bool is_held(const struct buffer *b, uint32_t offset, uint32_t size)
     return false;
 }
 
-/* The waiting store `n` is performed: its bytes reach shared memory. */
+/* The waiting store `n` is performed: its bytes reach shared memory, unless
+ * the landing hook places it before the value there in the coherence order. */
 static void perform(struct vkmm_store_buffers *s, struct buffer *b, uint32_t n)
 {
     struct waiting w = b->waiting[n];
-    memcpy(s->shared + w.offset, b->shadow + w.offset, w.size);
-    if (w.token && s->landed)
-        s->landed(s->landed_user, w.token, w.offset, w.size);
+    uint8_t *bytes = b->shadow + w.offset;
+    uint32_t subgroup = (uint32_t)(b - s->buffers);
+    if (!s->landing || !s->landing(s->landing_user, subgroup, w.lane, w.token, w.offset, w.size, bytes))
+        memcpy(s->shared + w.offset, bytes, w.size);
     for (uint32_t i = w.offset; i < w.offset + w.size; i++)
         b->held[i / 64] &= ~(1ull << (i % 64));
     b->waiting[n] = b->waiting[--b->count];
@@ -191,7 +194,7 @@ static bool hold_store(struct vkmm_store_buffers *s, struct buffer *b, const uin
     s->call++;
     for (uint64_t l = lanes; l; l &= l - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(l), offset = offsets[lane];
-        b->waiting[b->count++] = (struct waiting){ offset, size, b->epoch, s->call, tokens ? tokens[lane] : 0 };
+        b->waiting[b->count++] = (struct waiting){ offset, size, b->epoch, s->call, tokens ? tokens[lane] : 0, lane };
         for (uint32_t i = offset; i < offset + size; i++)
             b->held[i / 64] |= 1ull << (i % 64);
     }

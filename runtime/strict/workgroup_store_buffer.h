@@ -45,14 +45,19 @@ void vkmm_store_buffers_begin(struct vkmm_store_buffers *buffers, uint8_t *share
  * were performed. */
 int64_t vkmm_store_buffers_access(struct vkmm_store_buffers *buffers, uint32_t subgroup, const uint32_t *offsets,
                                   uint64_t lanes, uint32_t size, uint32_t flags);
-/* The same, an atomic store's lanes carrying `tokens` (per lane, 0: none):
- * the landing hook gets a lane's token when its store is performed (not
- * when the buffer is emptied by begin: that workgroup is over). */
+/* The same, an atomic store's lanes carrying `tokens` (per lane, 0: none)
+ * for the landing hook. */
 int64_t vkmm_store_buffers_access_tokens(struct vkmm_store_buffers *buffers, uint32_t subgroup,
                                          const uint32_t *offsets, uint64_t lanes, uint32_t size, uint32_t flags,
                                          const uint32_t *tokens);
-typedef void (*vkmm_store_landed)(void *user, uint32_t token, uint32_t offset, uint32_t size);
-void vkmm_store_buffers_on_landing(struct vkmm_store_buffers *buffers, vkmm_store_landed landed, void *user);
+/* A lane's waiting store is performed (not when the buffer is emptied by
+ * begin: that workgroup is over): the hook gets the storing subgroup and
+ * lane, the store's token, its bytes' place and the `bytes` it stores.
+ * Returning true keeps shared memory's bytes: the store took a place before
+ * them in the coherence order (the caller keeps its value). */
+typedef bool (*vkmm_store_landing)(void *user, uint32_t subgroup, uint32_t lane, uint32_t token, uint32_t offset,
+                                   uint32_t size, const uint8_t *bytes);
+void vkmm_store_buffers_on_landing(struct vkmm_store_buffers *buffers, vkmm_store_landing landing, void *user);
 /* A release by the subgroup (a fence naming Workgroup memory): the stores
  * before it are performed before those after. */
 void vkmm_store_buffers_release(struct vkmm_store_buffers *buffers, uint32_t subgroup);

@@ -40,5 +40,5 @@ struct litmus_test {
 
 /* Binding 0 holds the results; bindings 1.. the memory, one binding per
  * qualifier (plain, nonprivate, subgroup/workgroup/queue-family/device
- * coherent), all bound to one buffer. */
-#define LITMUS_BINDINGS 7
+ * coherent) and the copies of shared FINALs, all bound to one buffer. */
+#define LITMUS_BINDINGS 8

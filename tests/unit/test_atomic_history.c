@@ -213,6 +213,24 @@ static void test_two_readers_may_disagree_on_the_order_of_two_writes(void **stat
     assert_true(disagree);
 }
 
+/* Lanes of one instruction that read one word read one value: one every
+ * agent among them may read (the writer knows its own write, so seed 0's
+ * stalest is that write for both), and every one's view moves past it. */
+static void test_agents_reading_together_read_one_value(void **state)
+{
+    (void)state;
+    struct vkmm_atomic_history *h = start(0);
+    track(h);
+    (void)vkmm_atomic_history_landed(h, LEVEL, X, 0, 1, WRITER_X);
+    assert_int_equal(vkmm_atomic_history_load(h, LEVEL, Y, 0, READER_1), 0); /* READER_1 knows nothing of X */
+    const uint64_t together[2] = { READER_1, WRITER_X };
+    assert_int_equal(vkmm_atomic_history_load_together(h, LEVEL, X, 1, together, 2), 1);
+    assert_int_equal(vkmm_atomic_history_load(h, LEVEL, X, 1, READER_1), 1);
+    /* Alone, a reader that knows nothing reads the stalest. */
+    assert_int_equal(vkmm_atomic_history_load(h, LEVEL, X, 1, READER_2), 0);
+    vkmm_atomic_history_destroy(h);
+}
+
 /* A read-modify-write reads the newest value; its result becomes a value
  * of the order at its own time, seen when the word is next looked at. */
 static void test_read_modify_write_values_join_the_order(void **state)
@@ -289,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_an_acquire_carries_the_writers_view),
         cmocka_unit_test(test_a_barrier_leaves_only_current_values),
         cmocka_unit_test(test_two_readers_may_disagree_on_the_order_of_two_writes),
+        cmocka_unit_test(test_agents_reading_together_read_one_value),
         cmocka_unit_test(test_read_modify_write_values_join_the_order),
         cmocka_unit_test(test_an_unfollowed_change_forgets_older_values),
         cmocka_unit_test(test_a_full_view_falls_back_to_current_values),

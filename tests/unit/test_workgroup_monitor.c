@@ -7,6 +7,7 @@
  * every step. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -601,6 +602,130 @@ static void test_a_waiting_release_store_orders_nothing_yet(void **state)
     vkmm_workgroup_monitor_destroy(m);
 }
 
+/* --- The coherence order of atomic words (workgroup_monitor_history.c) ------------ */
+
+enum { X = 32, Y = 40 };
+
+static struct vkmm_workgroup_monitor *seeded(struct vkmm_workgroup_races *races, uint8_t *shared, uint64_t seed)
+{
+    struct vkmm_workgroup_monitor *m = vkmm_workgroup_monitor_create(local_size, WIDTH, SHARED, races);
+    assert_non_null(m);
+    vkmm_workgroup_monitor_set_seed(m, seed);
+    vkmm_workgroup_monitor_begin(m, shared, workgroup);
+    return m;
+}
+
+/* Lane 0 of `subgroup`: an atomic store of `value` to the word at `at`, in
+ * a module whose atomic stores wait in store buffers (the generated code
+ * stores where the monitor moved the address). */
+static void atomic_store(struct vkmm_workgroup_monitor *m, uint8_t *shared, uint32_t subgroup, uint32_t at,
+                         uint32_t value, uint32_t extra)
+{
+    const uint32_t offsets[WIDTH] = { at, at, at, at };
+    int64_t moved = access(m, shared, subgroup, 1, offsets, 4,
+                           VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_WRITE | VKMM_ACCESS_STORE_BUFFER | extra, 50);
+    memcpy(shared + at + moved, &value, 4);
+}
+
+/* Lane 0 of `subgroup`: an atomic load of the word at `at`; the value it
+ * reads (where the monitor moved the address). */
+static uint32_t atomic_load(struct vkmm_workgroup_monitor *m, uint8_t *shared, uint32_t subgroup, uint32_t at,
+                            uint32_t extra)
+{
+    const uint32_t offsets[WIDTH] = { at, at, at, at };
+    int64_t moved = access(m, shared, subgroup, 1, offsets, 4,
+                           VKMM_WORKGROUP_ATOMIC | VKMM_WORKGROUP_READ | VKMM_ACCESS_STORE_BUFFER | extra, 60);
+    uint32_t value;
+    memcpy(&value, shared + at + moved, 4);
+    return value;
+}
+
+/* IRIW: two stores to two words land, and two readers read them in
+ * opposite orders.  Each may see one store and not the other (000: an
+ * atomic load reads any write of the coherence order not older than one
+ * it knows of): some seed shows it, which one copy of shared memory never
+ * could.  A reader never goes back (CoRR) on any seed. */
+static void test_readers_of_shared_atomics_may_disagree(void **state)
+{
+    (void)state;
+    bool disagree = false;
+    for (uint64_t seed = 0; seed < 32; seed++) {
+        struct vkmm_workgroup_races races = { 0 };
+        uint8_t shared[SHARED] = { 0 };
+        struct vkmm_workgroup_monitor *m = seeded(&races, shared, seed);
+        atomic_store(m, shared, 0, X, 1, 0);
+        atomic_store(m, shared, 1, Y, 1, 0);
+        vkmm_workgroup_monitor_subgroup_done(m, 0);
+        vkmm_workgroup_monitor_subgroup_done(m, 1);
+        uint32_t x2 = atomic_load(m, shared, 2, X, 0), y2 = atomic_load(m, shared, 2, Y, 0);
+        uint32_t y3 = atomic_load(m, shared, 3, Y, 0), x3 = atomic_load(m, shared, 3, X, 0);
+        disagree |= x2 == 1 && y2 == 0 && y3 == 1 && x3 == 0;
+        if (x2 == 1)
+            assert_int_equal(atomic_load(m, shared, 2, X, 0), 1);
+        if (y3 == 1)
+            assert_int_equal(atomic_load(m, shared, 3, Y, 0), 1);
+        assert_int_equal(races.count, 0);
+        vkmm_workgroup_monitor_destroy(m);
+    }
+    assert_true(disagree);
+}
+
+/* 2+2W's half: two stores to one word that no happens-before orders land
+ * one after the other; the later to land may take its place before the
+ * first in the coherence order (seed 0 always lets it: the stalest), and
+ * shared memory keeps the first.  A control barrier then shows every
+ * reader the word's last value. */
+static void test_a_landing_store_may_come_before_the_value_there(void **state)
+{
+    (void)state;
+    struct vkmm_workgroup_races races = { 0 };
+    uint8_t shared[SHARED] = { 0 };
+    struct vkmm_workgroup_monitor *m = seeded(&races, shared, 0);
+    atomic_store(m, shared, 0, X, 1, 0);
+    atomic_store(m, shared, 1, X, 2, 0);
+    vkmm_workgroup_monitor_subgroup_done(m, 0);
+    vkmm_workgroup_monitor_subgroup_done(m, 1);
+    uint32_t kept;
+    memcpy(&kept, shared + X, 4);
+    assert_int_equal(kept, 1);
+    /* Seed 0: a reader that knows nothing reads the stalest value. */
+    assert_int_equal(atomic_load(m, shared, 2, X, 0), 0);
+    vkmm_workgroup_monitor_barrier_open(m);
+    assert_int_equal(atomic_load(m, shared, 3, X, 0), 1);
+    assert_int_equal(atomic_load(m, shared, 2, X, 0), 1);
+    vkmm_workgroup_monitor_destroy(m);
+}
+
+/* Message passing with atomics: the acquire half of the flag's load
+ * carries the writer's view, so once it read the release store's value the
+ * data's older value is out of reach on every seed; a relaxed load of the
+ * flag carries nothing, and some seed reads the old data after it. */
+static void test_an_acquire_load_carries_the_writers_view(void **state)
+{
+    (void)state;
+    bool stale_after_relaxed = false;
+    for (uint64_t seed = 0; seed < 32; seed++) {
+        for (int acquiring = 0; acquiring < 2; acquiring++) {
+            struct vkmm_workgroup_races races = { 0 };
+            uint8_t shared[SHARED] = { 0 };
+            struct vkmm_workgroup_monitor *m = seeded(&races, shared, seed);
+            atomic_store(m, shared, 0, X, 1, 0);
+            vkmm_workgroup_monitor_barrier(m, 0, VKMM_WORKGROUP_SYNC | VKMM_SYNC_RELEASE | VKMM_SYNC_ATOMIC_WRITE);
+            atomic_store(m, shared, 0, Y, 1, VKMM_ACCESS_RELEASE);
+            vkmm_workgroup_monitor_subgroup_done(m, 0);
+            if (acquiring)
+                vkmm_workgroup_monitor_barrier(m, 1,
+                                               VKMM_WORKGROUP_SYNC | VKMM_SYNC_ACQUIRE | VKMM_SYNC_ATOMIC_READ);
+            uint32_t flag = atomic_load(m, shared, 1, Y, 0), data = atomic_load(m, shared, 1, X, 0);
+            if (flag == 1 && acquiring)
+                assert_int_equal(data, 1);
+            stale_after_relaxed |= flag == 1 && !acquiring && data == 0;
+            vkmm_workgroup_monitor_destroy(m);
+        }
+    }
+    assert_true(stale_after_relaxed);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -615,6 +740,9 @@ int main(void)
         cmocka_unit_test(test_subgroup_scope_atomics_race_between_subgroups),
         cmocka_unit_test(test_subgroup_scope_flag_read_across_subgroups),
         cmocka_unit_test(test_reads_of_unwritten_memory),
+        cmocka_unit_test(test_readers_of_shared_atomics_may_disagree),
+        cmocka_unit_test(test_a_landing_store_may_come_before_the_value_there),
+        cmocka_unit_test(test_an_acquire_load_carries_the_writers_view),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
