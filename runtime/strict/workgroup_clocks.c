@@ -370,17 +370,14 @@ void vkmm_workgroup_clocks_land(struct vkmm_workgroup_clocks *c, uint32_t token,
     if (!c || c->broken || !token || token > c->deferred_count)
         return;
     const uint32_t *carried = row(c, c->deferred, token - 1);
-    for (uint32_t word = first; word <= last && word < c->words; word++) {
-        /* A store heads a new sequence (as vkmm_workgroup_clocks_atomic_word). */
-        uint32_t index = c->word_clock[word];
-        if (!c->deferred_carries[token - 1]) {
-            if (index != NO_CLOCK)
-                memset(row(c, c->pool, index - 1), 0, c->subgroups * sizeof(uint32_t));
-            continue;
-        }
+    /* A store heads a new sequence, but a later load may still read a
+     * value from before it (a store that waited in a store buffer: its
+     * word keeps a coherence order, workgroup_monitor_history.c), so its
+     * clock joins the word's, as on device memory (lenient). */
+    for (uint32_t word = first; word <= last && word < c->words && c->deferred_carries[token - 1]; word++) {
         uint32_t *clock = word_clock(c, word);
         if (clock)
-            memcpy(clock, carried, c->subgroups * sizeof(uint32_t));
+            join(c, clock, carried);
     }
     c->deferred_free[c->free_count++] = token - 1;
 }

@@ -72,7 +72,9 @@ void vkmm_workgroup_clocks_acquire_last(struct vkmm_workgroup_clocks *clocks, ui
  * a token (0: none kept — not a plain atomic store, sparse clocks, or out
  * of memory: then name its words now) and given to its words [first,
  * last] when that lane's store lands.  An acquire that reads the older
- * value meanwhile does not synchronize with the waiting release. */
+ * value meanwhile does not synchronize with the waiting release.  A landed
+ * store's clock joins its word's (a later load may still read an older
+ * value of the word: workgroup_monitor_history.c), as on device memory. */
 uint32_t vkmm_workgroup_clocks_defer(struct vkmm_workgroup_clocks *clocks, uint32_t subgroup);
 void vkmm_workgroup_clocks_land(struct vkmm_workgroup_clocks *clocks, uint32_t token, uint32_t first,
                                 uint32_t last);

@@ -726,6 +726,36 @@ static void test_an_acquire_load_carries_the_writers_view(void **state)
     assert_true(stale_after_relaxed);
 }
 
+/* A flag released by one subgroup, then stored relaxed by another: an
+ * acquire load may still read the released value (the word's coherence
+ * order), and then it synchronizes with that release (000 "Synchronizes-
+ * With"): the data written before the release is no race, on any seed. */
+static void test_an_acquire_reading_an_older_release_is_synchronized(void **state)
+{
+    (void)state;
+    bool read_older = false;
+    for (uint64_t seed = 0; seed < 32; seed++) {
+        struct vkmm_workgroup_races races = { 0 };
+        uint8_t shared[SHARED] = { 0 };
+        struct vkmm_workgroup_monitor *m = seeded(&races, shared, seed);
+        buffered(m, shared, 0, DATA, VKMM_WORKGROUP_WRITE, 10);
+        vkmm_workgroup_monitor_barrier(m, 0, VKMM_WORKGROUP_SYNC | VKMM_SYNC_RELEASE | VKMM_SYNC_ATOMIC_WRITE);
+        atomic_store(m, shared, 0, FLAG, 1, VKMM_ACCESS_RELEASE | VKMM_ACCESS_ATOMIC_SYNC);
+        vkmm_workgroup_monitor_subgroup_done(m, 0);
+        vkmm_workgroup_monitor_barrier(m, 1, VKMM_WORKGROUP_SYNC | VKMM_SYNC_ATOMIC_WRITE);
+        atomic_store(m, shared, 1, FLAG, 2, VKMM_ACCESS_ATOMIC_SYNC);
+        vkmm_workgroup_monitor_subgroup_done(m, 1);
+        vkmm_workgroup_monitor_barrier(m, 2, VKMM_WORKGROUP_SYNC | VKMM_SYNC_ACQUIRE | VKMM_SYNC_ATOMIC_READ);
+        if (atomic_load(m, shared, 2, FLAG, VKMM_ACCESS_ATOMIC_SYNC) == 1) {
+            read_older = true;
+            buffered(m, shared, 2, DATA, VKMM_WORKGROUP_READ, 20);
+            assert_int_equal(races.count, 0);
+        }
+        vkmm_workgroup_monitor_destroy(m);
+    }
+    assert_true(read_older);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -743,6 +773,7 @@ int main(void)
         cmocka_unit_test(test_readers_of_shared_atomics_may_disagree),
         cmocka_unit_test(test_a_landing_store_may_come_before_the_value_there),
         cmocka_unit_test(test_an_acquire_load_carries_the_writers_view),
+        cmocka_unit_test(test_an_acquire_reading_an_older_release_is_synchronized),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
