@@ -282,8 +282,11 @@ static inline bool reads_ordered(const struct vkmm_workgroup_monitor *m, const s
     if (b->reader_subgroup != MANY)
         return synchronized_after(m, b->reader_subgroup - 1u, b->reader_moment, a);
     /* Readers of several subgroups: any release of any scope and an
-     * acquire after the reads (lenient). */
-    return a->atomic_sync && m->last_release > b->reader_moment && m->local[a->subgroup].acquired > b->reader_moment;
+     * acquire after the reads (lenient) — after the others' reads, when the
+     * last read was this invocation's own (program order: a lock holder
+     * reads a total, then writes it). */
+    uint32_t moment = b->last_reader == a->invocation + 1 ? b->others_read_moment : b->reader_moment;
+    return a->atomic_sync && m->last_release > moment && m->local[a->subgroup].acquired > moment;
 }
 
 /* The earlier access of a byte as the monitor remembers it. */
@@ -432,12 +435,16 @@ static inline bool read_cell(struct vkmm_workgroup_monitor *m, struct cell *b, u
         b->reader = (uint16_t)(a->invocation + 1);
         b->reader_subgroup = (uint16_t)(a->subgroup + 1);
         b->plain_read = false;
+        b->others_read_moment = 0;
     } else {
         if (b->reader != a->invocation + 1)
             b->reader = MANY;
         if (!same_subgroup_only)
             b->reader_subgroup = MANY;
+        if (b->last_reader != a->invocation + 1)
+            b->others_read_moment = later_moment(b->others_read_moment, b->reader_moment);
     }
+    b->last_reader = (uint16_t)(a->invocation + 1);
     b->reader_epoch = m->epoch[a->subgroup];
     b->reader_moment = m->moment;
     if (!a->atomic || !b->plain_read) {
@@ -571,7 +578,8 @@ static bool read_by_many(struct vkmm_workgroup_monitor *m, uint32_t at, uint32_t
     }
     for (uint32_t offset = at; offset < at + size; offset += WORD) {
         struct cell *w = &m->words[offset / WORD];
-        w->reader_moment = m->moment;
+        w->reader_moment = w->others_read_moment = m->moment; /* several lanes read now */
+        w->last_reader = MANY;
         if (plain || !w->plain_read) {
             w->reader_word = word;
             w->reader_text = text;

@@ -44,6 +44,7 @@ struct vkmm_workgroup_race {
     uint32_t offset;             /* first byte, in the workgroup's shared memory */
     uint32_t workgroup[3];
     uint64_t bytes;
+    uint32_t also_low, also_high; /* another pair of instructions of the same bug (words; 0: none) */
 };
 
 #define VKMM_WORKGROUP_MAX_RACES 32

@@ -38,6 +38,32 @@ static void forget_uninitialized(struct vkmm_workgroup_races *races, const struc
     }
 }
 
+static bool same_invocation(const struct vkmm_workgroup_monitor *m, const uint32_t id[3], const struct access *a)
+{
+    uint32_t local[3];
+    local_id(m, a->invocation, local);
+    return memcmp(id, local, sizeof(local)) == 0;
+}
+
+/* One statement's load and store (`total = total + sum`) race with another
+ * invocation's store as two pairs of instructions, one bug: a race of the
+ * same two invocations in the same workgroup at a record's first byte that
+ * shares an instruction with it joins the record (its second pair). */
+static bool same_bug(const struct vkmm_workgroup_monitor *m, const struct vkmm_workgroup_race *r, uint32_t offset,
+                     const struct access *first, const struct access *second)
+{
+    if (r->uninitialized || r->also_high || r->offset != offset ||
+        memcmp(r->workgroup, m->workgroup, sizeof(r->workgroup)) != 0)
+        return false;
+    bool shared_instruction = r->earlier.word == first->word || r->earlier.word == second->word ||
+                              r->later.word == first->word || r->later.word == second->word;
+    bool same_pair = (same_invocation(m, r->earlier.invocation, first) &&
+                      same_invocation(m, r->later.invocation, second)) ||
+                     (same_invocation(m, r->earlier.invocation, second) &&
+                      same_invocation(m, r->later.invocation, first));
+    return shared_instruction && same_pair;
+}
+
 /* A race between an earlier access `first` (of another invocation) and
  * `second`, the access being made: aggregated by the pair of instructions. */
 void vkmm_workgroup_monitor_record(struct vkmm_workgroup_monitor *m, uint32_t offset, uint32_t bytes,
@@ -52,7 +78,13 @@ void vkmm_workgroup_monitor_record(struct vkmm_workgroup_monitor *m, uint32_t of
     uint32_t high = first->word < second->word ? second->word : first->word;
     for (uint32_t i = 0; i < races->count; i++) {
         struct vkmm_workgroup_race *r = &races->race[i];
-        if (r->earlier.word == low && r->later.word == high && (r->earlier.write || r->later.write)) {
+        bool known = (r->earlier.word == low && r->later.word == high && (r->earlier.write || r->later.write)) ||
+                     (r->also_high && r->also_low == low && r->also_high == high);
+        if (known || same_bug(m, r, offset, first, second)) {
+            if (!known) {
+                r->also_low = low;
+                r->also_high = high;
+            }
             r->bytes += bytes;
             r->same_subgroup &= first->subgroup == second->subgroup;
             return;

@@ -51,6 +51,10 @@ struct cell {
     /* The workgroup's sync moment at the last write, the last read and the
      * plain write (modules whose atomics or fences order Workgroup memory). */
     uint32_t writer_moment, reader_moment, plain_writer_moment;
+    /* The last read's invocation + 1 (MANY: several lanes of one access),
+     * and the latest moment of a read by any other invocation. */
+    uint16_t last_reader;
+    uint32_t others_read_moment;
 };
 
 /* A subgroup's releases and acquires of Workgroup memory, as sync moments

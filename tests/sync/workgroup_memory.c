@@ -41,6 +41,8 @@ enum {
     CORRECT_DEVICE_HANDOFF_FENCES,
     SHARED_FLAG_BUFFER_TILE_OTHER_FLAG,
     CORRECT_SHARED_FLAG_BUFFER_TILE_FENCE,
+    CORRECT_SHARED_LOCK,
+    SHARED_LOCK_RELAXED_UNLOCK,
     VARIANTS
 };
 
@@ -86,6 +88,9 @@ static const struct sync_variant variants[VARIANTS] = {
     [SHARED_FLAG_BUFFER_TILE_OTHER_FLAG] = { "bug_shared_flag_buffer_tile_acquire_of_another_variable",
                                              "VKMM-HAZARD-DISPATCH-RACE" },
     [CORRECT_SHARED_FLAG_BUFFER_TILE_FENCE] = { "correct_shared_flag_buffer_tile_through_a_fence", NULL },
+    /* A test-and-test-and-set lock in shared memory around a shared total. */
+    [CORRECT_SHARED_LOCK] = { "correct_shared_spin_lock", NULL },
+    [SHARED_LOCK_RELAXED_UNLOCK] = { "bug_shared_spin_lock_released_relaxed", "VKMM-HAZARD-WORKGROUP-RACE" },
 };
 
 static const char *const shaders[VARIANTS] = {
@@ -122,6 +127,8 @@ static const char *const shaders[VARIANTS] = {
     [CORRECT_DEVICE_HANDOFF_FENCES] = "sync_device_handoff_fence",
     [SHARED_FLAG_BUFFER_TILE_OTHER_FLAG] = "sync_shared_flag_buffer_tile_other_flag",
     [CORRECT_SHARED_FLAG_BUFFER_TILE_FENCE] = "sync_shared_flag_buffer_tile_fence",
+    [CORRECT_SHARED_LOCK] = "sync_shared_lock",
+    [SHARED_LOCK_RELAXED_UNLOCK] = "sync_shared_lock_relaxed_unlock",
 };
 
 static uint32_t input_word(uint32_t i)
@@ -203,6 +210,8 @@ static void expected_result(int variant, uint32_t expected[SYNC_WORDS])
             expected[i] = input_word(i ^ 1u);
             break;
         case SHARED_SUBGROUP_SCOPE_COUNT:
+        case CORRECT_SHARED_LOCK:
+        case SHARED_LOCK_RELAXED_UNLOCK:
         case CORRECT_ATOMIC_COUNT:
         case ATOMIC_COUNT_NO_BARRIER:
         case ATOMIC_COUNT_NO_RESET_BARRIER: {
@@ -274,6 +283,8 @@ static void correct_shared_flag_buffer_tile_fence(void **state)
     (void)state;
     run(CORRECT_SHARED_FLAG_BUFFER_TILE_FENCE);
 }
+static void correct_shared_spin_lock(void **state) { (void)state; run(CORRECT_SHARED_LOCK); }
+static void bug_shared_spin_lock_released_relaxed(void **state) { (void)state; run(SHARED_LOCK_RELAXED_UNLOCK); }
 static void correct_device_handoff_workgroup_scope(void **state)
 {
     (void)state;
@@ -303,6 +314,8 @@ int main(void)
         cmocka_unit_test(correct_device_handoff_fences),
         cmocka_unit_test(bug_shared_flag_buffer_tile_other_flag),
         cmocka_unit_test(correct_shared_flag_buffer_tile_fence),
+        cmocka_unit_test(correct_shared_spin_lock),
+        cmocka_unit_test(bug_shared_spin_lock_released_relaxed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,37 @@
+#version 450
+#pragma use_vulkan_memory_model
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+/* Correct: one lane of each subgroup adds its subgroup's sum into a shared
+ * total under a test-and-test-and-set lock in shared memory: a relaxed load
+ * spins until the lock looks free, a compare-and-swap with Acquire takes it,
+ * a store with Release gives it back (000 "Synchronizes-With": the next
+ * holder's acquire reads the releasing store, so the total it reads is the
+ * last holder's). */
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint data[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { uint result[]; };
+shared uint lock;
+shared uint total;
+void main() {
+    uint l = gl_LocalInvocationIndex, base = gl_WorkGroupID.x * 64u;
+    if (l == 0u) {
+        lock = 0u;
+        total = 0u;
+    }
+    barrier();
+    uint sum = subgroupAdd(data[base + l]);
+    if (subgroupElect()) {
+        for (;;) {
+            if (atomicLoad(lock, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsRelaxed) == 0u &&
+                atomicCompSwap(lock, 0u, 1u, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquire,
+                               gl_StorageSemanticsShared, gl_SemanticsRelaxed) == 0u)
+                break;
+        }
+        total = total + sum;
+        atomicStore(lock, 0u, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsRelease);
+    }
+    barrier();
+    result[base + l] = total;
+}
