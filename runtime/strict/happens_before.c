@@ -33,15 +33,13 @@ struct workgroup {
     uint32_t phase; /* control barriers it passed: its invocations' accesses since the last */
     uint32_t synchronized_phase; /* phase + 1 when a fence or an atomic's release/acquire ran in that phase */
     uint32_t did;
-    uint64_t visible_subgroups;  /* bit s: subgroup s performed a visibility operation */
-    uint64_t device_visible_subgroups; /* bit s: subgroup s performed a visibility operation at Device scope */
+    uint32_t state; /* index + 1 of its subgroups' state (struct subgroup_state), 0: none yet */
     uint32_t device_available; /* availability operations at Device scope so far (saturating) */
     /* Releases and acquires naming device memory by its subgroups, against
      * its writes: `moment` grows at such an operation that follows a write
-     * (`wrote`), each write record keeps it, and `events` (index + 1 into
-     * the events array, 0: none yet) says when each subgroup last released
-     * and acquired. */
-    uint32_t moment, events;
+     * (`wrote`), each write record keeps it, and its subgroups' state says
+     * when each subgroup last released and acquired. */
+    uint32_t moment;
     bool wrote;
     /* Which release each acquire of its subgroups read from (device
      * memory): made at its first release or acquire; `clockless` when it
@@ -59,12 +57,20 @@ struct word_clock {
     struct clock clock;
 };
 
-/* The moment each subgroup of a workgroup last released and acquired
- * (naming device memory, at Workgroup scope or wider); 0: never. */
-#define EVENT_SUBGROUPS 64u
-_Static_assert(EVENT_SUBGROUPS <= 64, "per-workgroup subgroup masks are 64 bits");
-struct subgroup_events {
-    uint16_t released[EVENT_SUBGROUPS], acquired[EVENT_SUBGROUPS];
+/* Per workgroup, what each of its subgroups did (struct subgroup_state, at
+ * `state - 1` times the dispatch's stride in `states`): whether it
+ * performed a visibility operation (at Device scope), a bit each, and the
+ * moment it last released and acquired (naming device memory, at Workgroup
+ * scope or wider; 0: never).  Sized by the dispatch's subgroups per
+ * workgroup, up to STATE_SUBGROUPS (1024 invocations of one lane each);
+ * subgroup clocks only up to CLOCK_SUBGROUPS (their rows grow with the
+ * count). */
+#define STATE_SUBGROUPS 1024u
+#define CLOCK_SUBGROUPS 64u
+#define STATE_BYTES (256u << 20) /* all workgroups' states of a dispatch, at most */
+struct subgroup_state {
+    uint64_t *visible, *device_visible;
+    uint16_t *released, *acquired;
 };
 
 /* A record of a data word's access: `id` holds the tag (19 bits), site (8),
@@ -111,8 +117,9 @@ struct vkmm_happens_before {
     struct word_clock *word_clocks;
     uint32_t word_clock_count, word_clock_room;
     struct vkmm_key_index word_index;
-    struct subgroup_events *events;
-    uint32_t event_count, event_room;
+    uint64_t *states;
+    uint32_t state_count, state_room;
+    uint32_t state_subgroups, state_words; /* the dispatch's layout, fixed at its first state */
     bool gave_up; /* out of room or memory in this dispatch: nothing is judged until the next */
     uint32_t subgroup_width; /* lanes per subgroup (0: unknown) */
     uint32_t subgroups;      /* subgroups per workgroup (0: unknown: no subgroup clocks) */
@@ -155,7 +162,7 @@ void vkmm_happens_before_destroy(struct vkmm_happens_before *h)
     free(h->workgroup_index.slots);
     free(h->word_clocks);
     free(h->word_index.slots);
-    free(h->events);
+    free(h->states);
     free(h);
 }
 
@@ -182,7 +189,8 @@ void vkmm_happens_before_begin(struct vkmm_happens_before *h)
         vkmm_key_index_clear(&h->word_index);
     h->workgroup_count = 0;
     h->word_clock_count = 0;
-    h->event_count = 0;
+    h->state_count = 0;
+    h->state_subgroups = 0;
     h->gave_up = false;
     h->no_atomics = false;
     h->unseen_atomics = false;
@@ -253,6 +261,57 @@ static bool reserve(void **array, uint32_t *room, uint32_t count, size_t size, u
     *array = fresh;
     *room = grown;
     return true;
+}
+
+/* How many subgroups of a workgroup the states follow: the dispatch's (64
+ * while unknown); a subgroup past them is not judged against its
+ * workgroup's others (fewer reports, never more). */
+static uint32_t state_capacity(const struct vkmm_happens_before *h)
+{
+    uint32_t subgroups = h->state_subgroups ? h->state_subgroups : h->subgroups ? h->subgroups : 64u;
+    return subgroups < STATE_SUBGROUPS ? subgroups : STATE_SUBGROUPS;
+}
+
+/* The parts of the state at `at`. */
+static void state_at(const struct vkmm_happens_before *h, uint32_t at, struct subgroup_state *state)
+{
+    uint32_t mask_words = (h->state_subgroups + 63) / 64;
+    uint64_t *base = &h->states[(size_t)at * h->state_words];
+    state->visible = base;
+    state->device_visible = base + mask_words;
+    state->released = (uint16_t *)(base + 2 * mask_words);
+    state->acquired = state->released + h->state_subgroups;
+}
+
+/* Workgroup `w`'s state, if it has one. */
+static bool found_state(const struct vkmm_happens_before *h, const struct workgroup *w, struct subgroup_state *state)
+{
+    if (!w || !w->state)
+        return false;
+    state_at(h, w->state - 1, state);
+    return true;
+}
+
+/* Workgroup `w`'s state, made on first use (the dispatch's layout is fixed
+ * by its first); false when out of room (then nothing is judged). */
+static bool state_of(struct vkmm_happens_before *h, struct workgroup *w, struct subgroup_state *state)
+{
+    if (!w)
+        return false;
+    if (w->state)
+        return found_state(h, w, state);
+    if (!h->state_count) {
+        h->state_subgroups = state_capacity(h);
+        h->state_words = 2 * ((h->state_subgroups + 63) / 64) + (2 * h->state_subgroups * 2 + 7) / 8;
+    }
+    size_t bytes = (size_t)h->state_words * 8;
+    if (!reserve((void **)&h->states, &h->state_room, h->state_count, bytes, (uint32_t)(STATE_BYTES / bytes))) {
+        give_up(h);
+        return false;
+    }
+    memset(&h->states[(size_t)h->state_count * h->state_words], 0, bytes);
+    w->state = ++h->state_count;
+    return found_state(h, w, state);
 }
 
 static struct workgroup *workgroup(struct vkmm_happens_before *h, uint32_t tag)
@@ -563,17 +622,19 @@ bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, 
  * (`acquired`) performed an acquire naming device memory. */
 void vkmm_happens_before_visible(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
 {
-    struct workgroup *w = subgroup < EVENT_SUBGROUPS ? workgroup(h, tag) : NULL;
-    if (w)
-        w->visible_subgroups |= 1ull << subgroup;
+    struct subgroup_state state;
+    if (state_of(h, subgroup < state_capacity(h) ? workgroup(h, tag) : NULL, &state))
+        state.visible[subgroup / 64] |= 1ull << subgroup % 64;
 }
 
 bool vkmm_happens_before_unseen_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,
                                       uint32_t subgroup, uint32_t invocation, struct vkmm_unordered *earlier)
 {
     const struct workgroup *w = find_workgroup(h, tag);
+    struct subgroup_state state;
     uint64_t first, last;
-    if (subgroup >= 64 || invocation >= 0xfffeu || (w && (w->visible_subgroups >> subgroup & 1)) ||
+    if (subgroup >= state_capacity(h) || invocation >= 0xfffeu ||
+        (found_state(h, w, &state) && (state.visible[subgroup / 64] >> subgroup % 64 & 1)) ||
         !judged_words(h, offset, size, &first, &last))
         return false;
     uint32_t self = tag & TAG_MASK;
@@ -590,29 +651,16 @@ bool vkmm_happens_before_unseen_write(struct vkmm_happens_before *h, uint64_t of
     return false;
 }
 
-/* The events of workgroup `w`'s subgroups, made on first use; NULL when
- * out of room (then nothing is judged). */
-static struct subgroup_events *events_of(struct vkmm_happens_before *h, struct workgroup *w)
-{
-    if (w->events)
-        return &h->events[w->events - 1];
-    if (!reserve((void **)&h->events, &h->event_room, h->event_count, sizeof(struct subgroup_events),
-                 MAX_WORKGROUPS))
-        return give_up(h);
-    memset(&h->events[h->event_count], 0, sizeof(struct subgroup_events));
-    w->events = ++h->event_count;
-    return &h->events[w->events - 1];
-}
 
 /* The subgroup clocks of workgroup `w` (device memory), made (or taken
  * from the spares) at its first release or acquire; NULL when it has none:
- * one subgroup or more than EVENT_SUBGROUPS, too many workgroups at once,
+ * one subgroup or more than CLOCK_SUBGROUPS, too many workgroups at once,
  * or out of memory.  Then the events alone judge it. */
 static struct vkmm_workgroup_clocks *clocks_of(struct vkmm_happens_before *h, struct workgroup *w)
 {
     if (w->clocks || w->clockless)
         return w->clocks;
-    if (h->subgroups >= 2 && h->subgroups <= EVENT_SUBGROUPS) {
+    if (h->subgroups >= 2 && h->subgroups <= CLOCK_SUBGROUPS) {
         if (h->spare_count)
             w->clocks = h->spare[--h->spare_count];
         else if (h->live_clocks < MAX_LIVE_CLOCKS)
@@ -639,14 +687,14 @@ enum event {
 static void note_event(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup, enum event event)
 {
     bool acquired = event != EVENT_RELEASE;
-    struct workgroup *w = subgroup < EVENT_SUBGROUPS ? workgroup(h, tag) : NULL;
-    struct subgroup_events *events = w ? events_of(h, w) : NULL;
-    if (!events)
+    struct workgroup *w = subgroup < state_capacity(h) ? workgroup(h, tag) : NULL;
+    struct subgroup_state state;
+    if (!state_of(h, w, &state))
         return;
     if (w->wrote && w->moment < MOMENT_MAX)
         w->moment++;
     w->wrote = false;
-    (acquired ? events->acquired : events->released)[subgroup] = (uint16_t)w->moment;
+    (acquired ? state.acquired : state.released)[subgroup] = (uint16_t)w->moment;
     struct vkmm_workgroup_clocks *clocks = clocks_of(h, w);
     if (!clocks)
         return;
@@ -735,14 +783,15 @@ static bool synchronized_after(const struct vkmm_happens_before *h, const struct
                                enum vkmm_unordered_why *why)
 {
     uint32_t moment = record_moment(record);
-    if (writer >= EVENT_SUBGROUPS || moment == MOMENT_MAX)
+    if (writer >= state_capacity(h) || moment == MOMENT_MAX)
         return true;
-    const struct subgroup_events *events = w->events ? &h->events[w->events - 1] : NULL;
+    struct subgroup_state state;
+    bool events = found_state(h, w, &state);
     /* An atomic write may be its own release (000 "Synchronizes-With":
      * the release is the atomic); not told apart: counted as one. */
     bool atomic = (record->kind & KIND_NARROW_ATOMIC) != 0;
-    bool released = (own_release && atomic) || (events && events->released[writer] > moment);
-    bool acquired = events && events->acquired[reader] > moment;
+    bool released = (own_release && atomic) || (events && state.released[writer] > moment);
+    bool acquired = events && state.acquired[reader] > moment;
     *why = acquired ? VKMM_UNORDERED_NOT_RELEASED : VKMM_UNORDERED_NOT_ACQUIRED;
     if (!released || !acquired)
         return false;
@@ -762,7 +811,7 @@ bool vkmm_happens_before_unacquired_write(struct vkmm_happens_before *h, uint64_
     /* A phase judged by vkmm_happens_before_access: nothing more to find. */
     const struct workgroup *w = find_workgroup(h, tag);
     uint64_t first, last;
-    if (subgroup >= EVENT_SUBGROUPS || !width || !w || w->synchronized_phase != w->phase + 1 ||
+    if (subgroup >= state_capacity(h) || !width || !w || w->synchronized_phase != w->phase + 1 ||
         !judged_words(h, offset, size, &first, &last))
         return false;
     uint32_t self = tag & TAG_MASK;
@@ -791,9 +840,9 @@ void vkmm_happens_before_device_available(struct vkmm_happens_before *h, uint32_
 
 void vkmm_happens_before_device_visible(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
 {
-    struct workgroup *w = subgroup < EVENT_SUBGROUPS ? workgroup(h, tag) : NULL;
-    if (w)
-        w->device_visible_subgroups |= 1ull << subgroup;
+    struct subgroup_state state;
+    if (state_of(h, subgroup < state_capacity(h) ? workgroup(h, tag) : NULL, &state))
+        state.device_visible[subgroup / 64] |= 1ull << subgroup % 64;
 }
 
 /* Is the write `record` of another workgroup, which happens before a read
@@ -807,7 +856,9 @@ static bool visible_at_device(struct vkmm_happens_before *h, const struct record
     const struct workgroup *writer = find_workgroup(h, record_tag(record->id));
     bool available = writer && (writer->device_available == AVAILABLE_MAX ||
                                 writer->device_available > record_available(record));
-    bool visible = subgroup >= 64 || (reader && (reader->device_visible_subgroups >> subgroup & 1));
+    struct subgroup_state state;
+    bool visible = subgroup >= state_capacity(h) ||
+                   (found_state(h, reader, &state) && (state.device_visible[subgroup / 64] >> subgroup % 64 & 1));
     return available && visible;
 }
 

@@ -409,6 +409,16 @@ static const struct cell *cell_of(const struct vkmm_workgroup_monitor *m, uint32
  * read its interval-start value (the write it races with comes earlier in
  * the program, so the stale value is the one a lockstep reading would not
  * give). */
+/* `reader` (invocation + 1) reads the cell now: the last reader, and the
+ * latest read by anyone else (reads_ordered). */
+static inline void note_reader(const struct vkmm_workgroup_monitor *m, struct cell *b, uint32_t reader)
+{
+    if (b->last_reader != reader)
+        b->others_read_moment = later_moment(b->others_read_moment, b->reader_moment);
+    b->last_reader = (uint16_t)reader;
+    b->reader_moment = m->moment;
+}
+
 static inline bool read_cell(struct vkmm_workgroup_monitor *m, struct cell *b, uint32_t offset, uint32_t width,
                              const struct access *a, bool load)
 {
@@ -435,18 +445,16 @@ static inline bool read_cell(struct vkmm_workgroup_monitor *m, struct cell *b, u
         b->reader = (uint16_t)(a->invocation + 1);
         b->reader_subgroup = (uint16_t)(a->subgroup + 1);
         b->plain_read = false;
+        b->last_reader = (uint16_t)(a->invocation + 1);
         b->others_read_moment = 0;
     } else {
         if (b->reader != a->invocation + 1)
             b->reader = MANY;
         if (!same_subgroup_only)
             b->reader_subgroup = MANY;
-        if (b->last_reader != a->invocation + 1)
-            b->others_read_moment = later_moment(b->others_read_moment, b->reader_moment);
     }
-    b->last_reader = (uint16_t)(a->invocation + 1);
+    note_reader(m, b, a->invocation + 1);
     b->reader_epoch = m->epoch[a->subgroup];
-    b->reader_moment = m->moment;
     if (!a->atomic || !b->plain_read) {
         /* A later write races with the plain read, not with an atomic one
          * (atomics do not race with each other): the report names it. */
@@ -567,7 +575,7 @@ static bool same_address(const struct vkmm_workgroup_monitor *m, const uint64_t 
  * (a CTS shader reads all of its 48 KiB of shared memory in every
  * invocation). */
 static bool read_by_many(struct vkmm_workgroup_monitor *m, uint32_t at, uint32_t size, uint32_t flags,
-                         uint32_t word, const char *text)
+                         uint32_t word, const char *text, const uint32_t readers[2])
 {
     bool plain = !(flags & VKMM_WORKGROUP_ATOMIC);
     for (uint32_t offset = at; offset < at + size; offset += WORD) {
@@ -578,8 +586,10 @@ static bool read_by_many(struct vkmm_workgroup_monitor *m, uint32_t at, uint32_t
     }
     for (uint32_t offset = at; offset < at + size; offset += WORD) {
         struct cell *w = &m->words[offset / WORD];
-        w->reader_moment = w->others_read_moment = m->moment; /* several lanes read now */
-        w->last_reader = MANY;
+        /* As read_cell's would, lane by lane: after two readers, the rest
+         * change nothing more (all read now). */
+        for (uint32_t i = 0; i < 2 && readers[i]; i++)
+            note_reader(m, w, readers[i]);
         if (plain || !w->plain_read) {
             w->reader_word = word;
             w->reader_text = text;
@@ -622,9 +632,11 @@ int64_t vkmm_workgroup_monitor_judge(struct vkmm_workgroup_monitor *m, const uin
     m->call++;
     uint64_t stale_lanes = 0;
     bool uniform = !(flags & VKMM_WORKGROUP_WRITE) && same_address(m, addresses, lanes);
-    uint64_t first;
+    uint64_t first, second_lanes = lanes & (lanes - 1);
+    uint32_t readers[2] = { lanes ? subgroup * m->width + (uint32_t)__builtin_ctzll(lanes) + 1 : 0,
+                            second_lanes ? subgroup * m->width + (uint32_t)__builtin_ctzll(second_lanes) + 1 : 0 };
     if (uniform && vkmm_lane_offset(addresses[__builtin_ctzll(lanes)], base, m->size, size, &first) &&
-        read_by_many(m, (uint32_t)first, size, flags, (uint32_t)(site >> 32), text)) {
+        read_by_many(m, (uint32_t)first, size, flags, (uint32_t)(site >> 32), text, readers)) {
         struct access a = lane_access(m, subgroup, (uint32_t)__builtin_ctzll(lanes), flags, site, text);
         if (m->unwritten)
             vkmm_workgroup_monitor_note_initialized(m, (uint32_t)first, size, flags, &a);

@@ -47,13 +47,13 @@ static bool same_invocation(const struct vkmm_workgroup_monitor *m, const uint32
 
 /* One statement's load and store (`total = total + sum`) race with another
  * invocation's store as two pairs of instructions, one bug: a race of the
- * same two invocations in the same workgroup at a record's first byte that
- * shares an instruction with it joins the record (its second pair). */
-static bool same_bug(const struct vkmm_workgroup_monitor *m, const struct vkmm_workgroup_race *r, uint32_t offset,
+ * first occurrence's two invocations (same workgroup) that shares an
+ * instruction with a record joins it (its second pair).  Not by bytes: a
+ * word and its four bytes must judge alike. */
+static bool same_bug(const struct vkmm_workgroup_monitor *m, const struct vkmm_workgroup_race *r,
                      const struct access *first, const struct access *second)
 {
-    if (r->uninitialized || r->also_high || r->offset != offset ||
-        memcmp(r->workgroup, m->workgroup, sizeof(r->workgroup)) != 0)
+    if (r->uninitialized || r->also_high || memcmp(r->workgroup, m->workgroup, sizeof(r->workgroup)) != 0)
         return false;
     bool shared_instruction = r->earlier.word == first->word || r->earlier.word == second->word ||
                               r->later.word == first->word || r->later.word == second->word;
@@ -76,12 +76,15 @@ void vkmm_workgroup_monitor_record(struct vkmm_workgroup_monitor *m, uint32_t of
     forget_uninitialized(races, second);
     uint32_t low = first->word < second->word ? first->word : second->word;
     uint32_t high = first->word < second->word ? second->word : first->word;
-    for (uint32_t i = 0; i < races->count; i++) {
-        struct vkmm_workgroup_race *r = &races->race[i];
-        bool known = (r->earlier.word == low && r->later.word == high && (r->earlier.write || r->later.write)) ||
-                     (r->also_high && r->also_low == low && r->also_high == high);
-        if (known || same_bug(m, r, offset, first, second)) {
-            if (!known) {
+    /* A known pair of instructions first, then a record of the same bug. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < races->count; i++) {
+            struct vkmm_workgroup_race *r = &races->race[i];
+            bool known = (r->earlier.word == low && r->later.word == high && (r->earlier.write || r->later.write)) ||
+                         (r->also_high && r->also_low == low && r->also_high == high);
+            if (pass == 0 ? !known : !same_bug(m, r, first, second))
+                continue;
+            if (pass == 1) {
                 r->also_low = low;
                 r->also_high = high;
             }

@@ -254,12 +254,48 @@ static void test_a_read_never_made_visible_races(void **state)
     assert_false(vkmm_happens_before_unseen_write(h, DATA, 16, 1, 0, 5, &u));
     assert_true(vkmm_happens_before_unseen_write(h, DATA, 16, 1, 0, 6, &u));
     assert_false(vkmm_happens_before_unseen_write(h, DATA + 64, 16, 1, 0, 6, &u));
-    /* Subgroups past the 64th count as having made everything visible. */
+    /* The subgroups per workgroup unknown: past the 64th, a subgroup counts
+     * as having made everything visible. */
     assert_false(vkmm_happens_before_unseen_write(h, DATA, 16, 3, 64, 64 * 8, &u));
     /* A new dispatch forgets what was made visible. */
     vkmm_happens_before_begin(h);
     assert_false(write_data(h, 1, &u));
     assert_true(vkmm_happens_before_unseen_write(h, DATA, 16, 2, 0, 7, &u));
+    vkmm_happens_before_destroy(h);
+}
+
+/* A workgroup of 1,024 invocations has 128 subgroups of 8: each one's
+ * visibility operations and its releases and acquires are followed, the
+ * 100th's as the first's (until the twentieth session, subgroups past the
+ * 64th were taken as having made everything visible and acquired
+ * everything).  While the count is unknown, the first 64 are. */
+static void test_subgroups_past_the_64th_are_judged(void **state)
+{
+    (void)state;
+    enum { WIDTH = 8, WRITER = 90 * WIDTH + 1, READER = 120 * WIDTH + 3 };
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    vkmm_happens_before_subgroups(h, 128);
+    assert_false(vkmm_happens_before_access(h, DATA, 16, true, 1, 5, SITE_WRITE, &u));
+    hand_over(h, 1, 2, true, true, true);
+    assert_false(vkmm_happens_before_access(h, DATA, 16, false, 2, READER, SITE_READ, &u));
+    assert_true(vkmm_happens_before_unseen_write(h, DATA, 16, 2, 120, READER, &u));
+    vkmm_happens_before_visible(h, 2, 100);
+    assert_true(vkmm_happens_before_unseen_write(h, DATA, 16, 2, 120, READER, &u));
+    vkmm_happens_before_visible(h, 2, 120);
+    assert_false(vkmm_happens_before_unseen_write(h, DATA, 16, 2, 120, READER, &u));
+    /* Inside one workgroup: subgroup 90 writes and releases, subgroup 120
+     * reads with no acquire, then acquires. */
+    vkmm_happens_before_begin(h);
+    assert_false(vkmm_happens_before_access(h, DATA, 16, true, 4, WRITER, SITE_WRITE, &u));
+    vkmm_happens_before_release(h, 4, false);
+    vkmm_happens_before_device_release(h, 4, 90);
+    assert_false(vkmm_happens_before_access(h, DATA, 16, false, 4, READER, SITE_READ, &u));
+    assert_true(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 120, READER, WIDTH, &u));
+    assert_int_equal(u.invocation, WRITER);
+    assert_int_equal(u.why, VKMM_UNORDERED_NOT_ACQUIRED);
+    vkmm_happens_before_device_acquire(h, 4, 120, false);
+    assert_false(vkmm_happens_before_unacquired_write(h, DATA, 16, 4, 120, READER, WIDTH, &u));
     vkmm_happens_before_destroy(h);
 }
 
@@ -753,6 +789,7 @@ int main(void)
         cmocka_unit_test(test_partial_words_are_not_judged),
         cmocka_unit_test(test_many_workgroups_and_flags),
         cmocka_unit_test(test_a_read_never_made_visible_races),
+        cmocka_unit_test(test_subgroups_past_the_64th_are_judged),
         cmocka_unit_test(test_a_read_with_no_acquire_naming_the_memory_races),
         cmocka_unit_test(test_atomics_of_narrow_scope_race_between_workgroups),
         cmocka_unit_test(test_a_write_with_no_release_after_it_races),
