@@ -138,6 +138,14 @@ static int64_t judge(struct vkmm_workgroup_monitor *m, const uint64_t *addresses
     return vkmm_workgroup_monitor_judge(m, addresses, lanes, size, flags, subgroup, site, text);
 }
 
+/* Has the coherence order of atomic words a part in this access: an atomic,
+ * or an access after an atomic's acquire that waits (the common case, a
+ * plain access, skips the call). */
+static inline bool history_involved(const struct vkmm_workgroup_monitor *m, uint32_t flags, uint32_t subgroup)
+{
+    return (flags & VKMM_WORKGROUP_ATOMIC) || (subgroup < m->subgroups && m->acquire_pending[subgroup]);
+}
+
 int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, uint64_t lanes, uint32_t size_flags,
                                       uint32_t subgroup, uint64_t site, const char *text)
 {
@@ -154,10 +162,13 @@ int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, 
         int64_t held = store_buffer_access(m, addresses, lanes, size, flags, subgroup);
         int64_t judged = judge(m, addresses, lanes, size, flags, subgroup, site, text);
         m->deferred_lanes = 0;
-        judged = vkmm_workgroup_monitor_history_access(m, addresses, lanes, size, flags, subgroup, judged);
+        if (history_involved(m, flags, subgroup))
+            judged = vkmm_workgroup_monitor_history_access(m, addresses, lanes, size, flags, subgroup, judged);
         return held ? held : judged;
     }
     int64_t judged = judge(m, addresses, lanes, size, flags, subgroup, site, text);
+    if (!history_involved(m, flags, subgroup))
+        return judged;
     return vkmm_workgroup_monitor_history_access(m, addresses, lanes, size, flags, subgroup, judged);
 }
 
