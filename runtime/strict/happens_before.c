@@ -118,7 +118,8 @@ struct vkmm_happens_before {
     uint32_t word_clock_count, word_clock_room;
     struct vkmm_key_index word_index;
     uint64_t *states;
-    uint32_t state_count, state_room;
+    size_t state_room; /* words allocated (the layout may change between dispatches) */
+    uint32_t state_count;
     uint32_t state_subgroups, state_words; /* the dispatch's layout, fixed at its first state */
     bool gave_up; /* out of room or memory in this dispatch: nothing is judged until the next */
     uint32_t subgroup_width; /* lanes per subgroup (0: unknown) */
@@ -292,6 +293,28 @@ static bool found_state(const struct vkmm_happens_before *h, const struct workgr
     return true;
 }
 
+/* Room for one more state of the dispatch's layout, counted in words: a
+ * dispatch's states may be larger than the last one's. */
+static bool reserve_state(struct vkmm_happens_before *h)
+{
+    size_t need = ((size_t)h->state_count + 1) * h->state_words;
+    if (need <= h->state_room)
+        return true;
+    size_t grown = h->state_room ? h->state_room : 64 * (size_t)h->state_words;
+    while (grown < need)
+        grown *= 2;
+    if (grown > STATE_BYTES / 8)
+        grown = STATE_BYTES / 8;
+    if (grown < need)
+        return false;
+    uint64_t *fresh = realloc(h->states, grown * 8);
+    if (!fresh)
+        return false;
+    h->states = fresh;
+    h->state_room = grown;
+    return true;
+}
+
 /* Workgroup `w`'s state, made on first use (the dispatch's layout is fixed
  * by its first); false when out of room (then nothing is judged). */
 static bool state_of(struct vkmm_happens_before *h, struct workgroup *w, struct subgroup_state *state)
@@ -304,12 +327,11 @@ static bool state_of(struct vkmm_happens_before *h, struct workgroup *w, struct 
         h->state_subgroups = state_capacity(h);
         h->state_words = 2 * ((h->state_subgroups + 63) / 64) + (2 * h->state_subgroups * 2 + 7) / 8;
     }
-    size_t bytes = (size_t)h->state_words * 8;
-    if (!reserve((void **)&h->states, &h->state_room, h->state_count, bytes, (uint32_t)(STATE_BYTES / bytes))) {
+    if (!reserve_state(h)) {
         give_up(h);
         return false;
     }
-    memset(&h->states[(size_t)h->state_count * h->state_words], 0, bytes);
+    memset(&h->states[(size_t)h->state_count * h->state_words], 0, (size_t)h->state_words * 8);
     w->state = ++h->state_count;
     return found_state(h, w, state);
 }

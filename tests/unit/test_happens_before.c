@@ -299,6 +299,28 @@ static void test_subgroups_past_the_64th_are_judged(void **state)
     vkmm_happens_before_destroy(h);
 }
 
+/* Each dispatch sizes its subgroups' states: a dispatch of large
+ * workgroups after one of small workgroups gets room for its larger
+ * states (AddressSanitizer saw the CTS overrun the smaller room). */
+static void test_states_grow_with_the_workgroups(void **state)
+{
+    (void)state;
+    struct vkmm_unordered u;
+    struct vkmm_happens_before *h = start();
+    vkmm_happens_before_subgroups(h, 2);
+    for (uint32_t tag = 1; tag <= 200; tag++)
+        vkmm_happens_before_visible(h, tag, 1);
+    vkmm_happens_before_begin(h);
+    vkmm_happens_before_subgroups(h, 1024);
+    for (uint32_t tag = 1; tag <= 200; tag++)
+        vkmm_happens_before_visible(h, tag, 1000);
+    assert_false(write_data(h, 300, &u));
+    hand_over(h, 300, 200, true, true, true);
+    assert_false(vkmm_happens_before_unseen_write(h, DATA, 16, 200, 1000, 1000 * 8, &u));
+    assert_true(vkmm_happens_before_unseen_write(h, DATA, 16, 200, 999, 999 * 8, &u));
+    vkmm_happens_before_destroy(h);
+}
+
 /* Inside a workgroup, in a phase fences or atomics synchronized (taken
  * as ordered): a read of another subgroup's write races while the
  * reader's subgroup acquired nothing naming device memory (Khronos test1),
@@ -790,6 +812,7 @@ int main(void)
         cmocka_unit_test(test_many_workgroups_and_flags),
         cmocka_unit_test(test_a_read_never_made_visible_races),
         cmocka_unit_test(test_subgroups_past_the_64th_are_judged),
+        cmocka_unit_test(test_states_grow_with_the_workgroups),
         cmocka_unit_test(test_a_read_with_no_acquire_naming_the_memory_races),
         cmocka_unit_test(test_atomics_of_narrow_scope_race_between_workgroups),
         cmocka_unit_test(test_a_write_with_no_release_after_it_races),
