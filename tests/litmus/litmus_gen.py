@@ -270,8 +270,12 @@ def analyse(test):
                 if ("semsc0" in op.t) != ("semsc1" in op.t) and (op.has("acq", "rel")):
                     raise Skip("storage class 1 is used by several workgroups (so it cannot be Workgroup "
                                "memory) and the semantics tell the two classes apart")
-    # One reference per variable: the class of its non-atomic accesses.
+    # One reference per qualifier: each non-atomic access goes through the
+    # binding of its own class (a buffer variable accessed with two
+    # qualifiers is reached through two bindings of the same memory, as a
+    # shader aliases it); atomics through the variable's first class.
     test.var_class = {}
+    test.var_classes = {}
     test.var_shared = {}
     for v in test.variables():
         classes = set()
@@ -284,13 +288,14 @@ def analyse(test):
                         classes.add(access_class(op))
         if len(scs) > 1:
             raise Skip("variable %s is accessed as two storage classes" % v)
-        if len(classes) > 1:
-            raise Skip("%s is accessed with two qualifiers (%s); GLSL qualifies declarations, so that needs two "
-                       "references (bindings), which the source test does not have" % (v, ", ".join(sorted(classes))))
         shared = scs == {"sc1"} and test.sc1_shared
+        if len(classes) > 1 and shared:
+            raise Skip("shared variable %s is accessed with two qualifiers (%s); GLSL declares a shared variable "
+                       "once" % (v, ", ".join(sorted(classes))))
         test.var_shared[v] = shared
-        test.var_class[v] = classes.pop() if classes else "plain"
-        if test.legacy and test.var_class[v] not in ("plain", "coh_dev"):
+        test.var_classes[v] = sorted(classes) or ["plain"]
+        test.var_class[v] = test.var_classes[v][0]
+        if test.legacy and any(c not in ("plain", "coh_dev") for c in test.var_classes[v]):
             raise Skip("legacy GLSL has only coherent (device scope) and plain")
     # Control barriers: executed by every thread of the workgroup (subgroup).
     for wg in wgs:
@@ -516,12 +521,12 @@ def semantics(op):
     return " | ".join(s)
 
 
-def ref(test, var, idx_instance, idx_local):
+def ref(test, var, idx_instance, idx_local, cls=None):
     variables = test.variables()
     if test.var_shared[var]:
         shared = [v for v in variables if test.var_shared[v]]
         return "sm[%du + %s]" % (shared.index(var) * test.J, idx_local)
-    cls = test.var_class[var]
+    cls = cls or test.var_class[var]
     return "mem_%s.m[%du + %s]" % (cls, variables.index(var) * test.N, idx_instance)
 
 
@@ -548,7 +553,7 @@ def emit_op(test, op, out):
         if sem is None:
             return "controlBarrier(%s, %s, 0, 0);" % (scope, scope)
         return "controlBarrier(%s, %s, %s, %s);" % (scope, scope, storage(test, op), sem)
-    r = ref(test, op.var, "inst", "ji")
+    r = ref(test, op.var, "inst", "ji", None if op.atomic else access_class(op))
     if op.atomic:
         scope = SCOPE[op.scope()]
         sem = semantics(op)
@@ -582,7 +587,7 @@ def shader(test):
     nres = test.nloads
     variables = test.variables()
     shared = [v for v in variables if test.var_shared[v]]
-    classes = sorted({test.var_class[v] for v in variables if not test.var_shared[v]})
+    classes = sorted({c for v in variables if not test.var_shared[v] for c in test.var_classes[v]})
     ls = SLOT * test.nslots
     lines = ["#version 450"]
     if not test.legacy:
