@@ -624,6 +624,16 @@ static struct access lane_access(const struct vkmm_workgroup_monitor *m, uint32_
     };
 }
 
+void vkmm_workgroup_monitor_open_view(struct vkmm_workgroup_monitor *m, const uint64_t *addresses, uint64_t lanes,
+                                      uint32_t size)
+{
+    for (uint64_t l = lanes; l; l &= l - 1) {
+        uint64_t at;
+        if (vkmm_lane_offset(addresses[__builtin_ctzll(l)], (uintptr_t)m->shared, m->size, size, &at))
+            memcpy(m->view + at, m->shared + at, size);
+    }
+}
+
 int64_t vkmm_workgroup_monitor_judge(struct vkmm_workgroup_monitor *m, const uint64_t *addresses, uint64_t lanes,
                                      uint32_t size, uint32_t flags, uint32_t subgroup, uint64_t site,
                                      const char *text)
@@ -661,11 +671,7 @@ int64_t vkmm_workgroup_monitor_judge(struct vkmm_workgroup_monitor *m, const uin
     /* The read goes to the view: the bytes every lane reads as they are,
      * except that racing bytes of stale lanes hold their interval-start
      * value. */
-    for (uint32_t lane = 0; lane < m->width && lane < 64; lane++) {
-        uint64_t at;
-        if (lanes >> lane & 1 && vkmm_lane_offset(addresses[lane], base, m->size, size, &at))
-            memcpy(m->view + at, m->shared + at, size);
-    }
+    vkmm_workgroup_monitor_open_view(m, addresses, lanes, size);
     for (uint32_t lane = 0; lane < m->width && lane < 64; lane++) {
         if (!(stale_lanes >> lane & 1))
             continue;

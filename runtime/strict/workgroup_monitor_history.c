@@ -48,17 +48,6 @@ bool vkmm_workgroup_monitor_history_landing(struct vkmm_workgroup_monitor *m, ui
                                             agent_of(m, subgroup, lane));
 }
 
-/* Where the lanes read once the history picked older values: the view,
- * holding what every active lane reads. */
-static void open_view(struct vkmm_workgroup_monitor *m, const uint64_t *addresses, uint64_t lanes, uint32_t size)
-{
-    for (uint64_t l = lanes; l; l &= l - 1) {
-        uint64_t at;
-        if (vkmm_lane_offset(addresses[__builtin_ctzll(l)], (uintptr_t)m->shared, m->size, size, &at))
-            memcpy(m->view + at, m->shared + at, size);
-    }
-}
-
 /* An atomic load of aligned words: lanes that read one word read one value
  * together (one instruction's result), which may be older than the word's
  * (what each lane's view allows).  Returns the move to the view, or 0. */
@@ -86,7 +75,7 @@ static int64_t history_load(struct vkmm_workgroup_monitor *m, const uint64_t *ad
         if (value == current)
             continue;
         if (!moved)
-            open_view(m, addresses, lanes, WORD);
+            vkmm_workgroup_monitor_open_view(m, addresses, lanes, WORD);
         moved = true;
         memcpy(m->view + at, &value, WORD);
     }

@@ -135,6 +135,11 @@ int64_t vkmm_workgroup_monitor_judge(struct vkmm_workgroup_monitor *m, const uin
                                      uint32_t size, uint32_t flags, uint32_t subgroup, uint64_t site,
                                      const char *text);
 
+/* workgroup_monitor.c: the view (where a read goes that must see other
+ * bytes than shared memory's) starts as the bytes every active lane reads. */
+void vkmm_workgroup_monitor_open_view(struct vkmm_workgroup_monitor *m, const uint64_t *addresses, uint64_t lanes,
+                                      uint32_t size);
+
 /* workgroup_monitor_records.c */
 void vkmm_workgroup_monitor_record(struct vkmm_workgroup_monitor *m, uint32_t offset, uint32_t bytes,
                                    const struct access *first, const struct access *second);
