@@ -4,133 +4,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "shader_abi.h"
-#include "key_index.h"
+#include "happens_before_state.h"
 #include "touched_map.h"
-#include "workgroup_clocks.h"
-
-/* A vector clock: the epochs of the workgroups whose releases reached its
- * owner.  One that overflows its room is `full`: ordered after everything
- * (more order, never less: see the header). */
-#define CLOCK_ROOM 8u
-struct clock {
-    uint32_t count;
-    bool full;
-    struct {
-        uint32_t tag, epoch;
-    } at[CLOCK_ROOM];
-};
-
-/* What a workgroup did that a report can name (enum vkmm_unordered_why). */
-enum {
-    DID_ATOMIC = 1,  /* atomics at Device scope */
-    DID_NARROW = 2,  /* a release or acquire at Workgroup scope or narrower */
-};
-
-struct workgroup {
-    uint32_t tag;
-    uint32_t epoch; /* releases so far + 1: its accesses since the last release */
-    uint32_t phase; /* control barriers it passed: its invocations' accesses since the last */
-    uint32_t synchronized_phase; /* phase + 1 when a fence or an atomic's release/acquire ran in that phase */
-    uint32_t did;
-    uint32_t state; /* index + 1 of its subgroups' state (struct subgroup_state), 0: none yet */
-    uint32_t device_available; /* availability operations at Device scope so far (saturating) */
-    /* Releases and acquires naming device memory by its subgroups, against
-     * its writes: `moment` grows at such an operation that follows a write
-     * (`wrote`), each write record keeps it, and its subgroups' state says
-     * when each subgroup last released and acquired. */
-    uint32_t moment;
-    bool wrote;
-    /* Which release each acquire of its subgroups read from (device
-     * memory): made at its first release or acquire; `clockless` when it
-     * could not be (then the events alone judge, more leniently). */
-    struct vkmm_workgroup_clocks *clocks;
-    bool clockless;
-    bool has_released;
-    struct clock seen;     /* what its acquires joined */
-    struct clock pending;  /* what its atomic reads returned since its last acquire */
-    struct clock released; /* its clock at its last release: its atomic writes carry it */
-};
-
-struct word_clock {
-    uint64_t word;
-    struct clock clock;
-};
-
-/* Per workgroup, what each of its subgroups did (struct subgroup_state, at
- * `state - 1` times the dispatch's stride in `states`): whether it
- * performed a visibility operation (at Device scope), a bit each, and the
- * moment it last released and acquired (naming device memory, at Workgroup
- * scope or wider; 0: never).  Sized by the dispatch's subgroups per
- * workgroup, up to STATE_SUBGROUPS (1024 invocations of one lane each);
- * subgroup clocks only up to CLOCK_SUBGROUPS (their rows grow with the
- * count). */
-#define STATE_SUBGROUPS 1024u
-#define CLOCK_SUBGROUPS 64u
-#define STATE_BYTES (256u << 20) /* all workgroups' states of a dispatch, at most */
-struct subgroup_state {
-    uint64_t *visible, *device_visible;
-    uint16_t *released, *acquired;
-};
-
-/* A record of a data word's access: `id` holds the tag (19 bits), site (8),
- * invoker (16: local invocation index + 1, 0 unknown) and epoch (21), 0:
- * none; `phase` its workgroup's barrier phase; `kind` whether it was an
- * atomic of narrow scope (a read-modify-write? of Subgroup scope?) or an
- * atomic write of Device scope, its workgroup's availability operations at
- * Device scope (12 bits) and its moment (16 bits) when it ran.  Both counts saturate; a saturated one orders
- * everything (fewer races, never more). */
-struct record {
-    uint64_t id;
-    uint32_t phase, kind;
-};
-#define KIND_NARROW_ATOMIC 0x80000000u
-#define KIND_RMW 0x40000000u
-#define KIND_WIDE_ATOMIC 0x20000000u
-#define KIND_SUBGROUP_SCOPE 0x10000000u
-#define KIND_AVAILABLE_SHIFT 16u
-#define AVAILABLE_MAX 0x0fffu
-#define MOMENT_MAX 0xffffu
-#define TAG_BITS 19u
-#define TAG_MASK ((1u << TAG_BITS) - 1u)
-#define SITE_SHIFT 19u
-#define INVOKER_SHIFT 27u
-#define EPOCH_SHIFT 43u
-#define EPOCH_MAX ((1u << 21) - 1u)
-#define WORD 4u
-#define CHUNK_WORDS 1024u /* data words zeroed at a time (32 KiB of records) */
-/* Past these, the dispatch is not judged any more (every access ordered). */
-#define MAX_WORKGROUPS (1u << 20)
-#define MAX_WORD_CLOCKS (1u << 20)
-/* Subgroup clocks of workgroups at once (16 are resident: dispatch.c). */
-#define MAX_LIVE_CLOCKS 64u
-
-struct vkmm_happens_before {
-    uint64_t words;
-    struct record *records;     /* per data word: [0] the last write, [1] the last read; committed where touched */
-    uint64_t *chunk_generation; /* per CHUNK_WORDS words: the dispatch whose records they hold */
-    uint64_t generation;
-    struct workgroup *workgroups;
-    uint32_t workgroup_count, workgroup_room;
-    uint32_t last_found; /* index + 1 of the entry find_workgroup found last, 0: none */
-    struct vkmm_key_index workgroup_index;
-    struct word_clock *word_clocks;
-    uint32_t word_clock_count, word_clock_room;
-    struct vkmm_key_index word_index;
-    uint64_t *states;
-    size_t state_room; /* words allocated (the layout may change between dispatches) */
-    uint32_t state_count;
-    uint32_t state_subgroups, state_words; /* the dispatch's layout, fixed at its first state */
-    bool gave_up; /* out of room or memory in this dispatch: nothing is judged until the next */
-    uint32_t subgroup_width; /* lanes per subgroup (0: unknown) */
-    uint32_t subgroups;      /* subgroups per workgroup (0: unknown: no subgroup clocks) */
-    bool no_atomics; /* the module has no atomic: fences synchronize nothing */
-    bool unseen_atomics; /* the module has atomics this structure is not told of */
-    /* Subgroup clocks of finished workgroups, for the next ones; `live`
-     * counts those workgroups hold. */
-    struct vkmm_workgroup_clocks *spare[MAX_LIVE_CLOCKS];
-    uint32_t spare_count, live_clocks;
-};
 
 struct vkmm_happens_before *vkmm_happens_before_create(uint64_t size)
 {
@@ -167,23 +42,11 @@ void vkmm_happens_before_destroy(struct vkmm_happens_before *h)
     free(h);
 }
 
-/* Workgroup `w` is done with its subgroup clocks: they wait, cleared, for
- * another one. */
-static void spare_clocks(struct vkmm_happens_before *h, struct workgroup *w)
-{
-    if (!w->clocks)
-        return;
-    vkmm_workgroup_clocks_begin(w->clocks);
-    h->spare[h->spare_count++] = w->clocks;
-    h->live_clocks--;
-    w->clocks = NULL;
-}
-
 void vkmm_happens_before_begin(struct vkmm_happens_before *h)
 {
     h->generation++; /* every data record of the last dispatch is stale now */
     for (uint32_t i = 0; i < h->workgroup_count; i++)
-        spare_clocks(h, &h->workgroups[i]);
+        vkmm_happens_before_spare_clocks(h, &h->workgroups[i]);
     if (h->workgroup_count)
         vkmm_key_index_clear(&h->workgroup_index);
     if (h->word_clock_count)
@@ -229,7 +92,7 @@ static uint64_t word_key(const void *entries, uint32_t i)
 
 /* The entry of workgroup `tag`, or NULL.  A lane's access asks for its
  * workgroup several times in a row: the last one found is kept. */
-static struct workgroup *find_workgroup(struct vkmm_happens_before *h, uint32_t tag)
+struct workgroup *vkmm_happens_before_find_workgroup(struct vkmm_happens_before *h, uint32_t tag)
 {
     if (!h->workgroup_count)
         return NULL;
@@ -242,7 +105,7 @@ static struct workgroup *find_workgroup(struct vkmm_happens_before *h, uint32_t 
 }
 
 /* Gives up judging this dispatch (out of room or memory): NULL. */
-static void *give_up(struct vkmm_happens_before *h)
+void *vkmm_happens_before_give_up(struct vkmm_happens_before *h)
 {
     h->gave_up = true;
     return NULL;
@@ -264,87 +127,15 @@ static bool reserve(void **array, uint32_t *room, uint32_t count, size_t size, u
     return true;
 }
 
-/* How many subgroups of a workgroup the states follow: the dispatch's (64
- * while unknown); a subgroup past them is not judged against its
- * workgroup's others (fewer reports, never more). */
-static uint32_t state_capacity(const struct vkmm_happens_before *h)
+struct workgroup *vkmm_happens_before_workgroup(struct vkmm_happens_before *h, uint32_t tag)
 {
-    uint32_t subgroups = h->state_subgroups ? h->state_subgroups : h->subgroups ? h->subgroups : 64u;
-    return subgroups < STATE_SUBGROUPS ? subgroups : STATE_SUBGROUPS;
-}
-
-/* The parts of the state at `at`. */
-static void state_at(const struct vkmm_happens_before *h, uint32_t at, struct subgroup_state *state)
-{
-    uint32_t mask_words = (h->state_subgroups + 63) / 64;
-    uint64_t *base = &h->states[(size_t)at * h->state_words];
-    state->visible = base;
-    state->device_visible = base + mask_words;
-    state->released = (uint16_t *)(base + 2 * mask_words);
-    state->acquired = state->released + h->state_subgroups;
-}
-
-/* Workgroup `w`'s state, if it has one. */
-static bool found_state(const struct vkmm_happens_before *h, const struct workgroup *w, struct subgroup_state *state)
-{
-    if (!w || !w->state)
-        return false;
-    state_at(h, w->state - 1, state);
-    return true;
-}
-
-/* Room for one more state of the dispatch's layout, counted in words: a
- * dispatch's states may be larger than the last one's. */
-static bool reserve_state(struct vkmm_happens_before *h)
-{
-    size_t need = ((size_t)h->state_count + 1) * h->state_words;
-    if (need <= h->state_room)
-        return true;
-    size_t grown = h->state_room ? h->state_room : 64 * (size_t)h->state_words;
-    while (grown < need)
-        grown *= 2;
-    if (grown > STATE_BYTES / 8)
-        grown = STATE_BYTES / 8;
-    if (grown < need)
-        return false;
-    uint64_t *fresh = realloc(h->states, grown * 8);
-    if (!fresh)
-        return false;
-    h->states = fresh;
-    h->state_room = grown;
-    return true;
-}
-
-/* Workgroup `w`'s state, made on first use (the dispatch's layout is fixed
- * by its first); false when out of room (then nothing is judged). */
-static bool state_of(struct vkmm_happens_before *h, struct workgroup *w, struct subgroup_state *state)
-{
-    if (!w)
-        return false;
-    if (w->state)
-        return found_state(h, w, state);
-    if (!h->state_count) {
-        h->state_subgroups = state_capacity(h);
-        h->state_words = 2 * ((h->state_subgroups + 63) / 64) + (2 * h->state_subgroups * 2 + 7) / 8;
-    }
-    if (!reserve_state(h)) {
-        give_up(h);
-        return false;
-    }
-    memset(&h->states[(size_t)h->state_count * h->state_words], 0, (size_t)h->state_words * 8);
-    w->state = ++h->state_count;
-    return found_state(h, w, state);
-}
-
-static struct workgroup *workgroup(struct vkmm_happens_before *h, uint32_t tag)
-{
-    struct workgroup *w = find_workgroup(h, tag);
+    struct workgroup *w = vkmm_happens_before_find_workgroup(h, tag);
     if (w || h->gave_up)
         return w;
     if (!reserve((void **)&h->workgroups, &h->workgroup_room, h->workgroup_count, sizeof(*w), MAX_WORKGROUPS) ||
         !vkmm_key_index_grow(&h->workgroup_index, h->workgroup_count + 1, h->workgroup_count, workgroup_key,
                              h->workgroups))
-        return give_up(h);
+        return vkmm_happens_before_give_up(h);
     w = &h->workgroups[h->workgroup_count];
     memset(w, 0, sizeof(*w));
     w->tag = tag;
@@ -367,7 +158,7 @@ static struct clock *word_clock(struct vkmm_happens_before *h, uint64_t word, bo
     if (!reserve((void **)&h->word_clocks, &h->word_clock_room, h->word_clock_count, sizeof(struct word_clock),
                  MAX_WORD_CLOCKS) ||
         !vkmm_key_index_grow(&h->word_index, h->word_clock_count + 1, h->word_clock_count, word_key, h->word_clocks))
-        return give_up(h);
+        return vkmm_happens_before_give_up(h);
     struct word_clock *c = &h->word_clocks[h->word_clock_count];
     memset(c, 0, sizeof(*c));
     c->word = word;
@@ -405,7 +196,7 @@ static void clock_join(struct clock *into, const struct clock *from)
  * other workgroups. */
 static struct workgroup *synchronizing(struct vkmm_happens_before *h, uint32_t tag, bool wide)
 {
-    struct workgroup *w = workgroup(h, tag);
+    struct workgroup *w = vkmm_happens_before_workgroup(h, tag);
     if (!w)
         return NULL;
     if (!h->no_atomics)
@@ -417,7 +208,7 @@ static struct workgroup *synchronizing(struct vkmm_happens_before *h, uint32_t t
 
 void vkmm_happens_before_subgroup_sync(struct vkmm_happens_before *h, uint32_t tag)
 {
-    struct workgroup *w = workgroup(h, tag);
+    struct workgroup *w = vkmm_happens_before_workgroup(h, tag);
     if (w)
         w->synchronized_phase = w->phase + 1;
 }
@@ -449,7 +240,7 @@ void vkmm_happens_before_acquire(struct vkmm_happens_before *h, uint32_t tag, bo
 
 void vkmm_happens_before_atomic(struct vkmm_happens_before *h, uint32_t tag, uint64_t offset, bool read, bool write)
 {
-    struct workgroup *w = workgroup(h, tag);
+    struct workgroup *w = vkmm_happens_before_workgroup(h, tag);
     if (!w)
         return;
     w->did |= DID_ATOMIC;
@@ -468,30 +259,16 @@ void vkmm_happens_before_atomic(struct vkmm_happens_before *h, uint32_t tag, uin
 
 void vkmm_happens_before_barrier(struct vkmm_happens_before *h, uint32_t tag)
 {
-    struct workgroup *w = workgroup(h, tag);
+    struct workgroup *w = vkmm_happens_before_workgroup(h, tag);
     if (w)
         w->phase++;
-}
-
-static uint32_t record_tag(uint64_t record)
-{
-    return (uint32_t)(record & TAG_MASK);
-}
-
-static uint32_t record_epoch(uint64_t record)
-{
-    return (uint32_t)(record >> EPOCH_SHIFT);
-}
-
-static uint32_t record_invoker(uint64_t record)
-{
-    return (uint32_t)(record >> INVOKER_SHIFT & 0xffffu);
 }
 
 /* Does the recorded access happen before an access of invocation `invoker`
  * (local index + 1, 0 unknown) of workgroup `tag` (whose entry is `w`,
  * NULL: it never synchronized nor passed a barrier)? */
-static bool ordered_before(const struct record *record, uint32_t tag, uint32_t invoker, const struct workgroup *w)
+bool vkmm_happens_before_ordered_before(const struct record *record, uint32_t tag, uint32_t invoker,
+                                        const struct workgroup *w)
 {
     uint32_t earlier = record_tag(record->id);
     if (!earlier)
@@ -523,8 +300,8 @@ static enum vkmm_unordered_why why_unordered(const struct workgroup *a, const st
     return did & DID_NARROW ? VKMM_UNORDERED_NARROW_SCOPE : VKMM_UNORDERED_RELAXED;
 }
 
-static void describe(struct vkmm_happens_before *h, const struct record *record, bool write, uint32_t tag,
-                     const struct workgroup *w, struct vkmm_unordered *earlier)
+void vkmm_happens_before_describe(struct vkmm_happens_before *h, const struct record *record, bool write, uint32_t tag,
+                                  const struct workgroup *w, struct vkmm_unordered *earlier)
 {
     uint32_t invoker = record_invoker(record->id);
     earlier->tag = record_tag(record->id);
@@ -532,16 +309,19 @@ static void describe(struct vkmm_happens_before *h, const struct record *record,
     earlier->invocation = invoker ? invoker - 1u : UINT32_MAX;
     earlier->write = write;
     earlier->atomic = (record->kind & (KIND_NARROW_ATOMIC | KIND_WIDE_ATOMIC)) != 0;
-    earlier->why = earlier->tag == tag                      ? VKMM_UNORDERED_NO_BARRIER
-                   : (record->kind & KIND_NARROW_ATOMIC) != 0 ? VKMM_UNORDERED_SCOPED_ATOMIC
-                                                               : why_unordered(w, find_workgroup(h, earlier->tag));
+    if (earlier->tag == tag)
+        earlier->why = VKMM_UNORDERED_NO_BARRIER;
+    else if (record->kind & KIND_NARROW_ATOMIC)
+        earlier->why = VKMM_UNORDERED_SCOPED_ATOMIC;
+    else
+        earlier->why = why_unordered(w, vkmm_happens_before_find_workgroup(h, earlier->tag));
 }
 
 /* The record of an access by invocation `invoker` (local index + 1, 0
  * unknown) of workgroup `tag` (entry `w`, or NULL) at `site`; a write
  * marks its workgroup as having written since its last moment. */
-static struct record self_record(uint32_t tag, struct workgroup *w, uint32_t invoker, uint32_t site, uint32_t kind,
-                                 bool write)
+struct record vkmm_happens_before_self_record(uint32_t tag, struct workgroup *w, uint32_t invoker, uint32_t site,
+                                              uint32_t kind, bool write)
 {
     uint64_t epoch = w ? w->epoch : 1;
     uint64_t id = (tag & TAG_MASK) | (uint64_t)(site & 0xffu) << SITE_SHIFT | (uint64_t)invoker << INVOKER_SHIFT |
@@ -558,32 +338,17 @@ static struct record self_record(uint32_t tag, struct workgroup *w, uint32_t inv
  * says only of the latter), else as its current epoch. */
 static struct record wide_atomic_record(uint32_t tag, struct workgroup *w, uint32_t invoker, uint32_t site)
 {
-    struct record self = self_record(tag, w, invoker, site, KIND_WIDE_ATOMIC, false);
+    struct record self = vkmm_happens_before_self_record(tag, w, invoker, site, KIND_WIDE_ATOMIC, false);
     uint64_t epoch = self.id >> EPOCH_SHIFT;
     if (w && w->has_released && epoch > 1)
         self.id = (self.id & ((1ull << EPOCH_SHIFT) - 1)) | (epoch - 1) << EPOCH_SHIFT;
     return self;
 }
 
-static uint32_t record_available(const struct record *record)
-{
-    return record->kind >> KIND_AVAILABLE_SHIFT & AVAILABLE_MAX;
-}
-
-static uint32_t record_moment(const struct record *record)
-{
-    return record->kind & MOMENT_MAX;
-}
-
-static uint32_t invoker_of(uint32_t invocation)
-{
-    return invocation < 0xfffeu ? invocation + 1u : 0;
-}
-
 /* The data words [*first, *last] of an access, their records refreshed;
  * false when the access is not judged (see the header). */
-static bool judged_words(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint64_t *first,
-                         uint64_t *last)
+bool vkmm_happens_before_judged_words(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint64_t *first,
+                                      uint64_t *last)
 {
     if (h->gave_up || !size || offset % WORD || size % WORD || offset / WORD + size / WORD > h->words)
         return false;
@@ -596,7 +361,7 @@ static bool judged_words(struct vkmm_happens_before *h, uint64_t offset, uint32_
 }
 
 /* The word's records after an access `self`. */
-static void keep_record(struct record *record, const struct record *self, bool write, bool read_ordered)
+void vkmm_happens_before_keep_record(struct record *record, const struct record *self, bool write, bool read_ordered)
 {
     if (write) {
         record[0] = *self;
@@ -608,15 +373,15 @@ static void keep_record(struct record *record, const struct record *self, bool w
     }
 }
 
-bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool write,
-                                uint32_t tag, uint32_t invocation, uint32_t site, struct vkmm_unordered *earlier)
+bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool write, uint32_t tag,
+                                uint32_t invocation, uint32_t site, struct vkmm_unordered *earlier)
 {
     uint64_t first, last;
-    if (!judged_words(h, offset, size, &first, &last))
+    if (!vkmm_happens_before_judged_words(h, offset, size, &first, &last))
         return false;
-    struct workgroup *w = find_workgroup(h, tag);
+    struct workgroup *w = vkmm_happens_before_find_workgroup(h, tag);
     uint32_t invoker = invoker_of(invocation);
-    struct record self = self_record(tag, w, invoker, site, 0, write);
+    struct record self = vkmm_happens_before_self_record(tag, w, invoker, site, 0, write);
     bool found = false;
     for (uint64_t word = first; word <= last; word++) {
         struct record *record = h->records + word * 2;
@@ -624,348 +389,20 @@ bool vkmm_happens_before_access(struct vkmm_happens_before *h, uint64_t offset, 
          * whether the relaxed atomics before a reset (`if (atomicAdd(count,
          * 1) == n - 1) count = 0;`) are ordered before it is left alone. */
         bool write_ordered = (write && (record[0].kind & KIND_WIDE_ATOMIC)) ||
-                             ordered_before(&record[0], tag, invoker, w);
-        bool read_ordered = ordered_before(&record[1], tag, invoker, w);
+                             vkmm_happens_before_ordered_before(&record[0], tag, invoker, w);
+        bool read_ordered = vkmm_happens_before_ordered_before(&record[1], tag, invoker, w);
         /* 000 "Data Race": a read conflicts with an earlier write, a write
          * with both. */
         if (!found && !write_ordered) {
-            describe(h, &record[0], true, tag, w, earlier);
+            vkmm_happens_before_describe(h, &record[0], true, tag, w, earlier);
             found = true;
         } else if (!found && write && !read_ordered) {
-            describe(h, &record[1], false, tag, w, earlier);
+            vkmm_happens_before_describe(h, &record[1], false, tag, w, earlier);
             found = true;
         }
-        keep_record(record, &self, write, read_ordered);
+        vkmm_happens_before_keep_record(record, &self, write, read_ordered);
     }
     return found;
-}
-
-/* Subgroup `subgroup` of workgroup `tag` made something visible, or
- * (`acquired`) performed an acquire naming device memory. */
-void vkmm_happens_before_visible(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
-{
-    struct subgroup_state state;
-    if (state_of(h, subgroup < state_capacity(h) ? workgroup(h, tag) : NULL, &state))
-        state.visible[subgroup / 64] |= 1ull << subgroup % 64;
-}
-
-bool vkmm_happens_before_unseen_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,
-                                      uint32_t subgroup, uint32_t invocation, struct vkmm_unordered *earlier)
-{
-    const struct workgroup *w = find_workgroup(h, tag);
-    struct subgroup_state state;
-    uint64_t first, last;
-    if (subgroup >= state_capacity(h) || invocation >= 0xfffeu ||
-        (found_state(h, w, &state) && (state.visible[subgroup / 64] >> subgroup % 64 & 1)) ||
-        !judged_words(h, offset, size, &first, &last))
-        return false;
-    uint32_t self = tag & TAG_MASK;
-    for (uint64_t word = first; word <= last; word++) {
-        const struct record *write = &h->records[word * 2];
-        uint32_t writer = record_invoker(write->id);
-        if (!record_tag(write->id) || (record_tag(write->id) == self && (!writer || writer == invocation + 1u)) ||
-            (write->kind & KIND_WIDE_ATOMIC))
-            continue; /* no write in this dispatch, the reader's own (program order), or an atomic's */
-        describe(h, write, true, tag, w, earlier);
-        earlier->why = VKMM_UNORDERED_NOT_VISIBLE;
-        return true;
-    }
-    return false;
-}
-
-
-/* The subgroup clocks of workgroup `w` (device memory), made (or taken
- * from the spares) at its first release or acquire; NULL when it has none:
- * one subgroup or more than CLOCK_SUBGROUPS, too many workgroups at once,
- * or out of memory.  Then the events alone judge it. */
-static struct vkmm_workgroup_clocks *clocks_of(struct vkmm_happens_before *h, struct workgroup *w)
-{
-    if (w->clocks || w->clockless)
-        return w->clocks;
-    if (h->subgroups >= 2 && h->subgroups <= CLOCK_SUBGROUPS) {
-        if (h->spare_count)
-            w->clocks = h->spare[--h->spare_count];
-        else if (h->live_clocks < MAX_LIVE_CLOCKS)
-            w->clocks = vkmm_workgroup_clocks_create_sparse(h->subgroups);
-    }
-    if (w->clocks)
-        h->live_clocks++;
-    else
-        w->clockless = true;
-    return w->clocks;
-}
-
-/* What a release or acquire naming device memory is, for the clocks. */
-enum event {
-    EVENT_RELEASE,
-    EVENT_ACQUIRE_FENCE,  /* synchronizes with what the subgroup's atomic reads before it read */
-    EVENT_ACQUIRE_ATOMIC, /* an atomic's acquire half: with what that atomic read */
-    EVENT_ACQUIRE_UNSEEN, /* perhaps after an atomic this structure is not told of: with every release so far */
-};
-
-/* Subgroup `subgroup` of workgroup `tag` released or acquired naming
- * device memory: a new moment when its workgroup wrote since the last
- * one. */
-static void note_event(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup, enum event event)
-{
-    bool acquired = event != EVENT_RELEASE;
-    struct workgroup *w = subgroup < state_capacity(h) ? workgroup(h, tag) : NULL;
-    struct subgroup_state state;
-    if (!state_of(h, w, &state))
-        return;
-    if (w->wrote && w->moment < MOMENT_MAX)
-        w->moment++;
-    w->wrote = false;
-    (acquired ? state.acquired : state.released)[subgroup] = (uint16_t)w->moment;
-    struct vkmm_workgroup_clocks *clocks = clocks_of(h, w);
-    if (!clocks)
-        return;
-    switch (event) {
-    case EVENT_RELEASE:
-        vkmm_workgroup_clocks_sync(clocks, subgroup, VKMM_SYNC_RELEASE, w->moment);
-        break;
-    case EVENT_ACQUIRE_FENCE:
-        vkmm_workgroup_clocks_sync(clocks, subgroup, VKMM_SYNC_ACQUIRE, w->moment);
-        break;
-    case EVENT_ACQUIRE_ATOMIC:
-        vkmm_workgroup_clocks_acquire_last(clocks, subgroup);
-        break;
-    case EVENT_ACQUIRE_UNSEEN:
-        vkmm_workgroup_clocks_sync(clocks, subgroup, VKMM_SYNC_ATOMIC_READ | VKMM_SYNC_ACQUIRE, w->moment);
-        vkmm_workgroup_clocks_settle(clocks, subgroup); /* it named no word: every release so far */
-        break;
-    }
-}
-
-void vkmm_happens_before_device_acquire(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup,
-                                        bool after_atomic)
-{
-    note_event(h, tag, subgroup,
-               after_atomic ? EVENT_ACQUIRE_ATOMIC : h->unseen_atomics ? EVENT_ACQUIRE_UNSEEN : EVENT_ACQUIRE_FENCE);
-}
-
-void vkmm_happens_before_device_release(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
-{
-    note_event(h, tag, subgroup, EVENT_RELEASE);
-}
-
-void vkmm_happens_before_atomic_begins(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
-{
-    struct workgroup *w = find_workgroup(h, tag);
-    if (w && w->clocks)
-        vkmm_workgroup_clocks_atomic_begins(w->clocks, subgroup);
-}
-
-/* Words of Workgroup storage have their own numbers among the clocks'. */
-#define SHARED_WORD (1ull << 63)
-
-/* An atomic of the subgroup on the clocks' word `key`. */
-static void atomic_key(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup, uint64_t key, bool read,
-                       bool write)
-{
-    /* No clocks yet: no release was made in the workgroup, so the write
-     * carries nothing and the read finds nothing to acquire. */
-    struct workgroup *w = find_workgroup(h, tag);
-    if (!w || !w->clocks || (!read && !write))
-        return;
-    uint32_t kind = (read ? VKMM_SYNC_ATOMIC_READ : 0) | (write ? VKMM_SYNC_ATOMIC_WRITE : 0);
-    vkmm_workgroup_clocks_sync(w->clocks, subgroup, kind, w->moment);
-    vkmm_workgroup_clocks_atomic_word(w->clocks, subgroup, key);
-    vkmm_workgroup_clocks_settle(w->clocks, subgroup);
-}
-
-void vkmm_happens_before_atomic_word(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup,
-                                     uint64_t offset, bool read, bool write)
-{
-    atomic_key(h, tag, subgroup, offset / WORD, read, write);
-}
-
-void vkmm_happens_before_shared_atomic_word(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup,
-                                            uint32_t word, bool read, bool write)
-{
-    atomic_key(h, tag, subgroup, SHARED_WORD | word, read, write);
-}
-
-void vkmm_happens_before_workgroup_done(struct vkmm_happens_before *h, uint32_t tag)
-{
-    struct workgroup *w = find_workgroup(h, tag);
-    if (!w)
-        return;
-    spare_clocks(h, w);
-    w->clockless = true; /* none of its accesses is judged against another of its own any more */
-}
-
-/* Is the write `record` by subgroup `writer` of workgroup `w` ordered
- * before a read by its subgroup `reader` through synchronization: the
- * writer released after it (or it is an atomic) and the reader acquired
- * after it (both naming device memory)?  Otherwise *why says which side is
- * missing. */
-static bool synchronized_after(const struct vkmm_happens_before *h, const struct workgroup *w,
-                               const struct record *record, uint32_t writer, uint32_t reader, bool own_release,
-                               enum vkmm_unordered_why *why)
-{
-    uint32_t moment = record_moment(record);
-    if (writer >= state_capacity(h) || moment == MOMENT_MAX)
-        return true;
-    struct subgroup_state state;
-    bool events = found_state(h, w, &state);
-    /* An atomic write may be its own release (000 "Synchronizes-With":
-     * the release is the atomic); not told apart: counted as one. */
-    bool atomic = (record->kind & KIND_NARROW_ATOMIC) != 0;
-    bool released = (own_release && atomic) || (events && state.released[writer] > moment);
-    bool acquired = events && state.acquired[reader] > moment;
-    *why = acquired ? VKMM_UNORDERED_NOT_RELEASED : VKMM_UNORDERED_NOT_ACQUIRED;
-    if (!released || !acquired)
-        return false;
-    /* Both happened, but did the acquire read what that release (or a
-     * later one) wrote?  (An atomic write, its own release, is left to the
-     * events.) */
-    if (!w->clocks || atomic || vkmm_workgroup_clocks_ordered(w->clocks, reader, writer, moment))
-        return true;
-    *why = VKMM_UNORDERED_UNMATCHED;
-    return false;
-}
-
-bool vkmm_happens_before_unacquired_write(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, uint32_t tag,
-                                          uint32_t subgroup, uint32_t invocation, uint32_t width,
-                                          struct vkmm_unordered *earlier)
-{
-    /* A phase judged by vkmm_happens_before_access: nothing more to find. */
-    const struct workgroup *w = find_workgroup(h, tag);
-    uint64_t first, last;
-    if (subgroup >= state_capacity(h) || !width || !w || w->synchronized_phase != w->phase + 1 ||
-        !judged_words(h, offset, size, &first, &last))
-        return false;
-    uint32_t self = tag & TAG_MASK;
-    for (uint64_t word = first; word <= last; word++) {
-        const struct record *write = &h->records[word * 2];
-        uint32_t writer = record_invoker(write->id);
-        enum vkmm_unordered_why why;
-        if (record_tag(write->id) != self || !writer || write->phase != w->phase ||
-            (writer - 1u) / width == subgroup || writer == invocation + 1u || (write->kind & KIND_WIDE_ATOMIC))
-            continue; /* no plain write of another subgroup of this workgroup in this phase */
-        if (synchronized_after(h, w, write, (writer - 1u) / width, subgroup, true, &why))
-            continue;
-        describe(h, write, true, tag, w, earlier);
-        earlier->why = why;
-        return true;
-    }
-    return false;
-}
-
-void vkmm_happens_before_device_available(struct vkmm_happens_before *h, uint32_t tag)
-{
-    struct workgroup *w = workgroup(h, tag);
-    if (w && w->device_available < AVAILABLE_MAX)
-        w->device_available++;
-}
-
-void vkmm_happens_before_device_visible(struct vkmm_happens_before *h, uint32_t tag, uint32_t subgroup)
-{
-    struct subgroup_state state;
-    if (state_of(h, subgroup < state_capacity(h) ? workgroup(h, tag) : NULL, &state))
-        state.device_visible[subgroup / 64] |= 1ull << subgroup % 64;
-}
-
-/* Is the write `record` of another workgroup, which happens before a read
- * by subgroup `subgroup` of `reader`, also visible to it at Device scope:
- * made available at Device scope by its workgroup after it, and a
- * visibility operation at Device scope by the reader's subgroup?  (000
- * "Location-Ordered", through a visibility chain.) */
-static bool visible_at_device(struct vkmm_happens_before *h, const struct record *record,
-                              const struct workgroup *reader, uint32_t subgroup)
-{
-    const struct workgroup *writer = find_workgroup(h, record_tag(record->id));
-    bool available = writer && (writer->device_available == AVAILABLE_MAX ||
-                                writer->device_available > record_available(record));
-    struct subgroup_state state;
-    bool visible = subgroup >= state_capacity(h) ||
-                   (found_state(h, reader, &state) && (state.device_visible[subgroup / 64] >> subgroup % 64 & 1));
-    return available && visible;
-}
-
-/* Is the record `record` one a scoped atomic of workgroup `tag` (`rmw`: a
- * read-modify-write) is judged against: another workgroup's access, not a
- * read-modify-write of narrow scope when this one is one too, not an
- * atomic write of Device scope (lenient)? */
-static bool judged_against(const struct record *record, uint32_t tag, bool rmw)
-{
-    uint32_t other = record_tag(record->id);
-    bool both_rmw = rmw && (record->kind & KIND_NARROW_ATOMIC) && (record->kind & KIND_RMW);
-    return other && other != (tag & TAG_MASK) && !both_rmw && !(record->kind & KIND_WIDE_ATOMIC);
-}
-
-/* Does `record`, of the same workgroup as an access of `subgroup` at
- * Subgroup scope (`subgroup_scope`), race with it: an access of another
- * subgroup in the same barrier phase (one of them at Subgroup scope), with
- * no release after it and acquire after it at Workgroup scope or wider
- * between?  Two read-modify-writes are left to the levels' lost updates. */
-static bool races_in_workgroup(const struct vkmm_happens_before *h, const struct record *record,
-                               const struct workgroup *w, uint32_t subgroup, bool rmw, bool subgroup_scope)
-{
-    uint32_t invoker = record_invoker(record->id);
-    bool narrow = subgroup_scope || (record->kind & KIND_SUBGROUP_SCOPE);
-    if (!h->subgroup_width || !invoker || !narrow || record->phase != (w ? w->phase : 0) ||
-        (record->kind & KIND_WIDE_ATOMIC) || (rmw && (record->kind & KIND_RMW)))
-        return false;
-    uint32_t writer = (invoker - 1u) / h->subgroup_width;
-    enum vkmm_unordered_why why;
-    return writer != subgroup && !(w && synchronized_after(h, w, record, writer, subgroup, false, &why));
-}
-
-/* The body of vkmm_happens_before_scoped_atomic and _subgroup_atomic. */
-static bool narrow_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read, bool write,
-                          uint32_t tag, uint32_t subgroup, uint32_t invocation, uint32_t site, bool subgroup_scope,
-                          struct vkmm_unordered *earlier)
-{
-    uint64_t first, last;
-    if ((!read && !write) || !judged_words(h, offset, size, &first, &last))
-        return false;
-    struct workgroup *w = find_workgroup(h, tag);
-    uint32_t invoker = invoker_of(invocation);
-    bool rmw = read && write;
-    uint32_t kind = KIND_NARROW_ATOMIC | (rmw ? KIND_RMW : 0) | (subgroup_scope ? KIND_SUBGROUP_SCOPE : 0);
-    struct record self = self_record(tag, w, invoker, site, kind, write);
-    bool found = false;
-    for (uint64_t word = first; word <= last; word++) {
-        struct record *record = h->records + word * 2;
-        bool write_ordered = ordered_before(&record[0], tag, invoker, w);
-        bool read_ordered = ordered_before(&record[1], tag, invoker, w);
-        /* 000 "Data Race": not mutually ordered atomics, so a read needs
-         * the write location-ordered before it; a write needs both earlier
-         * accesses ordered before it. */
-        bool write_races = judged_against(&record[0], tag, rmw) &&
-                           (!write_ordered || (read && !visible_at_device(h, &record[0], w, subgroup)));
-        bool read_races = write && judged_against(&record[1], tag, rmw) && !read_ordered;
-        bool in_workgroup = false;
-        if (!write_races && !read_races && record_tag(record[0].id) == (tag & TAG_MASK)) {
-            write_races = races_in_workgroup(h, &record[0], w, subgroup, rmw, subgroup_scope);
-            read_races = !write_races && write && record_tag(record[1].id) == (tag & TAG_MASK) &&
-                         races_in_workgroup(h, &record[1], w, subgroup, rmw, subgroup_scope);
-            in_workgroup = write_races || read_races;
-        }
-        if (!found && (write_races || read_races)) {
-            describe(h, &record[write_races ? 0 : 1], write_races, tag, w, earlier);
-            earlier->why = in_workgroup ? VKMM_UNORDERED_SUBGROUP_ATOMIC : VKMM_UNORDERED_SCOPED_ATOMIC;
-            found = true;
-        }
-        keep_record(record, &self, write, read_ordered);
-    }
-    return found;
-}
-
-bool vkmm_happens_before_scoped_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,
-                                       bool write, uint32_t tag, uint32_t subgroup, uint32_t invocation,
-                                       uint32_t site, struct vkmm_unordered *earlier)
-{
-    return narrow_atomic(h, offset, size, read, write, tag, subgroup, invocation, site, false, earlier);
-}
-
-bool vkmm_happens_before_subgroup_atomic(struct vkmm_happens_before *h, uint64_t offset, uint32_t size, bool read,
-                                         bool write, uint32_t tag, uint32_t subgroup, uint32_t invocation,
-                                         uint32_t site, struct vkmm_unordered *earlier)
-{
-    return narrow_atomic(h, offset, size, read, write, tag, subgroup, invocation, site, true, earlier);
 }
 
 void vkmm_happens_before_subgroup_width(struct vkmm_happens_before *h, uint32_t width)
@@ -978,9 +415,9 @@ bool vkmm_happens_before_wide_atomic(struct vkmm_happens_before *h, uint64_t off
                                      struct vkmm_unordered *earlier)
 {
     uint64_t first, last;
-    if ((!read && !write) || !judged_words(h, offset, size, &first, &last))
+    if ((!read && !write) || !vkmm_happens_before_judged_words(h, offset, size, &first, &last))
         return false;
-    struct workgroup *w = find_workgroup(h, tag);
+    struct workgroup *w = vkmm_happens_before_find_workgroup(h, tag);
     uint32_t invoker = invoker_of(invocation);
     struct record self = wide_atomic_record(tag, w, invoker, site);
     bool found = false;
@@ -988,14 +425,15 @@ bool vkmm_happens_before_wide_atomic(struct vkmm_happens_before *h, uint64_t off
         struct record *record = h->records + word * 2;
         /* 000 "Data Race": a read conflicts with the last write, a write
          * with both; atomics of Device scope are mutually ordered. */
-        bool write_races = !(record[0].kind & KIND_WIDE_ATOMIC) && !ordered_before(&record[0], tag, invoker, w);
-        bool read_races = write && !ordered_before(&record[1], tag, invoker, w);
+        bool write_races =
+            !(record[0].kind & KIND_WIDE_ATOMIC) && !vkmm_happens_before_ordered_before(&record[0], tag, invoker, w);
+        bool read_races = write && !vkmm_happens_before_ordered_before(&record[1], tag, invoker, w);
         if (!found && (write_races || read_races)) {
-            describe(h, &record[write_races ? 0 : 1], write_races, tag, w, earlier);
+            vkmm_happens_before_describe(h, &record[write_races ? 0 : 1], write_races, tag, w, earlier);
             found = true;
         }
         if (write)
-            keep_record(record, &self, true, true);
+            vkmm_happens_before_keep_record(record, &self, true, true);
     }
     return found;
 }
