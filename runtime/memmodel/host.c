@@ -75,6 +75,61 @@ static uint64_t next_agreement(const uint8_t *x, const uint8_t *y, uint64_t b, u
     return b;
 }
 
+/* The bytes of [at, stop) (inside one granule) where x and y differ, as a
+ * mask from the granule's start (bit k: its byte k). */
+static uint64_t differing_bytes(const uint8_t *x, const uint8_t *y, uint64_t at, uint64_t stop)
+{
+    uint64_t base = at / VKMM_MM_GRANULE * VKMM_MM_GRANULE, mask = 0;
+    if (at == base && stop - at == VKMM_MM_GRANULE) {
+        /* A whole granule eight bytes at a time: each byte's difference
+         * folded into its low bit, the eight bits gathered by a multiply. */
+        for (unsigned w = 0; w < VKMM_MM_GRANULE / 8; w++) {
+            uint64_t a, c;
+            memcpy(&a, x + at + 8 * w, 8);
+            memcpy(&c, y + at + 8 * w, 8);
+            uint64_t v = a ^ c;
+            v |= v >> 4;
+            v |= v >> 2;
+            v |= v >> 1;
+            v &= 0x0101010101010101ull;
+            mask |= (v * 0x0102040810204080ull >> 56) << (8 * w);
+        }
+        return mask;
+    }
+    for (uint64_t b = at; b < stop; b++)
+        mask |= (uint64_t)(x[b] != y[b]) << (b - base);
+    return mask;
+}
+
+/* Where x and y differ, piece by piece: a run [from, to) of bytes that all
+ * differ (mask 0), or the differing bytes of one granule that holds some
+ * that agree (`mask` from the granule's start at `from`).  A host write
+ * that left a byte here and there with the value it had (a counter's high
+ * bytes) changes granules only in part: their bytes are taken a granule at
+ * a time, not one run of a byte or two at a time. */
+struct differing_piece {
+    uint64_t from, to, mask;
+};
+
+/* The next piece of [*b, end), *b moved past it; false when there is none. */
+static bool next_differing_piece(const struct vkmm_mm_engine *e, const uint8_t *x, const uint8_t *y, uint64_t *b,
+                                 uint64_t end, struct differing_piece *piece)
+{
+    const uint64_t G = VKMM_MM_GRANULE;
+    uint64_t at = next_differing_granule(e, x, y, *b, end);
+    if (at >= end)
+        return false;
+    uint64_t base = at / G * G, stop = base + G < end ? base + G : end;
+    uint64_t mask = differing_bytes(x, y, at, stop);
+    uint64_t every = (stop - at >= 64 ? ~0ull : (1ull << (stop - at)) - 1) << (at - base);
+    if (mask == every)
+        *piece = (struct differing_piece){ at, next_agreement(x, y, at, end), 0 };
+    else
+        *piece = (struct differing_piece){ base, stop, mask };
+    *b = piece->to;
+    return true;
+}
+
 /* What the coherent view has absorbed of the view. */
 static const uint8_t *seen(const struct vkmm_mm_memory *m)
 {
@@ -109,23 +164,28 @@ static void seen_drop(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m)
 static void absorb_span(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
                         uint32_t *wts, bool flushing)
 {
-    for (uint64_t b = next_difference(e, m->view, seen(m), begin, end); b < end;
-         b = next_difference(e, m->view, seen(m), b, end)) {
-        uint64_t stop = next_agreement(m->view, seen(m), b, end);
+    struct differing_piece p;
+    for (uint64_t b = begin; next_differing_piece(e, m->view, seen(m), &b, end, &p);) {
         if (!*wts) {
             struct vkmm_mm_agent host = vkmm_mm_host_agent(e, "host");
             *wts = vkmm_mm_event_add(e, &host, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_WRITE_BIT);
             if (!*wts)
                 return;
         }
-        if (m->view_seen || !flushing) {
-            if (!vkmm_mm_view_seen_make(e, m))
-                return;
-            memcpy(m->view_seen + b, m->view + b, stop - b);
+        if ((m->view_seen || !flushing) && !vkmm_mm_view_seen_make(e, m))
+            return;
+        if (p.mask) {
+            uint64_t g = p.from / VKMM_MM_GRANULE;
+            if (m->view_seen)
+                vkmm_mm_copy_mask(m->view_seen + p.from, m->view + p.from, p.mask);
+            vkmm_mm_meta_write_mask(e, &m->view_wts, g, p.mask, *wts);
+            vkmm_mm_coherent_write_mask(m, g, p.mask, m->view + p.from, *wts);
+            continue;
         }
-        vkmm_mm_meta_fill(e, &m->view_wts, b, stop, *wts);
-        vkmm_mm_coherent_write(m, b, stop, m->view + b, *wts);
-        b = stop;
+        if (m->view_seen)
+            memcpy(m->view_seen + p.from, m->view + p.from, p.to - p.from);
+        vkmm_mm_meta_fill(e, &m->view_wts, p.from, p.to, *wts);
+        vkmm_mm_coherent_write(m, p.from, p.to, m->view + p.from, *wts);
     }
 }
 
@@ -190,20 +250,40 @@ void vkmm_mm_host_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
  * source scope of (agents,references) = (all host threads, all mapped memory
  * ranges passed to the command), and destination scope of the host domain."
  * DESIGN §3.2: "for the bytes the host changed in the range".  Uses e->seq. */
+/* The differing bytes of granule g in `mask` go to the host domain, each
+ * with the host write that made it. */
+static void flush_granule(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t g, uint64_t mask)
+{
+    uint64_t base = g * VKMM_MM_GRANULE;
+    vkmm_mm_host_own(e, m, base, base + VKMM_MM_GRANULE < m->size ? base + VKMM_MM_GRANULE : m->size, false);
+    vkmm_mm_copy_mask(m->host + base, m->view + base, mask);
+    vkmm_mm_copy_mask(m->view_base + base, m->view + base, mask);
+    vkmm_mm_meta_write_mask(e, &m->host_seq, g, mask, e->seq);
+    while (mask) {
+        uint64_t wts = vkmm_mm_meta_get(&m->view_wts, base + (uint64_t)__builtin_ctzll(mask));
+        uint64_t same = vkmm_mm_meta_mask_of(&m->view_wts, g, mask, wts);
+        vkmm_mm_meta_write_mask(e, &m->host_wts, g, same, wts);
+        mask &= ~same;
+    }
+}
+
 static void flush_span(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
 {
-    for (uint64_t b = next_difference(e, m->view, m->view_base, begin, end); b < end;
-         b = next_difference(e, m->view, m->view_base, b, end)) {
-        uint64_t stop = next_agreement(m->view, m->view_base, b, end);
-        vkmm_mm_host_own(e, m, b, stop, false);
-        memcpy(m->host + b, m->view + b, stop - b);
-        memcpy(m->view_base + b, m->view + b, stop - b);
-        vkmm_mm_meta_fill(e, &m->host_seq, b, stop, e->seq);
+    struct differing_piece p;
+    for (uint64_t b = begin; next_differing_piece(e, m->view, m->view_base, &b, end, &p);) {
         m->host_ahead = true;
-        while (b < stop) {
-            uint64_t run_end = vkmm_mm_meta_run_end(&m->view_wts, b, stop);
-            vkmm_mm_meta_fill(e, &m->host_wts, b, run_end, vkmm_mm_meta_get(&m->view_wts, b));
-            b = run_end;
+        if (p.mask) {
+            flush_granule(e, m, p.from / VKMM_MM_GRANULE, p.mask);
+            continue;
+        }
+        vkmm_mm_host_own(e, m, p.from, p.to, false);
+        memcpy(m->host + p.from, m->view + p.from, p.to - p.from);
+        memcpy(m->view_base + p.from, m->view + p.from, p.to - p.from);
+        vkmm_mm_meta_fill(e, &m->host_seq, p.from, p.to, e->seq);
+        for (uint64_t at = p.from; at < p.to;) {
+            uint64_t run_end = vkmm_mm_meta_run_end(&m->view_wts, at, p.to);
+            vkmm_mm_meta_fill(e, &m->host_wts, at, run_end, vkmm_mm_meta_get(&m->view_wts, at));
+            at = run_end;
         }
     }
 }
@@ -295,6 +375,57 @@ void vkmm_mm_invalidate(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
     vkmm_mm_run_end(e, &run);
 }
 
+/* Is granule g, whole, newer in the host domain than in device memory by
+ * one host write: both host metas uniform there, its seq above every
+ * device byte's? */
+static bool whole_granule_newer(const struct vkmm_mm_memory *m, uint64_t g, uint64_t wts)
+{
+    uint64_t seq = vkmm_mm_meta_cell(&m->host_seq, g);
+    return !(seq & VKMM_MM_META_DETAIL) && vkmm_mm_meta_cell(&m->host_wts, g) == wts &&
+           seq > vkmm_mm_meta_granule_max(&m->dev_seq, g);
+}
+
+/* The bytes of granule g in [b, g_end) that are newer in the host domain
+ * than in device memory land, at once for each host write among them. */
+static void land_newer_bytes(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t g, uint64_t b,
+                             uint64_t g_end, struct vkmm_mm_run *waw)
+{
+    uint64_t host[VKMM_MM_GRANULE], dev[VKMM_MM_GRANULE], base = g * VKMM_MM_GRANULE, newer = 0;
+    vkmm_mm_meta_granule_values(&m->host_seq, g, host);
+    vkmm_mm_meta_granule_values(&m->dev_seq, g, dev);
+    for (uint64_t k = b - base; k < g_end - base; k++)
+        newer |= (uint64_t)(host[k] > dev[k]) << k;
+    while (newer) {
+        uint64_t wts = vkmm_mm_meta_get(&m->host_wts, base + (uint64_t)__builtin_ctzll(newer));
+        uint64_t same = vkmm_mm_meta_mask_of(&m->host_wts, g, newer, wts);
+        vkmm_mm_device_land_mask(e, m, g, same, vkmm_mm_host_bytes(m, base), (uint32_t)wts, e->seq, waw);
+        newer &= ~same;
+    }
+}
+
+#define WHOLE_LANDING (1ull << 20)
+
+/* The end of the run of whole granules from b (at a granule's start, before
+ * `end`) that one host write made newer than device memory, within one
+ * source of host bytes; b when there is none.  Such a run lands at once:
+ * the host's upload of a large buffer is one landing, not one per
+ * granule. */
+static uint64_t whole_newer_granules(const struct vkmm_mm_memory *m, uint64_t b, uint64_t end)
+{
+    const uint64_t G = VKMM_MM_GRANULE;
+    uint64_t wts = vkmm_mm_meta_cell(&m->host_wts, b / G);
+    if (b % G || (wts & VKMM_MM_META_DETAIL) || end - b < G || !whole_granule_newer(m, b / G, wts))
+        return b;
+    /* At most WHOLE_LANDING bytes at once: the source's run is looked up
+     * page by page. */
+    uint64_t limit = end - b > WHOLE_LANDING ? b + WHOLE_LANDING : end;
+    uint64_t stop = vkmm_mm_host_run_end(m, b, limit) / G * G; /* whole granules only (a short last one is not) */
+    uint64_t at = b;
+    while (at + G <= stop && whole_granule_newer(m, at / G, wts))
+        at += G;
+    return at;
+}
+
 /* 000: a memory domain operation from host to device makes the writes
  * available in the host domain available in the device domain.  Host-
  * coherent memory first flushes implicitly ("vkFlushMappedMemoryRanges ...
@@ -323,17 +454,15 @@ void vkmm_mm_host_to_device(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
             b = g_end;
             continue;
         }
-        /* A run of newer host bytes of one host write lands at once. */
-        for (; b < g_end; b++) {
-            if (vkmm_mm_meta_get(&m->host_seq, b) <= vkmm_mm_meta_get(&m->dev_seq, b))
-                continue;
-            uint64_t wts = vkmm_mm_meta_get(&m->host_wts, b), stop = b + 1;
-            while (stop < g_end && vkmm_mm_meta_get(&m->host_wts, stop) == wts &&
-                   vkmm_mm_meta_get(&m->host_seq, stop) > vkmm_mm_meta_get(&m->dev_seq, stop))
-                stop++;
-            vkmm_mm_device_land(e, m, b, stop, vkmm_mm_host_bytes(m, b), (uint32_t)wts, e->seq, &waw);
-            b = stop - 1;
+        uint64_t whole = whole_newer_granules(m, b, end);
+        if (whole > b) {
+            vkmm_mm_device_land(e, m, b, whole, vkmm_mm_host_bytes(m, b), (uint32_t)vkmm_mm_meta_cell(&m->host_wts, g),
+                                e->seq, &waw);
+            b = whole;
+            continue;
         }
+        land_newer_bytes(e, m, g, b, g_end, &waw);
+        b = g_end;
     }
     vkmm_mm_run_end(e, &waw);
     if (begin != 0 || end != m->size)

@@ -810,6 +810,36 @@ void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uin
         history_prune(e, m, g);
 }
 
+/* vkmm_mm_device_land for the bytes of granule g in `mask` (bit k: its
+ * byte k), `values` at the granule's start: the bytes one host write
+ * changed here and there in a granule land at once, not run by run. */
+void vkmm_mm_device_land_mask(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t g, uint64_t mask,
+                              const uint8_t *values, uint32_t wts, uint64_t seq, struct vkmm_mm_run *waw)
+{
+    uint64_t base = g * VKMM_MM_GRANULE;
+    for (uint64_t rest = waw ? mask : 0; rest; rest &= rest - 1) {
+        uint64_t b = base + (uint64_t)__builtin_ctzll(rest);
+        uint32_t newer = (uint32_t)vkmm_mm_meta_get(&m->dev_wts, b);
+        if (newer > wts)
+            vkmm_mm_run_add(e, waw, b, wts, newer, VKMM_MM_MISSING_WAW_BARRIER); /* 004, as check_lost_update */
+    }
+    m->changes++;
+    m->dev_ahead = true;
+    if (!mask)
+        return;
+    bool prune = !e->landing_without_history;
+    if (prune && snapshot_wanted(m, g, seq))
+        granule_snapshot(e, m, g);
+    uint64_t stop = base + VKMM_MM_GRANULE < m->size ? base + VKMM_MM_GRANULE : m->size;
+    if (m->host_visible)
+        vkmm_mm_host_own(e, m, base, stop, true);
+    vkmm_mm_copy_mask(m->dev + base, values, mask);
+    vkmm_mm_meta_write_mask(e, &m->dev_seq, g, mask, seq);
+    vkmm_mm_meta_write_mask(e, &m->dev_wts, g, mask, wts);
+    if (prune)
+        history_prune(e, m, g);
+}
+
 /* A memory whose history stayed empty since the last clear gives its
  * arrays back: a buffer the host filled once keeps no room for a version
  * of each of its granules for ever after. */
@@ -888,6 +918,16 @@ void vkmm_mm_coherent_write(struct vkmm_mm_memory *m, uint64_t begin, uint64_t e
     m->changes++;
     vkmm_mm_copy(m->engine, m->coh + begin, values, end - begin);
     vkmm_mm_meta_fill(m->engine, &m->coh_wts, begin, end, wts);
+}
+
+/* vkmm_mm_coherent_write for the bytes of granule g in `mask`, `values` at
+ * the granule's start. */
+void vkmm_mm_coherent_write_mask(struct vkmm_mm_memory *m, uint64_t g, uint64_t mask, const uint8_t *values,
+                                 uint32_t wts)
+{
+    m->changes++;
+    vkmm_mm_copy_mask(m->coh + g * VKMM_MM_GRANULE, values, mask);
+    vkmm_mm_meta_write_mask(m->engine, &m->coh_wts, g, mask, wts);
 }
 
 void vkmm_mm_coherent_read(struct vkmm_mm_memory *m, uint64_t offset, uint64_t size, void *out)

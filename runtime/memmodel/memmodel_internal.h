@@ -248,6 +248,15 @@ static inline uint64_t vkmm_mm_meta_cell(const struct vkmm_mm_meta *meta, uint64
     return VKMM_MM_META_DETAIL | (cell & VKMM_MM_META_NARROW_PAIR ? VKMM_MM_META_PAIR : 0) |
            (cell & VKMM_MM_META_INDEX);
 }
+/* The bytes in `mask` (bit k: byte k) of a granule go from src to dst,
+ * both at its start. */
+static inline void vkmm_mm_copy_mask(uint8_t *dst, const uint8_t *src, uint64_t mask)
+{
+    for (; mask; mask &= mask - 1) {
+        unsigned k = (unsigned)__builtin_ctzll(mask);
+        dst[k] = src[k];
+    }
+}
 static inline uint64_t vkmm_mm_meta_get(const struct vkmm_mm_meta *meta, uint64_t b)
 {
     uint64_t cell = vkmm_mm_meta_cell(meta, b / VKMM_MM_GRANULE);
@@ -263,6 +272,9 @@ static inline uint64_t vkmm_mm_meta_get(const struct vkmm_mm_meta *meta, uint64_
 /* Every byte's value of granule g (the whole granule, past a short last
  * one's end too). */
 void vkmm_mm_meta_granule_values(const struct vkmm_mm_meta *meta, uint64_t g, uint64_t values[VKMM_MM_GRANULE]);
+void vkmm_mm_meta_write_mask(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t g, uint64_t mask,
+                             uint64_t value);
+uint64_t vkmm_mm_meta_mask_of(const struct vkmm_mm_meta *meta, uint64_t g, uint64_t mask, uint64_t value);
 void vkmm_mm_meta_set(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t b, uint64_t value);
 void vkmm_mm_meta_fill(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t begin, uint64_t end,
                        uint64_t value);
@@ -313,12 +325,16 @@ bool vkmm_mm_clamp(const struct vkmm_mm_memory *m, uint64_t offset, uint64_t siz
 uint8_t vkmm_mm_device_value_at(const struct vkmm_mm_memory *m, uint64_t b, uint64_t visible);
 void vkmm_mm_device_land(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,
                          const uint8_t *values, uint32_t wts, uint64_t seq, struct vkmm_mm_run *waw);
+void vkmm_mm_device_land_mask(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t g, uint64_t mask,
+                              const uint8_t *values, uint32_t wts, uint64_t seq, struct vkmm_mm_run *waw);
 void vkmm_mm_history_clear(struct vkmm_mm_memory *m);
 struct vkmm_mm_write_path *vkmm_mm_write_path(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m,
                                               VkPipelineStageFlags2 stage, VkAccessFlags2 access);
 bool vkmm_mm_pending_in_path(const struct vkmm_mm_memory *m, uint64_t b, uint32_t wts);
 void vkmm_mm_coherent_write(struct vkmm_mm_memory *m, uint64_t begin, uint64_t end, const uint8_t *values,
                             uint32_t wts);
+void vkmm_mm_coherent_write_mask(struct vkmm_mm_memory *m, uint64_t g, uint64_t mask, const uint8_t *values,
+                                 uint32_t wts);
 
 /* avail_vis.c */
 bool vkmm_mm_visible_set(struct vkmm_mm_engine *e, const struct vkmm_mm_memory *m, uint64_t begin, uint64_t end,

@@ -277,6 +277,38 @@ static void granule_write(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, u
     block_shrink(e, meta, g);
 }
 
+/* The bytes of granule g in `mask` (bit k: its byte k) get `value`: the
+ * bytes a host write changed here and there in a granule take one write,
+ * not one per run of them. */
+void vkmm_mm_meta_write_mask(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t g, uint64_t mask,
+                             uint64_t value)
+{
+    uint64_t whole = granule_mask(meta, g);
+    mask &= whole;
+    if (mask == whole)
+        granule_uniform(meta, g, value);
+    else if (mask)
+        granule_write(e, meta, g, mask, value);
+}
+
+/* The bytes of granule g in `mask` whose value is `value`. */
+uint64_t vkmm_mm_meta_mask_of(const struct vkmm_mm_meta *meta, uint64_t g, uint64_t mask, uint64_t value)
+{
+    uint64_t cell = vkmm_mm_meta_cell(meta, g);
+    mask &= granule_mask(meta, g);
+    if (!(cell & DETAIL))
+        return cell == value ? mask : 0;
+    if (cell & PAIR) {
+        const struct vkmm_mm_meta_pair *pair = pair_of(meta, g);
+        return mask & ((pair->first == value ? ~pair->mask : 0) | (pair->second == value ? pair->mask : 0));
+    }
+    const uint64_t *block = block_of(meta, g);
+    uint64_t same = 0;
+    for (unsigned k = 0; k < G; k++)
+        same |= (uint64_t)(block[k] == value) << k;
+    return mask & same;
+}
+
 void vkmm_mm_meta_set(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t b, uint64_t value)
 {
     granule_write(e, meta, b / G, 1ull << (b % G), value);

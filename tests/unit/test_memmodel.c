@@ -812,6 +812,49 @@ static void test_memmodel_flush_moves_only_its_range(void **state)
     vkmm_mm_memory_destroy(m);
 }
 
+/* A host rewrite that leaves bytes here and there with the value they had
+ * (a counter's high bytes) writes only the bytes it changed: they land,
+ * granule by granule, exactly; the others keep what device memory had; a
+ * flush of part of the memory moves only that part (the rest is reported
+ * stale, past the flushed range only).  Three granules and a short one. */
+#define SCATTERED (3 * 64 + 5)
+
+static void test_memmodel_host_rewrite_of_some_bytes_lands_exactly_them(void **state)
+{
+    struct fixture *f = *state;
+    struct vkmm_mm_memory *m = vkmm_mm_memory_create(f->e, 1, SCATTERED, true, false);
+    uint8_t *view = vkmm_mm_host_view(m);
+    uint8_t want[SCATTERED], got[SCATTERED];
+    for (unsigned i = 0; i < SCATTERED; i++)
+        view[i] = (uint8_t)(i * 7 + 1);
+    memcpy(want, view, SCATTERED);
+    vkmm_mm_flush(f->e, m, 0, VK_WHOLE_SIZE);
+    vkmm_mm_submit(f->e);
+    for (unsigned round = 0; round < 4; round++) {
+        for (unsigned i = 0; i < SCATTERED; i++)
+            if (i % 4 == round || (i >= 60 && i < 70 + round))
+                view[i] = want[i] = (uint8_t)(want[i] ^ (0x41 + round));
+        vkmm_mm_flush(f->e, m, 0, VK_WHOLE_SIZE);
+        vkmm_mm_submit(f->e);
+        vkmm_mm_read(f->e, m, 0, SCATTERED, COPY, TRANSFER_READ, &copy_cmd, got);
+        assert_memory_equal(got, want, SCATTERED);
+    }
+    assert_int_equal(f->log.count, 0);
+    uint8_t before[SCATTERED];
+    memcpy(before, want, SCATTERED);
+    for (unsigned i = 1; i < SCATTERED; i += 3)
+        view[i] = want[i] = (uint8_t)(want[i] + 1);
+    vkmm_mm_flush(f->e, m, 0, 100);
+    vkmm_mm_submit(f->e);
+    vkmm_mm_read(f->e, m, 0, SCATTERED, COPY, TRANSFER_READ, &copy_cmd, got);
+    assert_memory_equal(got, want, 100);
+    assert_memory_equal(got + 100, before + 100, SCATTERED - 100);
+    assert_true(f->log.count > 0);
+    for (unsigned i = 0; i < f->log.count; i++)
+        assert_true(f->log.h[i].offset >= 100);
+    vkmm_mm_memory_destroy(m);
+}
+
 static void test_memmodel_coherent_host_write_reaches_the_device_at_submit(void **state)
 {
     struct fixture *f = *state;
@@ -1436,6 +1479,7 @@ int main(void)
         T(test_memmodel_unflushed_host_write_is_stale_on_the_device),
         T(test_memmodel_flush_alone_stops_at_the_host_domain),
         T(test_memmodel_flush_moves_only_its_range),
+        T(test_memmodel_host_rewrite_of_some_bytes_lands_exactly_them),
         T(test_memmodel_coherent_host_write_reaches_the_device_at_submit),
         T(test_memmodel_described_host_write_and_read),
         T(test_memmodel_coherent_view_updates_at_host_wait),

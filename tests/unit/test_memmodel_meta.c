@@ -92,10 +92,25 @@ static void meta_matches_a_byte_reference(bool narrow)
     vkmm_mm_meta_fill(e, &meta, 0, SIZE, base);
     for (uint64_t b = 0; b < SIZE; b++)
         ref[b] = base;
-    uint64_t rng = 11, whole_fills = 0, long_fills = 0, steps_with_pairs = 0, steps_with_blocks = 0;
-    for (int step = 0; step < 3000; step++) {
+    uint64_t rng = 11, whole_fills = 0, long_fills = 0, steps_with_pairs = 0, steps_with_blocks = 0, masked_writes = 0;
+    for (int step = 0; step < 4000; step++) {
         uint64_t value = base + next(&rng) % 4; /* few values: runs and collapses happen */
-        switch (next(&rng) % 4) {
+        switch (next(&rng) % 5) {
+        case 4: { /* some bytes of one granule (a host write that left others as they were) */
+            uint64_t g = next(&rng) % ((SIZE + VKMM_MM_GRANULE - 1) / VKMM_MM_GRANULE);
+            uint64_t mask = next(&rng) & next(&rng), expected_same = 0, within = 0;
+            for (unsigned k = 0; k < VKMM_MM_GRANULE && g * VKMM_MM_GRANULE + k < SIZE; k++) {
+                within |= 1ull << k;
+                expected_same |= (uint64_t)(ref[g * VKMM_MM_GRANULE + k] == value) << k;
+            }
+            assert_int_equal(vkmm_mm_meta_mask_of(&meta, g, mask, value), mask & within & expected_same);
+            vkmm_mm_meta_write_mask(e, &meta, g, mask, value);
+            for (unsigned k = 0; k < VKMM_MM_GRANULE && g * VKMM_MM_GRANULE + k < SIZE; k++)
+                if (mask >> k & 1)
+                    ref[g * VKMM_MM_GRANULE + k] = value;
+            masked_writes++;
+            break;
+        }
         case 0: { /* one byte */
             uint64_t b = next(&rng) % SIZE;
             vkmm_mm_meta_set(e, &meta, b, value);
@@ -134,7 +149,8 @@ static void meta_matches_a_byte_reference(bool narrow)
     }
     assert_true(steps_with_pairs > 1000);
     assert_true(steps_with_blocks > 1000);
-    assert_true(long_fills > 1000);
+    assert_true(long_fills > 600);
+    assert_true(masked_writes > 400);
     assert_true(whole_fills > 10000);
     free(ref);
     vkmm_mm_meta_finish(e, &meta);
