@@ -412,6 +412,61 @@ uint64_t vkmm_mm_meta_first_above(const struct vkmm_mm_meta *a, const struct vkm
     return g;
 }
 
+/* A fill of this many whole granules or more (4 MiB of bytes) goes to the
+ * engine's threads, in pieces of FILL_PIECE granules. */
+#define FILL_PIECE 16384u
+#define FILL_MIN (4u * FILL_PIECE)
+
+struct parallel_fill {
+    struct vkmm_mm_meta *meta;
+    uint64_t first, last, value;
+    uint8_t *detailed; /* per piece: it holds a pair or a block, left for the calling thread */
+};
+
+/* A piece whose cells are all uniform takes the value; one with a pair or
+ * a block is left whole (releasing them touches the shared free lists). */
+static void fill_piece(void *context, uint64_t index)
+{
+    struct parallel_fill *k = context;
+    uint64_t from = k->first + index * FILL_PIECE, to = k->last - from < FILL_PIECE ? k->last : from + FILL_PIECE;
+    bool detailed = false;
+    if (k->meta->narrow) {
+        const uint32_t *cells = k->meta->cells;
+        for (uint64_t g = from; g < to && !detailed; g++)
+            detailed = (cells[g] & VKMM_MM_META_NARROW_DETAIL) != 0;
+    } else {
+        const uint64_t *cells = k->meta->cells;
+        for (uint64_t g = from; g < to && !detailed; g++)
+            detailed = (cells[g] & DETAIL) != 0;
+    }
+    k->detailed[index] = detailed;
+    if (!detailed)
+        fill_whole_granules(k->meta, from, to, k->value);
+}
+
+/* fill_whole_granules on the engine's threads: the same cells and free
+ * lists whatever the threads (pieces with pairs or blocks go after, in
+ * order, on this one); false when it cannot be had. */
+static bool fill_whole_granules_parallel(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t first,
+                                         uint64_t last, uint64_t value)
+{
+    uint64_t count = (last - first + FILL_PIECE - 1) / FILL_PIECE;
+    VkResult status = e->status;
+    struct parallel_fill k = { meta, first, last, value, vkmm_mm_calloc(e, count, 1) };
+    if (!k.detailed) {
+        e->status = status; /* the fill goes on, on this thread: nothing is lost */
+        return false;
+    }
+    e->parallel(e->parallel_user, count, fill_piece, &k);
+    for (uint64_t i = 0; i < count; i++)
+        if (k.detailed[i]) {
+            uint64_t from = first + i * FILL_PIECE;
+            fill_whole_granules(meta, from, last - from < FILL_PIECE ? last : from + FILL_PIECE, value);
+        }
+    vkmm_mm_free(e, k.detailed);
+    return true;
+}
+
 void vkmm_mm_meta_fill(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t begin, uint64_t end,
                        uint64_t value)
 {
@@ -421,7 +476,9 @@ void vkmm_mm_meta_fill(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint
              * knows it): that one goes below. */
             uint64_t last = end / G < meta->granules - 1 ? end / G : meta->granules - 1;
             if (last > begin / G) {
-                fill_whole_granules(meta, begin / G, last, value);
+                if (!e->parallel || last - begin / G < FILL_MIN ||
+                    !fill_whole_granules_parallel(e, meta, begin / G, last, value))
+                    fill_whole_granules(meta, begin / G, last, value);
                 begin = last * G;
                 continue;
             }

@@ -169,11 +169,69 @@ static void test_narrow_meta_matches_a_byte_reference(void **state)
     meta_matches_a_byte_reference(true);
 }
 
+/* Runs the pieces last first (a pool may run them in any order). */
+static void reversed(void *user, uint64_t count, vkmm_mm_parallel_fn fn, void *context)
+{
+    (void)user;
+    for (uint64_t i = count; i-- > 0;)
+        fn(context, i);
+}
+
+/* A long fill spread over threads (vkmm_mm_set_parallel) leaves exactly
+ * the cells, pairs, blocks and free lists that one thread leaves: pieces
+ * with pairs or blocks in them go after, in order, on the calling thread. */
+static void parallel_fill_matches_one_thread(bool narrow)
+{
+    const uint64_t size = (9u << 20) + 7, base = narrow ? VKMM_MM_META_NARROW_MAX - 8 : 1ull << 40;
+    struct vkmm_mm_engine *one = vkmm_mm_engine_create(NULL, NULL, 0), *many = vkmm_mm_engine_create(NULL, NULL, 0);
+    assert_non_null(one);
+    assert_non_null(many);
+    vkmm_mm_set_parallel(many, reversed, NULL);
+    struct vkmm_mm_meta a, b;
+    assert_true(vkmm_mm_meta_init(one, &a, size, narrow));
+    assert_true(vkmm_mm_meta_init(many, &b, size, narrow));
+    uint64_t rng = 5;
+    for (int step = 0; step < 60; step++) {
+        uint64_t value = base + next(&rng) % 5;
+        if (step % 3 == 2) { /* a long fill, most of the memory */
+            uint64_t begin = next(&rng) % (size / 8), end = size - next(&rng) % (size / 8);
+            vkmm_mm_meta_fill(one, &a, begin, end, value);
+            vkmm_mm_meta_fill(many, &b, begin, end, value);
+        } else { /* pairs and blocks here and there */
+            for (int k = 0; k < 200; k++) {
+                uint64_t at = next(&rng) % size, n = 1 + next(&rng) % 40;
+                n = at + n < size ? n : size - at;
+                vkmm_mm_meta_fill(one, &a, at, at + n, value + (uint64_t)k % 3);
+                vkmm_mm_meta_fill(many, &b, at, at + n, value + (uint64_t)k % 3);
+            }
+        }
+        assert_memory_equal(a.cells, b.cells, a.granules * (narrow ? 4 : 8));
+        assert_int_equal(a.pair_free, b.pair_free);
+        assert_int_equal(a.block_free, b.block_free);
+        assert_int_equal(a.pair_live, b.pair_live);
+        assert_int_equal(a.block_live, b.block_live);
+    }
+    for (uint64_t byte = 0; byte < size; byte += 997)
+        assert_int_equal(vkmm_mm_meta_get(&a, byte), vkmm_mm_meta_get(&b, byte));
+    vkmm_mm_meta_finish(one, &a);
+    vkmm_mm_meta_finish(many, &b);
+    vkmm_mm_engine_destroy(one);
+    vkmm_mm_engine_destroy(many);
+}
+
+static void test_parallel_fill_matches_one_thread(void **state)
+{
+    (void)state;
+    parallel_fill_matches_one_thread(false);
+    parallel_fill_matches_one_thread(true);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_meta_matches_a_byte_reference),
         cmocka_unit_test(test_narrow_meta_matches_a_byte_reference),
+        cmocka_unit_test(test_parallel_fill_matches_one_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
