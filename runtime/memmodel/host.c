@@ -510,6 +510,39 @@ static uint64_t joint_run_end(const struct vkmm_mm_memory *m, uint64_t b, uint64
     return end;
 }
 
+/* The bytes of granule g in [b, g_end) that are newer in device memory
+ * than in the host domain move there (`copy`: their values too), one
+ * masked write per device seq and writer among them: a granule whose host
+ * seqs differ byte by byte (a host rewrite that changed some bytes) is one
+ * step, not one per run of a byte or two. */
+static void device_to_host_granule(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t g, uint64_t b,
+                                   uint64_t g_end, bool copy)
+{
+    uint64_t dev[VKMM_MM_GRANULE], host[VKMM_MM_GRANULE], wts[VKMM_MM_GRANULE];
+    uint64_t base = g * VKMM_MM_GRANULE, newer = 0;
+    vkmm_mm_meta_granule_values(&m->dev_seq, g, dev);
+    vkmm_mm_meta_granule_values(&m->host_seq, g, host);
+    vkmm_mm_meta_granule_values(&m->dev_wts, g, wts);
+    for (uint64_t k = b - base; k < g_end - base; k++)
+        newer |= (uint64_t)(dev[k] > host[k]) << k;
+    if (!newer)
+        return;
+    m->host_from_device = true;
+    if (copy) {
+        vkmm_mm_host_own(e, m, base, g_end, false);
+        vkmm_mm_copy_mask(m->host + base, m->dev + base, newer);
+    }
+    while (newer) {
+        unsigned first = (unsigned)__builtin_ctzll(newer);
+        uint64_t same = 0;
+        for (unsigned k = first; k < VKMM_MM_GRANULE; k++)
+            same |= (uint64_t)((newer >> k & 1) && dev[k] == dev[first] && wts[k] == wts[first]) << k;
+        vkmm_mm_meta_write_mask(e, &m->host_seq, g, same, dev[first]);
+        vkmm_mm_meta_write_mask(e, &m->host_wts, g, same, wts[first]);
+        newer &= ~same;
+    }
+}
+
 /* 000: a memory domain operation from device to host: what is available in
  * device memory becomes available in the host domain, unless the host
  * domain holds a newer version (a flushed host write not yet moved). */
@@ -526,6 +559,14 @@ void vkmm_mm_device_to_host(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, 
     for (uint64_t b = begin; b < end;) {
         uint64_t seq = vkmm_mm_meta_get(&m->dev_seq, b), host_seq = vkmm_mm_meta_get(&m->host_seq, b);
         uint64_t stop = joint_run_end(m, b, end);
+        uint64_t g_end = (b / VKMM_MM_GRANULE + 1) * VKMM_MM_GRANULE;
+        if (stop < g_end && stop < end) {
+            /* Runs shorter than the rest of the granule: it goes whole. */
+            g_end = g_end < end ? g_end : end;
+            device_to_host_granule(e, m, b / VKMM_MM_GRANULE, b, g_end, !meets);
+            b = g_end;
+            continue;
+        }
         if (seq > host_seq) {
             m->host_from_device = true;
             if (!meets) {

@@ -922,6 +922,44 @@ static void assert_host_stale(const struct recorded *r, const char *missing)
     assert_string_equal(r->missing, missing);
 }
 
+/* The device->host domain operation over bytes whose host seqs differ byte
+ * by byte (the host rewrote some of them): each byte the device wrote
+ * later reaches the host, the others keep the host's own, granule by
+ * granule. */
+static void test_memmodel_device_write_reaches_a_host_level_of_scattered_seqs(void **state)
+{
+    struct fixture *f = *state;
+    struct vkmm_mm_memory *m = vkmm_mm_memory_create(f->e, 1, SCATTERED, true, true);
+    uint8_t *view = vkmm_mm_host_view(m);
+    uint8_t want[SCATTERED], data[SCATTERED];
+    for (unsigned i = 0; i < SCATTERED; i++)
+        view[i] = (uint8_t)(i * 5 + 3);
+    vkmm_mm_submit(f->e);
+    for (unsigned i = 0; i < SCATTERED; i += 3)
+        view[i] = (uint8_t)(view[i] + 1);
+    vkmm_mm_submit(f->e); /* the host's seqs now differ byte by byte */
+    memcpy(want, view, SCATTERED);
+    for (unsigned i = 0; i < SCATTERED; i++)
+        data[i] = (uint8_t)(want[i] ^ 0xa5);
+    vkmm_mm_write(f->e, m, 0, 50, COMPUTE, STORAGE_WRITE, &dispatch_cmd, data);
+    vkmm_mm_write(f->e, m, 70, SCATTERED - 70, COMPUTE, STORAGE_WRITE, &dispatch_cmd, data + 70);
+    memcpy(want, data, 50);
+    memcpy(want + 70, data + 70, SCATTERED - 70);
+    /* Part of the memory (the host level then keeps bytes of its own), then
+     * the rest. */
+    buffer_barrier(f->e, m, 0, SCATTERED - 3, COMPUTE, VK_ACCESS_2_SHADER_WRITE_BIT, HOST, HOST_READ);
+    barrier(f->e, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_NONE, 0);
+    vkmm_mm_host_wait(f->e);
+    assert_memory_equal(vkmm_mm_host_view(m), want, SCATTERED - 3);
+    assert_true(vkmm_mm_check_host_read(f->e, m, 0, SCATTERED - 3));
+    buffer_barrier(f->e, m, SCATTERED - 3, 3, COMPUTE, VK_ACCESS_2_SHADER_WRITE_BIT, HOST, HOST_READ);
+    vkmm_mm_host_wait(f->e);
+    assert_memory_equal(vkmm_mm_host_view(m), want, SCATTERED);
+    assert_true(vkmm_mm_check_host_read(f->e, m, 0, SCATTERED));
+    assert_int_equal(f->log.count, 0);
+    vkmm_mm_memory_destroy(m);
+}
+
 static void test_memmodel_coherent_view_updates_at_host_wait(void **state)
 {
     struct fixture *f = *state;
@@ -1480,6 +1518,7 @@ int main(void)
         T(test_memmodel_flush_alone_stops_at_the_host_domain),
         T(test_memmodel_flush_moves_only_its_range),
         T(test_memmodel_host_rewrite_of_some_bytes_lands_exactly_them),
+        T(test_memmodel_device_write_reaches_a_host_level_of_scattered_seqs),
         T(test_memmodel_coherent_host_write_reaches_the_device_at_submit),
         T(test_memmodel_described_host_write_and_read),
         T(test_memmodel_coherent_view_updates_at_host_wait),
