@@ -420,50 +420,72 @@ uint64_t vkmm_mm_meta_first_above(const struct vkmm_mm_meta *a, const struct vkm
 struct parallel_fill {
     struct vkmm_mm_meta *meta;
     uint64_t first, last, value;
-    uint8_t *detailed; /* per piece: it holds a pair or a block, left for the calling thread */
+    uint64_t *rest; /* per piece: its first granule holding a pair or a block (the end: none) */
 };
 
-/* A piece whose cells are all uniform takes the value; one with a pair or
- * a block is left whole (releasing them touches the shared free lists). */
+/* Whole granules [first, last) get `value` up to the first that holds a
+ * pair or a block (releasing it touches the shared free lists): its index,
+ * or last.  One pass, eight cells at a time. */
+static uint64_t fill_uniform_granules(struct vkmm_mm_meta *meta, uint64_t first, uint64_t last, uint64_t value)
+{
+    uint64_t g = first;
+    if (meta->narrow) {
+        uint32_t *cells = meta->cells;
+        for (; g + 8 <= last; g += 8) {
+            uint32_t details = 0;
+            for (unsigned k = 0; k < 8; k++)
+                details |= cells[g + k];
+            if (details & VKMM_MM_META_NARROW_DETAIL)
+                break;
+            for (unsigned k = 0; k < 8; k++)
+                cells[g + k] = (uint32_t)value;
+        }
+        for (; g < last && !(cells[g] & VKMM_MM_META_NARROW_DETAIL); g++)
+            cells[g] = (uint32_t)value;
+        return g;
+    }
+    uint64_t *cells = meta->cells;
+    for (; g + 8 <= last; g += 8) {
+        uint64_t details = 0;
+        for (unsigned k = 0; k < 8; k++)
+            details |= cells[g + k];
+        if (details & DETAIL)
+            break;
+        for (unsigned k = 0; k < 8; k++)
+            cells[g + k] = value;
+    }
+    for (; g < last && !(cells[g] & DETAIL); g++)
+        cells[g] = value;
+    return g;
+}
+
 static void fill_piece(void *context, uint64_t index)
 {
     struct parallel_fill *k = context;
     uint64_t from = k->first + index * FILL_PIECE, to = k->last - from < FILL_PIECE ? k->last : from + FILL_PIECE;
-    bool detailed = false;
-    if (k->meta->narrow) {
-        const uint32_t *cells = k->meta->cells;
-        for (uint64_t g = from; g < to && !detailed; g++)
-            detailed = (cells[g] & VKMM_MM_META_NARROW_DETAIL) != 0;
-    } else {
-        const uint64_t *cells = k->meta->cells;
-        for (uint64_t g = from; g < to && !detailed; g++)
-            detailed = (cells[g] & DETAIL) != 0;
-    }
-    k->detailed[index] = detailed;
-    if (!detailed)
-        fill_whole_granules(k->meta, from, to, k->value);
+    k->rest[index] = fill_uniform_granules(k->meta, from, to, k->value);
 }
 
 /* fill_whole_granules on the engine's threads: the same cells and free
- * lists whatever the threads (pieces with pairs or blocks go after, in
- * order, on this one); false when it cannot be had. */
+ * lists whatever the threads (each piece's rest from its first pair or
+ * block goes after, in order, on this one); false when it cannot be had. */
 static bool fill_whole_granules_parallel(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint64_t first,
                                          uint64_t last, uint64_t value)
 {
     uint64_t count = (last - first + FILL_PIECE - 1) / FILL_PIECE;
     VkResult status = e->status;
-    struct parallel_fill k = { meta, first, last, value, vkmm_mm_calloc(e, count, 1) };
-    if (!k.detailed) {
+    struct parallel_fill k = { meta, first, last, value, vkmm_mm_calloc(e, count, sizeof(uint64_t)) };
+    if (!k.rest) {
         e->status = status; /* the fill goes on, on this thread: nothing is lost */
         return false;
     }
     e->parallel(e->parallel_user, count, fill_piece, &k);
-    for (uint64_t i = 0; i < count; i++)
-        if (k.detailed[i]) {
-            uint64_t from = first + i * FILL_PIECE;
-            fill_whole_granules(meta, from, last - from < FILL_PIECE ? last : from + FILL_PIECE, value);
-        }
-    vkmm_mm_free(e, k.detailed);
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t from = first + i * FILL_PIECE, to = last - from < FILL_PIECE ? last : from + FILL_PIECE;
+        if (k.rest[i] < to)
+            fill_whole_granules(meta, k.rest[i], to, value);
+    }
+    vkmm_mm_free(e, k.rest);
     return true;
 }
 
