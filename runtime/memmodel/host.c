@@ -246,10 +246,6 @@ void vkmm_mm_host_write(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint
     vkmm_mm_coherent_write(m, begin, end, data, wts);
 }
 
-/* 000: "vkFlushMappedMemoryRanges performs an availability operation, with a
- * source scope of (agents,references) = (all host threads, all mapped memory
- * ranges passed to the command), and destination scope of the host domain."
- * DESIGN §3.2: "for the bytes the host changed in the range".  Uses e->seq. */
 /* The differing bytes of granule g in `mask` go to the host domain, each
  * with the host write that made it. */
 static void flush_granule(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t g, uint64_t mask)
@@ -267,6 +263,10 @@ static void flush_granule(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, ui
     }
 }
 
+/* 000: "vkFlushMappedMemoryRanges performs an availability operation, with a
+ * source scope of (agents,references) = (all host threads, all mapped memory
+ * ranges passed to the command), and destination scope of the host domain."
+ * DESIGN §3.2: "for the bytes the host changed in the range".  Uses e->seq. */
 static void flush_span(struct vkmm_mm_engine *e, struct vkmm_mm_memory *m, uint64_t begin, uint64_t end)
 {
     struct differing_piece p;
