@@ -314,44 +314,51 @@ void vkmm_mm_meta_set(struct vkmm_mm_engine *e, struct vkmm_mm_meta *meta, uint6
     granule_write(e, meta, b / G, 1ull << (b % G), value);
 }
 
-/* Whole granules [first, last) all get `value`: their pairs and blocks go,
- * then one pass stores the value (a landing or a write fills megabytes at
- * once). */
-static void fill_whole_granules(struct vkmm_mm_meta *meta, uint64_t first, uint64_t last, uint64_t value)
+/* Whole granules [first, last) get `value` up to the first that holds a
+ * pair or a block (releasing it touches the shared free lists): its index,
+ * or last.  One pass, eight cells at a time. */
+static uint64_t fill_uniform_granules(struct vkmm_mm_meta *meta, uint64_t first, uint64_t last, uint64_t value)
 {
+    uint64_t g = first;
     if (meta->narrow) {
         uint32_t *cells = meta->cells;
-        for (uint64_t g = first; g < last; g++) {
-            /* Eight uniform cells at once (vector code): most are. */
+        for (; g + 8 <= last; g += 8) {
             uint32_t details = 0;
-            for (unsigned k = 0; g + 8 <= last && k < 8; k++)
+            for (unsigned k = 0; k < 8; k++)
                 details |= cells[g + k];
-            if (g + 8 <= last && !(details & VKMM_MM_META_NARROW_DETAIL)) {
-                for (unsigned k = 0; k < 8; k++)
-                    cells[g + k] = (uint32_t)value;
-                g += 7;
-                continue;
-            }
-            if (cells[g] & VKMM_MM_META_NARROW_DETAIL)
-                granule_release(meta, g);
+            if (details & VKMM_MM_META_NARROW_DETAIL)
+                break;
+            for (unsigned k = 0; k < 8; k++)
+                cells[g + k] = (uint32_t)value;
+        }
+        for (; g < last && !(cells[g] & VKMM_MM_META_NARROW_DETAIL); g++)
             cells[g] = (uint32_t)value;
-        }
-    } else {
-        uint64_t *cells = meta->cells;
-        for (uint64_t g = first; g < last; g++) {
-            uint64_t details = 0;
-            for (unsigned k = 0; g + 8 <= last && k < 8; k++)
-                details |= cells[g + k];
-            if (g + 8 <= last && !(details & DETAIL)) {
-                for (unsigned k = 0; k < 8; k++)
-                    cells[g + k] = value;
-                g += 7;
-                continue;
-            }
-            if (cells[g] & DETAIL)
-                granule_release(meta, g);
-            cells[g] = value;
-        }
+        return g;
+    }
+    uint64_t *cells = meta->cells;
+    for (; g + 8 <= last; g += 8) {
+        uint64_t details = 0;
+        for (unsigned k = 0; k < 8; k++)
+            details |= cells[g + k];
+        if (details & DETAIL)
+            break;
+        for (unsigned k = 0; k < 8; k++)
+            cells[g + k] = value;
+    }
+    for (; g < last && !(cells[g] & DETAIL); g++)
+        cells[g] = value;
+    return g;
+}
+
+/* Whole granules [first, last) all get `value`: runs of uniform cells in
+ * one pass, each pair or block freed in order as it comes (a landing or a
+ * write fills megabytes at once). */
+static void fill_whole_granules(struct vkmm_mm_meta *meta, uint64_t first, uint64_t last, uint64_t value)
+{
+    for (uint64_t g = fill_uniform_granules(meta, first, last, value); g < last;
+         g = fill_uniform_granules(meta, g + 1, last, value)) {
+        granule_release(meta, g); /* a pair or a block: freed, then the value */
+        cell_set(meta, g, value);
     }
 }
 
@@ -422,42 +429,6 @@ struct parallel_fill {
     uint64_t first, last, value;
     uint64_t *rest; /* per piece: its first granule holding a pair or a block (the end: none) */
 };
-
-/* Whole granules [first, last) get `value` up to the first that holds a
- * pair or a block (releasing it touches the shared free lists): its index,
- * or last.  One pass, eight cells at a time. */
-static uint64_t fill_uniform_granules(struct vkmm_mm_meta *meta, uint64_t first, uint64_t last, uint64_t value)
-{
-    uint64_t g = first;
-    if (meta->narrow) {
-        uint32_t *cells = meta->cells;
-        for (; g + 8 <= last; g += 8) {
-            uint32_t details = 0;
-            for (unsigned k = 0; k < 8; k++)
-                details |= cells[g + k];
-            if (details & VKMM_MM_META_NARROW_DETAIL)
-                break;
-            for (unsigned k = 0; k < 8; k++)
-                cells[g + k] = (uint32_t)value;
-        }
-        for (; g < last && !(cells[g] & VKMM_MM_META_NARROW_DETAIL); g++)
-            cells[g] = (uint32_t)value;
-        return g;
-    }
-    uint64_t *cells = meta->cells;
-    for (; g + 8 <= last; g += 8) {
-        uint64_t details = 0;
-        for (unsigned k = 0; k < 8; k++)
-            details |= cells[g + k];
-        if (details & DETAIL)
-            break;
-        for (unsigned k = 0; k < 8; k++)
-            cells[g + k] = value;
-    }
-    for (; g < last && !(cells[g] & DETAIL); g++)
-        cells[g] = value;
-    return g;
-}
 
 static void fill_piece(void *context, uint64_t index)
 {
