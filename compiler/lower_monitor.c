@@ -53,6 +53,26 @@ static bool read_again_later(struct tr *t, uint32_t pointer_id)
     return root < m->bound && t->last_load[root] > t->current_insn->offset + 1;
 }
 
+/* Whether the current OpLoad is followed, in its block, by an OpStore
+ * through the same variable: an in-place update (`a[i] = a[i + 1] + 1`),
+ * whose author means every such read to come before the neighbour's
+ * write.  The monitors let a racing read of this kind see the newer bytes
+ * (DESIGN §3 "Manifest": the value the program did not mean). */
+static bool updated_after(struct tr *t, uint32_t pointer_id)
+{
+    struct spv_module *m = t->m;
+    if (!t->current_insn || t->current_insn->opcode != SpvOpLoad || t->current_block >= m->block_count)
+        return false;
+    uint32_t root = root_variable(t, pointer_id);
+    const struct spv_block *b = &m->blocks[t->current_block];
+    for (uint32_t i = (uint32_t)(t->current_insn - m->insns) + 1; i < b->last; i++) {
+        const struct spv_insn *insn = &m->insns[i];
+        if (insn->opcode == SpvOpStore && insn->word_count >= 3 && root_variable(t, spv_words(m, insn)[1]) == root)
+            return true;
+    }
+    return false;
+}
+
 /* The variable a pointer was derived from (through access chains), for the
  * monitor's reports: its OpName, or its id. */
 static void root_variable_name(struct tr *t, uint32_t pointer_id, char *out, size_t size)
@@ -334,6 +354,7 @@ LLVMValueRef spv_monitor_workgroup_access(struct tr *t, uint32_t pointer_id, LLV
         flags |= VKMM_ACCESS_STORE_BUFFER | (releases(t) ? VKMM_ACCESS_RELEASE : 0);
     flags |= t->shared_atomic_sync ? VKMM_ACCESS_ATOMIC_SYNC : 0;
     flags |= read_again_later(t, pointer_id) ? VKMM_ACCESS_READ_AGAIN : 0;
+    flags |= updated_after(t, pointer_id) ? VKMM_ACCESS_UPDATED_AFTER : 0;
     flags |= t->early_copy ? VKMM_ACCESS_EARLY_STORE : 0;
     LLVMValueRef delta = call_monitor(t, VKMM_INVOCATION_WORKGROUP_MONITOR, VKMM_INVOCATION_WORKGROUP_ACCESS,
                                       tr_invocation_field(t, VKMM_INVOCATION_SUBGROUP_ID, t->i32), pointer_id,
@@ -363,6 +384,7 @@ LLVMValueRef spv_monitor_device_access(struct tr *t, uint32_t pointer_id, LLVMVa
         flags |= VKMM_ACCESS_PRIVATE | (read_again_later(t, pointer_id) ? VKMM_ACCESS_READ_AGAIN : 0);
     else
         flags |= access_level(t) << VKMM_ACCESS_SCOPE_SHIFT | (store_makes_available(t) ? VKMM_ACCESS_MADE_AVAILABLE : 0);
+    flags |= updated_after(t, pointer_id) ? VKMM_ACCESS_UPDATED_AFTER : 0;
     flags |= t->early_copy ? VKMM_ACCESS_EARLY_STORE : 0;
     LLVMValueRef moved = call_monitor(t, VKMM_INVOCATION_DEVICE_MONITOR, VKMM_INVOCATION_DEVICE_ACCESS,
                                       tr_invocation_field(t, VKMM_INVOCATION_WORKGROUP_TAG, t->i32), pointer_id,

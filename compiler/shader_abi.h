@@ -115,6 +115,11 @@ enum vkmm_workgroup_access_flag {
      * "Data Race": atomics race unless each one's scope holds the other
      * invocation). */
     VKMM_ACCESS_NARROW_ATOMIC = 4096,
+    /* A load that its block follows with a store through the same variable
+     * (an in-place update): a racing read of it whose write comes later in
+     * the module may see the newer bytes — the value the program did not
+     * mean (runtime/strict/device_monitor.c, "anti-dependencies"). */
+    VKMM_ACCESS_UPDATED_AFTER = 8192,
 };
 #define VKMM_ACCESS_SCOPE_SHIFT 4 /* 2 bits: enum vkmm_access_scope */
 

@@ -84,6 +84,7 @@ struct dispatch_run {
     uint64_t seed;
     struct vkmm_dispatch_levels *levels; /* strict mode: the subgroup and workgroup domains */
     struct vkmm_device_monitor *monitor; /* strict mode: with them, the device-memory monitor */
+    bool writers_first;     /* strict mode's second run: the seeded orders reversed (run_in_turns) */
 };
 
 /* Strict mode (DESIGN §3.2): Workgroup, Private and Function variables
@@ -217,7 +218,10 @@ static bool step_workgroup(const struct dispatch_run *run, struct workgroup_slot
 {
     const struct vkmm_compiled_shader *shader = run->shader;
     bool ran = false, sat_out = false;
-    for (uint32_t g = 0; g < shader->subgroup_count; g++) {
+    for (uint32_t k = 0; k < shader->subgroup_count; k++) {
+        /* Writers first: subgroup 0 (which clears zero-initialised
+         * Workgroup variables), then the others from the last. */
+        uint32_t g = run->writers_first && k ? shader->subgroup_count - k : k;
         if (slot->status[g] != VKMM_SHADER_YIELDED)
             continue;
         /* Strict mode: after the first turn, a subgroup sometimes sits out
@@ -313,6 +317,13 @@ static uint64_t workgroup_order(uint64_t i, uint64_t groups, uint64_t seed)
     return (uint64_t)(product % groups);
 }
 
+/* The workgroup that starts `i`-th: the seeded order, or, writers first,
+ * that order backwards. */
+static uint64_t workgroup_at(const struct dispatch_run *run, uint64_t i, uint64_t groups)
+{
+    return workgroup_order(run->writers_first ? groups - 1 - i : i, groups, run->seed);
+}
+
 /* The workgroups [first, end) of the seeded order (of `groups`) run in
  * turns on `resident` slots. */
 static void run_resident(struct dispatch_run *run, struct workgroup_slot *slots, unsigned resident, uint64_t first,
@@ -322,7 +333,7 @@ static void run_resident(struct dispatch_run *run, struct workgroup_slot *slots,
     unsigned active = 0;
     bool busy[VKMM_RESIDENT_WORKGROUPS] = { false };
     for (unsigned r = 0; r < resident && next < end; r++, next++, active++) {
-        start_workgroup(run, &slots[r], workgroup_order(next, groups, run->seed));
+        start_workgroup(run, &slots[r], workgroup_at(run, next, groups));
         busy[r] = true;
     }
     uint64_t random = (run->seed + 1) * 0xD1B54A32D192ED03ull;
@@ -354,7 +365,7 @@ static void run_resident(struct dispatch_run *run, struct workgroup_slot *slots,
             if (run->monitor)
                 vkmm_device_monitor_workgroup_done(run->monitor, slots[r].invocation.workgroup_tag);
             if (next < end) {
-                start_workgroup(run, &slots[r], workgroup_order(next++, groups, run->seed));
+                start_workgroup(run, &slots[r], workgroup_at(run, next++, groups));
             } else {
                 busy[r] = false;
                 active--;
@@ -487,11 +498,11 @@ static struct workgroup_slot *make_slots(const struct dispatch_run *run, unsigne
 }
 
 /* Strict mode: the resident workgroups in turns on this thread; races in
- * Workgroup memory become reports. */
-static void run_strict(struct vkmm_device *device, const struct vkmm_strict_command *command, struct dispatch_run *run,
-                       unsigned resident, uint64_t groups)
+ * Workgroup memory go to `races` (NULL: no strict engine, no workgroup
+ * monitors). */
+static void run_strict(struct vkmm_device *device, struct dispatch_run *run, unsigned resident, uint64_t groups,
+                       struct vkmm_workgroup_races *races)
 {
-    struct vkmm_workgroup_races *races = device->strict ? calloc(1, sizeof(*races)) : NULL;
     /* Without workgroup monitors, no `shared` atomic reaches the device
      * monitor: its acquires count every release (happens_before.h). */
     if (!races && run->monitor)
@@ -501,10 +512,9 @@ static void run_strict(struct vkmm_device *device, const struct vkmm_strict_comm
         run_resident(run, slots, resident, 0, groups, groups);
     else
         lose_for_memory(device, groups);
-    if (slots && races && (races->count || races->has_narrow_read))
-        vkmm_strict_report_workgroup_races(device->strict, command, races);
     free_slots(slots, resident);
-    free(races);
+    if (run->monitor)
+        vkmm_device_monitor_end_dispatch(run->monitor);
 }
 
 /* --- Strict mode: a dispatch in parts ---------------------------------------- */
@@ -747,6 +757,26 @@ static struct vkmm_dispatch_mirror *strict_begin(struct vkmm_execution *x, const
     return mirror;
 }
 
+/* DESIGN §3 "Manifest" for anti-dependencies (device_monitor.h): a racing
+ * read of an in-place update (`a[i] = a[i + 1] + 1`) sees the newer bytes
+ * where its writer ran first, but the seeded order ran every such read
+ * first and no read saw a newer value — so the dispatch's answer is the
+ * one its author meant.  Then it runs again (its bytes made again what the
+ * read path gave) with the orders reversed: workgroups last to first, the
+ * subgroups of each from the last (subgroup 0 still first, as it clears
+ * zero-initialised variables).  Not after a lost device or the watchdog. */
+static bool runs_writers_first(const struct dispatch_run *run, const struct vkmm_workgroup_races *races)
+{
+    if (!run->monitor || run->writers_first || vkmm_device_monitor_lost(run->monitor) ||
+        atomic_load(&run->watchdog->over))
+        return false;
+    bool read_first, seen_newer;
+    vkmm_device_monitor_anti_dependency(run->monitor, &read_first, &seen_newer);
+    read_first |= races && races->updates_read_first;
+    seen_newer |= races && races->updates_seen_newer;
+    return read_first && !seen_newer;
+}
+
 /* Strict mode: the resident workgroups run in turns on this thread, under
  * the bridge's monitors (the shader runs on device bytes that hold what its
  * read paths see; what it changes becomes its writes). */
@@ -772,12 +802,29 @@ static void run_in_turns(struct vkmm_execution *x, const struct vkmm_command *co
             return;
         }
     }
-    run_strict(device, device->strict ? &strict_command : NULL, run, threads, groups);
-    if (run->monitor) {
-        vkmm_device_monitor_end_dispatch(run->monitor);
-        if (vkmm_device_monitor_lost(run->monitor))
-            lose_for_memory(device, groups);
+    struct vkmm_workgroup_races *races = device->strict ? calloc(1, sizeof(*races)) : NULL;
+    if (device->strict && !races) {
+        lose_for_memory(device, groups);
+        vkmm_strict_dispatch_finish(mirror);
+        return;
     }
+    run_strict(device, run, threads, groups, races);
+    if (mirror && runs_writers_first(run, races)) {
+        vkmm_strict_dispatch_restart(mirror, 0);
+        memset(races, 0, sizeof(*races));
+        run->writers_first = true;
+        run_strict(device, run, threads, groups, races);
+        vkmm_log(&device->base, VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT,
+                 VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT, "VKMM-STRICT-WRITERS-FIRST",
+                 "vkCmdDispatch of %llu workgroups ran again with its workgroups and subgroups in reverse order: "
+                 "an in-place update's read raced with another invocation's later write and read the old value",
+                 (unsigned long long)groups);
+    }
+    if (races && (races->count || races->has_narrow_read))
+        vkmm_strict_report_workgroup_races(device->strict, &strict_command, races);
+    free(races);
+    if (run->monitor && vkmm_device_monitor_lost(run->monitor))
+        lose_for_memory(device, groups);
     if (mirror)
         vkmm_strict_dispatch_finish(mirror);
 }

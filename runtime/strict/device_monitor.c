@@ -72,6 +72,7 @@ void vkmm_device_monitor_begin(struct vkmm_device_monitor *m, struct vkmm_device
     vkmm_happens_before_begin(m->order);
     vkmm_happens_before_subgroup_width(m->order, subgroup_width);
     m->unordered_stale_reads = 0;
+    m->updates_read_first = m->updates_seen_newer = false;
     m->lost = false;
     m->hopeless_reads = 0;
     m->hopeless[0] = 0;
@@ -125,14 +126,14 @@ static inline bool another_agent(uint32_t owner, uint16_t owner_invoker, uint32_
 }
 
 /* The site index of an instruction (0 when the table is full). */
-static uint32_t site_index(struct vkmm_device_monitor *m, uint32_t word, const char *text)
+static uint32_t site_index(struct vkmm_device_monitor *m, uint32_t word, const char *text, bool updated_after)
 {
     for (uint32_t i = 1; i <= m->site_count; i++)
         if (m->sites[i].word == word)
             return i;
     if (m->site_count == VKMM_DEVICE_MAX_SITES)
         return 0;
-    m->sites[++m->site_count] = (struct site){ word, text };
+    m->sites[++m->site_count] = (struct site){ word, text, updated_after };
     return m->site_count;
 }
 
@@ -197,11 +198,13 @@ static void record(struct vkmm_device_monitor *m, uint64_t offset, uint32_t owne
                                             .workgroup = a->tag - 1, .invocation = invocation_at(a, offset),
                                             .write = a->write, .private_ = a->private_ };
     bool in_order = other.word <= self.word;
+    const struct vkmm_device_race_access *first = in_order ? &other : &self, *second = in_order ? &self : &other;
     races->race[races->count++] = (struct vkmm_device_race){
-        .earlier = in_order ? other : self,
-        .later = in_order ? self : other,
+        .earlier = *first,
+        .later = *second,
         .offset = offset,
         .bytes = bytes,
+        .in_place_update = !first->write && second->write && (in_order ? earlier_site : this_site)->updated_after,
     };
 }
 
@@ -279,6 +282,36 @@ static void record_unordered(struct vkmm_device_monitor *m, const struct vkmm_un
     };
 }
 
+/* Anti-dependencies (DESIGN §3 "Manifest").  A private read of an
+ * in-place update (`a[i] = a[i + 1] + 1`: its invocation stores to the
+ * variable after it, VKMM_ACCESS_UPDATED_AFTER) that races with a write
+ * coming later in the module means to read the old value: it sees the
+ * newer bytes instead — the model lets a racing read return either — so
+ * the race shows as a wrong answer, where the stalest value would be the
+ * one the author meant.  `owner` holds the site of the bytes' last write. */
+static bool sees_later_update(struct vkmm_device_monitor *m, uint32_t writer_site, const struct access *a)
+{
+    const struct site *writer = &m->sites[writer_site], *reader = &m->sites[a->site];
+    if (!reader->updated_after || writer->word <= reader->word)
+        return false;
+    m->updates_seen_newer = true;
+    return true;
+}
+
+/* A write racing with such a read that ran first: the read saw the old
+ * value, and the dispatch may run again with writers first (dispatch.c). */
+static void note_update_read_first(struct vkmm_device_monitor *m, uint32_t reader_site, const struct access *a)
+{
+    const struct site *reader = &m->sites[reader_site];
+    m->updates_read_first |= reader->updated_after && reader->word < m->sites[a->site].word;
+}
+
+void vkmm_device_monitor_anti_dependency(const struct vkmm_device_monitor *m, bool *read_first, bool *seen_newer)
+{
+    *read_first = m->updates_read_first;
+    *seen_newer = m->updates_seen_newer;
+}
+
 /* Records the access of `count` bytes whose owner state is `owner` with
  * invoker `owner_invoker` (the same for all of them; the access's
  * invocation is one for all of them too) and returns their new state and
@@ -292,7 +325,12 @@ static uint32_t access_state(struct vkmm_device_monitor *m, uint64_t offset, uin
     uint16_t self = invoker_of(a->invocation);
     if (another_agent(owner, owner_invoker, a->tag, self) && conflicts(seen, a->write, a->private_)) {
         record(m, offset, owner, owner_invoker, a, count);
-        *stale |= !a->write && a->private_;
+        /* The bytes' state holds the site of their last write, or, when
+         * no one wrote them, of their last read. */
+        uint32_t site = owner >> SITE_SHIFT & SITE_MASK;
+        *stale |= !a->write && a->private_ && !sees_later_update(m, site, a);
+        if (a->write && !(seen & (PRIVATE_WRITE | SHARED_WRITE)))
+            note_update_read_first(m, site, a);
     }
     uint32_t kind = a->write ? (a->private_ ? PRIVATE_WRITE : SHARED_WRITE)
                              : (a->private_ ? PRIVATE_READ : SHARED_READ);
@@ -652,6 +690,11 @@ static bool racing_read_stale(struct vkmm_device_monitor *m)
     return false;
 }
 
+static uint32_t site_of(const struct vkmm_device_monitor *m, const struct vkmm_unordered *u)
+{
+    return u->site <= m->site_count ? u->site : 0;
+}
+
 /* A non-private, non-atomic access judged by happens-before between
  * workgroups (happens_before.h).  A read racing with a write of another
  * workgroup that nothing orders before it reads, like a racing private
@@ -663,13 +706,17 @@ static bool racing_read_stale(struct vkmm_device_monitor *m)
 static void judge_order(struct vkmm_device_monitor *m, uint64_t at, uint32_t size, uint32_t flags, struct access *a,
                         bool *stale, bool *racing_write)
 {
-    struct vkmm_unordered earlier;
+    struct vkmm_unordered earlier = { 0 };
     note_pointer_semantics(m, flags, a);
     if ((flags & VKMM_WORKGROUP_READ) &&
-        (unordered(m, at, size, false, a, &earlier) || unseen(m, at, size, flags, a, &earlier)))
+        (unordered(m, at, size, false, a, &earlier) || unseen(m, at, size, flags, a, &earlier)) &&
+        !(earlier.write && sees_later_update(m, site_of(m, &earlier), a)))
         *stale |= racing_read_stale(m);
-    if ((flags & VKMM_WORKGROUP_WRITE) && unordered(m, at, size, true, a, &earlier))
+    if ((flags & VKMM_WORKGROUP_WRITE) && unordered(m, at, size, true, a, &earlier)) {
         *racing_write = earlier.write;
+        if (!earlier.write)
+            note_update_read_first(m, site_of(m, &earlier), a);
+    }
 }
 
 /* An atomic's part in happens-before between workgroups: only atomics at
@@ -732,7 +779,7 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
     uint32_t size = size_flags & 0xffff, flags = size_flags >> 16;
     struct access a = {
         .tag = monitor_tag(workgroup_tag),
-        .site = site_index(m, (uint32_t)(site >> 32), text),
+        .site = site_index(m, (uint32_t)(site >> 32), text, (flags & VKMM_ACCESS_UPDATED_AFTER) != 0),
         .private_ = (flags & VKMM_ACCESS_PRIVATE) != 0,
     };
     uintptr_t base = (uintptr_t)m->base;

@@ -51,6 +51,10 @@ struct vkmm_device_race {
      * (happens_before.h); `why` is an enum vkmm_unordered_why. */
     bool unordered;
     uint8_t why;
+    /* `earlier` is the read of an in-place update (its invocation stores
+     * to the variable after it, VKMM_ACCESS_UPDATED_AFTER) and `later` a
+     * write: the report says so. */
+    bool in_place_update;
 };
 
 #define VKMM_DEVICE_MAX_RACES 32
@@ -156,3 +160,10 @@ uint64_t vkmm_device_monitor_writes(const struct vkmm_device_monitor *m);
 const char *vkmm_device_monitor_hopeless(const struct vkmm_device_monitor *m);
 /* Did the levels run out of memory in this dispatch (a store may be lost)? */
 bool vkmm_device_monitor_lost(const struct vkmm_device_monitor *m);
+/* Anti-dependencies in the dispatch so far: a private read of an in-place
+ * update (`a[i] = a[i + 1] + 1`) racing with another invocation's write
+ * that comes later in the module.  *read_first: such a read ran before
+ * the write and read the old value (the one its author meant);
+ * *seen_newer: such a read ran after the write and saw it (the race
+ * manifested). */
+void vkmm_device_monitor_anti_dependency(const struct vkmm_device_monitor *m, bool *read_first, bool *seen_newer);

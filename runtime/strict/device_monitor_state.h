@@ -56,6 +56,7 @@ _Static_assert((SPLIT & TAG_MASK) == 0 && SPLIT != 0, "SPLIT is no byte's state"
 struct site {
     uint32_t word;
     const char *text;
+    bool updated_after; /* a load of an in-place update (VKMM_ACCESS_UPDATED_AFTER) */
 };
 
 /* A word an early store wrote (compiler/early_stores.c) and the state it
@@ -95,6 +96,8 @@ struct vkmm_device_monitor {
      * VKMM_HOPELESS_READS one sees the newer bytes, so that a spin on a
      * racing (coherent, non-atomic) flag still ends (the race is reported). */
     uint64_t unordered_stale_reads;
+    /* Anti-dependencies seen (vkmm_device_monitor_anti_dependency). */
+    bool updates_read_first, updates_seen_newer;
     bool lost;                                    /* the levels ran out of memory */
     /* Reads that returned stale bytes for good, one after the other, with
      * no write and no fresh read between: every invocation that runs spins

@@ -547,7 +547,16 @@ static void describe_private_race(const struct vkmm_strict_grid *grid, const str
     bool neither = r->earlier.private_ && r->later.private_;
     bool one_workgroup = r->earlier.workgroup != UINT32_MAX && r->earlier.workgroup == r->later.workgroup;
     const char *which = neither ? "both are" : r->earlier.private_ ? "the first is" : "the second is";
-    if (one_workgroup)
+    if (r->in_place_update)
+        snprintf(hazard->missing, sizeof(hazard->missing),
+                 "an in-place update: each invocation makes the %s of %s before the %s of %s, but nothing orders "
+                 "one invocation's read before another's write of the same bytes (%s), so a neighbour that runs "
+                 "first overwrites the value before it is read; read from one buffer and write another, or, "
+                 "inside one workgroup, put barrier() between the read and the write (with the buffer coherent "
+                 "and memoryBarrierBuffer() before it)",
+                 device_race_verb(&r->earlier), r->earlier.text, device_race_verb(&r->later), r->later.text,
+                 one_workgroup ? "different invocations of one workgroup" : "different workgroups of one dispatch");
+    else if (one_workgroup)
         snprintf(hazard->missing, sizeof(hazard->missing),
                  "the %s of %s and the %s of %s by different invocations of one workgroup cannot be synchronized: "
                  "%s private (not coherent, no NonPrivatePointer, not atomic), and barriers do not order private "

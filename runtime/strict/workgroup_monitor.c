@@ -427,6 +427,9 @@ static inline bool read_cell(struct vkmm_workgroup_monitor *m, struct cell *b, u
         struct access writer = last_writer(m, b);
         vkmm_workgroup_monitor_record(m, offset, width, &writer, a);
         stale = !a->atomic && b->writer_word < a->word && !early_store_seen(m, b, a->word, offset);
+        /* A write later in the module, made first: this read sees it (the
+         * anti-dependency manifests). */
+        m->races->updates_seen_newer |= !a->atomic && b->writer_word > a->word;
     } else if (a->atomic && !plain_write_ordered(m, b, a)) {
         struct access writer = last_plain_writer(m, b);
         vkmm_workgroup_monitor_record(m, offset, width, &writer, a);
@@ -460,6 +463,7 @@ static inline bool read_cell(struct vkmm_workgroup_monitor *m, struct cell *b, u
          * (atomics do not race with each other): the report names it. */
         b->reader_word = a->word;
         b->reader_text = a->text;
+        b->reader_updates = a->updated_after;
     }
     b->plain_read |= !a->atomic;
     return stale;
@@ -492,6 +496,9 @@ static inline void write_cell(struct vkmm_workgroup_monitor *m, struct cell *b, 
     if (!reads_ordered(m, b, a) && !(a->atomic && !b->plain_read)) {
         struct access reader = some_reader(m, b, a);
         vkmm_workgroup_monitor_record(m, offset, width, &reader, a);
+        /* An in-place update's read ran before this later write and read
+         * the old value: the value its author meant. */
+        m->races->updates_read_first |= b->plain_read && b->reader_updates && b->reader_word < a->word;
     }
     if (!a->atomic) {
         b->plain_writer = NOBODY;
@@ -619,6 +626,7 @@ static struct access lane_access(const struct vkmm_workgroup_monitor *m, uint32_
         .text = text,
         .atomic = (flags & VKMM_WORKGROUP_ATOMIC) != 0,
         .early = (flags & VKMM_ACCESS_EARLY_STORE) != 0,
+        .updated_after = (flags & VKMM_ACCESS_UPDATED_AFTER) != 0,
         .narrow = (flags & VKMM_ACCESS_NARROW_ATOMIC) != 0,
         .atomic_sync = (flags & VKMM_ACCESS_ATOMIC_SYNC) != 0,
     };

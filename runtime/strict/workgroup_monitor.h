@@ -61,6 +61,12 @@ struct vkmm_workgroup_races {
      * report per bug). */
     bool has_narrow_read;
     struct vkmm_workgroup_race narrow_read;
+    /* Anti-dependencies (an in-place update's read racing with another
+     * invocation's write that comes later in the module): one whose read
+     * ran first and read the old value, and one whose read saw the newer
+     * bytes (the race manifested).  With the first and not the second, the
+     * dispatch runs again writers first (runtime/exec/dispatch.c). */
+    bool updates_read_first, updates_seen_newer;
 };
 
 struct vkmm_workgroup_monitor;

@@ -37,6 +37,7 @@ struct cell {
     bool writer_narrow;       /* the last write was an atomic of Subgroup scope (VKMM_ACCESS_NARROW_ATOMIC) */
     bool writer_early;        /* the last write went before a load ahead of it (VKMM_ACCESS_EARLY_STORE) */
     bool split;               /* words only: the state is in the four byte cells */
+    bool reader_updates;      /* the last plain read was of an in-place update (VKMM_ACCESS_UPDATED_AFTER) */
     uint32_t old;             /* the value at the start of the interval (its low byte for a byte cell) */
     uint32_t kept;            /* of two racing writes, the first's value */
     uint32_t writer_word, reader_word;
@@ -123,6 +124,7 @@ struct access {
     uint32_t invocation, subgroup, word;
     const char *text;
     bool write, atomic, early;
+    bool updated_after; /* a load its invocation follows with a store to the variable (VKMM_ACCESS_UPDATED_AFTER) */
     bool narrow;      /* an atomic of Subgroup scope */
     bool atomic_sync; /* the module's fences or atomics may order Workgroup memory (VKMM_ACCESS_ATOMIC_SYNC) */
     uint32_t moment;  /* an earlier access: the sync moment it was made at */

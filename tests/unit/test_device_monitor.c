@@ -800,6 +800,80 @@ static void test_racing_last_read_sees_an_early_store_on_some_seeds(void **state
     assert_in_range(fresh, 1, 15);
 }
 
+/* Anti-dependencies: a racing private read of an in-place update
+ * (VKMM_ACCESS_UPDATED_AFTER) sees another workgroup's write whose
+ * instruction comes later in the module (not moved, on seed 0 too); the
+ * same read without the mark, or of a write earlier in the module, reads
+ * the bytes from before the dispatch.  The race is recorded either way. */
+static bool update_read_moves(uint32_t read_flags, uint32_t write_word, bool *seen_newer)
+{
+    struct fixture f;
+    fixture_begin(&f);
+    uint64_t addresses[WIDTH];
+    uint32_t at[WIDTH] = { 200 };
+    monitor_access(f.m, f.memory, addresses, 1, at, 4, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_PRIVATE, 2, write_word, 0);
+    store(addresses, 1, at, 4, 0x40);
+    int64_t moved = monitor_access(f.m, f.memory, addresses, 1, at, 4,
+                                   VKMM_WORKGROUP_READ | VKMM_ACCESS_PRIVATE | read_flags, 1, 15, 0);
+    assert_int_equal(f.races.count, 1);
+    assert_int_equal(f.races.race[0].in_place_update, write_word > 15 && (read_flags & VKMM_ACCESS_UPDATED_AFTER));
+    bool read_first;
+    vkmm_device_monitor_anti_dependency(f.m, &read_first, seen_newer);
+    assert_false(read_first);
+    if (moved)
+        assert_memory_equal((const uint8_t *)(uintptr_t)addresses[0], f.before + 200, 4);
+    else
+        assert_memory_not_equal((const uint8_t *)(uintptr_t)addresses[0], f.before + 200, 4);
+    vkmm_device_monitor_end_dispatch(f.m);
+    vkmm_device_monitor_clear(f.m, f.memory, DEVICE);
+    vkmm_device_monitor_destroy(f.m);
+    return moved != 0;
+}
+
+static void test_in_place_update_read_sees_the_later_write(void **state)
+{
+    (void)state;
+    bool seen_newer;
+    assert_false(update_read_moves(VKMM_ACCESS_UPDATED_AFTER, 17, &seen_newer));
+    assert_true(seen_newer);
+    assert_true(update_read_moves(0, 17, &seen_newer)); /* not an update: the stalest value */
+    assert_false(seen_newer);
+    assert_true(update_read_moves(VKMM_ACCESS_UPDATED_AFTER, 13, &seen_newer)); /* a write earlier in the module */
+    assert_false(seen_newer);
+}
+
+/* Such a read that ran first, then another workgroup's write later in the
+ * module: noted as read first (the dispatch would run again, writers
+ * first); a write earlier in the module, or a read without the mark, is
+ * not. */
+static bool update_read_first(uint32_t read_flags, uint32_t write_word)
+{
+    struct fixture f;
+    fixture_begin(&f);
+    uint64_t addresses[WIDTH];
+    uint32_t at[WIDTH] = { 200 };
+    monitor_access(f.m, f.memory, addresses, 1, at, 4, VKMM_WORKGROUP_READ | VKMM_ACCESS_PRIVATE | read_flags, 1, 15,
+                   0);
+    monitor_access(f.m, f.memory, addresses, 1, at, 4, VKMM_WORKGROUP_WRITE | VKMM_ACCESS_PRIVATE, 2, write_word, 0);
+    store(addresses, 1, at, 4, 0x40);
+    assert_int_equal(f.races.count, 1);
+    bool read_first, seen_newer;
+    vkmm_device_monitor_anti_dependency(f.m, &read_first, &seen_newer);
+    assert_false(seen_newer);
+    vkmm_device_monitor_end_dispatch(f.m);
+    vkmm_device_monitor_clear(f.m, f.memory, DEVICE);
+    vkmm_device_monitor_destroy(f.m);
+    return read_first;
+}
+
+static void test_in_place_update_read_first_is_noted(void **state)
+{
+    (void)state;
+    assert_true(update_read_first(VKMM_ACCESS_UPDATED_AFTER, 17));
+    assert_false(update_read_first(VKMM_ACCESS_UPDATED_AFTER, 13));
+    assert_false(update_read_first(0, 17));
+}
+
 /* --- Against the per-byte reference ------------------------------------------------------ */
 
 static uint64_t next(uint64_t *rng)
@@ -1032,6 +1106,8 @@ int main(void)
         cmocka_unit_test(test_span_over_split_words_keeps_each_bytes_history),
         cmocka_unit_test(test_invocations_of_one_workgroup_race),
         cmocka_unit_test(test_racing_last_read_sees_an_early_store_on_some_seeds),
+        cmocka_unit_test(test_in_place_update_read_sees_the_later_write),
+        cmocka_unit_test(test_in_place_update_read_first_is_noted),
         cmocka_unit_test(test_word_states_match_byte_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
