@@ -137,6 +137,9 @@ static int generate(struct spv_module *m, const struct vkmm_compile_options *opt
     bool translated = spv_translate(&t);
     free(t.layouts);
     free(t.last_load);
+    free(t.stores);
+    free(t.spin_loop);
+    spv_reach_free(&t.reach);
     free(t.builtin_variable);
     free(t.builtin_component);
     t.layouts = NULL;

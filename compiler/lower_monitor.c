@@ -53,21 +53,58 @@ static bool read_again_later(struct tr *t, uint32_t pointer_id)
     return root < m->bound && t->last_load[root] > t->current_insn->offset + 1;
 }
 
-/* Whether the current OpLoad is followed, in its block, by an OpStore
- * through the same variable: an in-place update (`a[i] = a[i + 1] + 1`),
- * whose author means every such read to come before the neighbour's
- * write.  The monitors let a racing read of this kind see the newer bytes
- * (DESIGN §3 "Manifest": the value the program did not mean). */
+/* The entry function's OpStores with the variable each stores through,
+ * found once per module.  False when out of memory. */
+static bool list_stores(struct tr *t)
+{
+    struct spv_module *m = t->m;
+    uint32_t count = 0;
+    for (uint32_t b = 0; b < m->block_count; b++)
+        for (uint32_t i = m->blocks[b].first; i < m->blocks[b].last; i++)
+            count += m->insns[i].opcode == SpvOpStore && m->insns[i].word_count >= 3;
+    t->stores = malloc((count ? count : 1) * sizeof(*t->stores));
+    if (!t->stores)
+        return false;
+    for (uint32_t b = 0; b < m->block_count; b++) {
+        for (uint32_t i = m->blocks[b].first; i < m->blocks[b].last; i++) {
+            const struct spv_insn *insn = &m->insns[i];
+            if (insn->opcode == SpvOpStore && insn->word_count >= 3)
+                t->stores[t->store_count++] =
+                    (struct spv_store_site){ root_variable(t, spv_words(m, insn)[1]), i, b };
+        }
+    }
+    return true;
+}
+
+/* Can the store at instruction `store` (of block `store_block`) follow
+ * the load at `load` (of `load_block`) in its invocation?  Later in one
+ * block, or in a block the load's leads to without going round a loop
+ * (block_reach.c): not a store in another branch than the load's (a
+ * producer's store beside a consumer's load). */
+static bool store_follows(struct tr *t, uint32_t load, uint32_t load_block, uint32_t store, uint32_t store_block)
+{
+    if (store_block == load_block)
+        return store > load;
+    return spv_block_reaches(t->m, &t->reach, load_block, store_block);
+}
+
+/* Whether the current OpLoad is followed in its invocation by an OpStore
+ * through the same variable (store_follows): an in-place update
+ * (`a[i] = a[i + 1] + 1`), whose author means every such read to come
+ * before the neighbour's write.  The monitors let a racing read of this
+ * kind see the newer bytes (DESIGN §3 "Manifest": the value the program
+ * did not mean). */
 static bool updated_after(struct tr *t, uint32_t pointer_id)
 {
     struct spv_module *m = t->m;
     if (!t->current_insn || t->current_insn->opcode != SpvOpLoad || t->current_block >= m->block_count)
         return false;
-    uint32_t root = root_variable(t, pointer_id);
-    const struct spv_block *b = &m->blocks[t->current_block];
-    for (uint32_t i = (uint32_t)(t->current_insn - m->insns) + 1; i < b->last; i++) {
-        const struct spv_insn *insn = &m->insns[i];
-        if (insn->opcode == SpvOpStore && insn->word_count >= 3 && root_variable(t, spv_words(m, insn)[1]) == root)
+    if (!t->stores && !list_stores(t))
+        return false;
+    uint32_t root = root_variable(t, pointer_id), load = (uint32_t)(t->current_insn - m->insns);
+    for (uint32_t k = 0; k < t->store_count; k++) {
+        const struct spv_store_site *store = &t->stores[k];
+        if (store->root == root && store_follows(t, load, t->current_block, store->insn, store->block))
             return true;
     }
     return false;

@@ -115,8 +115,8 @@ enum vkmm_workgroup_access_flag {
      * "Data Race": atomics race unless each one's scope holds the other
      * invocation). */
     VKMM_ACCESS_NARROW_ATOMIC = 4096,
-    /* A load that its block follows with a store through the same variable
-     * (an in-place update): a racing read of it whose write comes later in
+    /* A load that its invocation follows with a store through the same
+     * variable (an in-place update): a racing read of it whose write comes later in
      * the module may see the newer bytes — the value the program did not
      * mean (runtime/strict/device_monitor.c, "anti-dependencies"). */
     VKMM_ACCESS_UPDATED_AFTER = 8192,

@@ -140,6 +140,21 @@ struct spv_block {
     LLVMBasicBlockRef llvm;
 };
 
+/* Which blocks each block leads to without a loop's back edge
+ * (block_reach.c), walked for a block when first asked. */
+struct spv_reach {
+    uint32_t words;   /* 64-bit words per block's set */
+    uint64_t *sets;   /* per block */
+    bool *walked;     /* per block: its set is made */
+    uint32_t *stack;
+};
+
+/* An OpStore: the variable it stores through (its pointer's root), its
+ * instruction and its block. */
+struct spv_store_site {
+    uint32_t root, insn, block;
+};
+
 /* Global variables other than builtin inputs, with where their storage is. */
 struct spv_variable {
     uint32_t id;
@@ -256,6 +271,11 @@ struct tr {
     uint32_t resume_count;
     uint32_t state_size;           /* bytes of subgroup state */
     struct tr_layout *layouts;     /* per pointer id */
+    /* For the in-place update mark (lower_monitor.c), made at its first
+     * question: the entry function's stores and where its blocks lead. */
+    struct spv_store_site *stores;
+    uint32_t store_count;
+    struct spv_reach reach;
     uint32_t *last_load;           /* per root variable id: word offset + 1 of the module's last OpLoad
                                       through it (lower_monitor.c, built at first use), 0: none */
     uint32_t *builtin_variable;    /* per pointer id: the builtin input variable it points into, or 0 */
@@ -264,6 +284,7 @@ struct tr {
     uint32_t current_line;
     const struct spv_insn *current_insn;
     bool yield_at_loops;            /* strict mode, coherent reads: every loop header is a suspension point */
+    bool *spin_loop;                /* strict mode: per instruction, an OpLoopMerge of a spin loop (spin_loops.c) */
     bool has_atomics;               /* the dispatcher rotates after spin-wait steps */
     LLVMValueRef loop_passes;       /* ptr to i32: loop-header passes, for the watchdog's poll */
     LLVMValueRef early_slot;        /* ptr to <W x i8> in the state: lanes whose store went early
@@ -441,8 +462,21 @@ bool tr_find_early_loads(struct tr *t);
 bool tr_stops_before(const struct tr *t, uint32_t index);
 bool tr_mark_slots(struct tr *t);
 bool tr_order_blocks(struct tr *t);
+/* Strict mode: marks the loop headers of loops that wait for another
+ * invocation through plain loads (spin_loops.c).  False: out of memory. */
+bool tr_find_spin_loops(struct tr *t);
+/* Does the subgroup yield at this OpLoopMerge (strict mode)? */
+bool tr_yields_at_loop(const struct tr *t, const struct spv_insn *insn);
 /* Where a subgroup may stop and be resumed later (translate_analysis.c). */
 bool spv_is_suspension_point(const struct tr *t, const struct spv_insn *insn);
 /* Marks the slots whose values live across a suspension point, which must
  * be kept in the subgroup's state (suspension_liveness.c). */
 bool spv_mark_suspension_liveness(struct tr *t);
+/* The entry function's control flow (block_reach.c): a block's successors
+ * as block indices (UINT32_MAX: a label that is no block), and whether
+ * block `from` leads to block `to` along forward edges (a block leads to
+ * itself; past 4,096 blocks or out of memory only to itself). */
+#define SPV_MAX_SUCCESSORS 256
+uint32_t spv_block_successors(const struct spv_module *m, uint32_t block, uint32_t *out);
+bool spv_block_reaches(const struct spv_module *m, struct spv_reach *r, uint32_t from, uint32_t to);
+void spv_reach_free(struct spv_reach *r);

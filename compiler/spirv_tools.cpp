@@ -153,6 +153,29 @@ bool reads_coherent_memory(const std::vector<uint32_t> &words)
     return false;
 }
 
+// Does the module have a loop, and memory that another invocation may write
+// (StorageBuffer, Uniform, Workgroup or PhysicalStorageBuffer)?  A loop that
+// only reads such memory may wait for another invocation even through plain
+// loads (a racing spin on a non-coherent flag): dead-code elimination would
+// delete it, and strict mode could not report that it can never end.
+bool may_wait_in_a_loop(const std::vector<uint32_t> &words)
+{
+    bool loop = false, shared = false;
+    for (size_t at = 5; at < words.size();) {
+        uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
+        if (count == 0 || at + count > words.size())
+            break;
+        loop |= opcode == SpvOpLoopMerge;
+        if (opcode == SpvOpTypePointer && count > 2) {
+            uint32_t storage = words[at + 2];
+            shared |= storage == SpvStorageClassStorageBuffer || storage == SpvStorageClassUniform ||
+                      storage == SpvStorageClassWorkgroup || storage == SpvStorageClassPhysicalStorageBuffer;
+        }
+        at += count;
+    }
+    return loop && shared;
+}
+
 // Function variables to SSA values where possible, dead code removed (not
 // loops that may wait for another invocation).
 bool to_ssa(const std::vector<uint32_t> &in, std::vector<uint32_t> *out, char *error, size_t error_size)
@@ -165,7 +188,7 @@ bool to_ssa(const std::vector<uint32_t> &in, std::vector<uint32_t> *out, char *e
         .RegisterPass(spvtools::CreateLocalSingleStoreElimPass())
         .RegisterPass(spvtools::CreateScalarReplacementPass())
         .RegisterPass(spvtools::CreateSSARewritePass());
-    if (!reads_coherent_memory(in))
+    if (!reads_coherent_memory(in) && !may_wait_in_a_loop(in))
         optimizer.RegisterPass(spvtools::CreateAggressiveDCEPass());
     optimizer.RegisterPass(spvtools::CreateDeadBranchElimPass());
     return run_passes(optimizer, in, out, messages, error, error_size);

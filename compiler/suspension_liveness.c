@@ -20,27 +20,6 @@ struct liveness {
 static void set_bit(uint64_t *set, uint32_t i) { set[i / 64] |= 1ull << (i % 64); }
 static bool has_bit(const uint64_t *set, uint32_t i) { return (set[i / 64] >> (i % 64)) & 1; }
 
-static uint32_t successors(const struct spv_module *m, uint32_t block, uint32_t *out)
-{
-    const struct spv_insn *term = &m->insns[m->blocks[block].last];
-    const uint32_t *w = spv_words(m, term);
-    uint32_t n = 0;
-    if (term->opcode == SpvOpBranch)
-        out[n++] = w[1];
-    else if (term->opcode == SpvOpBranchConditional) {
-        out[n++] = w[2];
-        out[n++] = w[3];
-    } else if (term->opcode == SpvOpSwitch) {
-        out[n++] = w[2];
-        unsigned literal_words = (term->word_count - 3u) % 2 == 0 ? 1 : 2;
-        for (uint32_t k = 3 + literal_words; k < term->word_count && n < 255; k += literal_words + 1)
-            out[n++] = w[k];
-    }
-    for (uint32_t i = 0; i < n; i++)
-        out[i] = m->block_of_label[out[i]] ? m->block_of_label[out[i]] - 1 : UINT32_MAX;
-    return n;
-}
-
 /* Calls use(index) for every candidate the instruction reads. */
 static void for_each_use(const struct spv_module *m, const struct liveness *l, const struct spv_insn *insn,
                          uint64_t *set)
@@ -56,8 +35,8 @@ static void for_each_use(const struct spv_module *m, const struct liveness *l, c
 /* Phi operands that `block` feeds into its successors' phis. */
 static void phi_uses(const struct spv_module *m, const struct liveness *l, uint32_t block, uint64_t *set)
 {
-    uint32_t succ[256];
-    uint32_t n = successors(m, block, succ);
+    uint32_t succ[SPV_MAX_SUCCESSORS];
+    uint32_t n = spv_block_successors(m, block, succ);
     for (uint32_t s = 0; s < n; s++) {
         if (succ[s] == UINT32_MAX)
             continue;
@@ -102,8 +81,8 @@ static void solve(const struct tr *t, struct liveness *l)
         changed = false;
         for (uint32_t b = m->block_count; b-- > 0;) {
             uint64_t *out = &l->out[b * l->words], *in = &l->in[b * l->words];
-            uint32_t succ[256];
-            uint32_t n = successors(m, b, succ);
+            uint32_t succ[SPV_MAX_SUCCESSORS];
+            uint32_t n = spv_block_successors(m, b, succ);
             for (uint32_t s = 0; s < n; s++) {
                 if (succ[s] == UINT32_MAX)
                     continue;

@@ -393,7 +393,7 @@ static bool translate_instruction(struct tr *t, const struct spv_insn *insn)
     case SpvOpLoopMerge:
         /* The end of a loop header: strict mode lets other work run here
          * when the module reads coherent memory. */
-        if (t->yield_at_loops)
+        if (tr_yields_at_loop(t, insn))
             emit_suspension(t, VKMM_SHADER_YIELDED, false);
         return true;
     case SpvOpLine:
@@ -840,6 +840,8 @@ bool spv_translate(struct tr *t)
 {
     struct spv_module *m = t->m;
     t->yield_at_loops = t->options->suspend_at_atomics && tr_reads_coherent_memory(m);
+    if (t->options->suspend_at_atomics && !t->yield_at_loops && !tr_find_spin_loops(t))
+        return spv_fail(t->error, "out of host memory");
     for (uint32_t i = 0; i < m->insn_count; i++) {
         m->has_barrier |= spv_is_suspension_point(t, &m->insns[i]);
         t->has_atomics |= spv_is_atomic(m->insns[i].opcode);

@@ -17,10 +17,15 @@ bool spv_is_atomic(uint16_t opcode)
 /* Where a subgroup may stop and be resumed later: control barriers, and
  * atomics when the runtime asks (strict mode interleaves invocations there,
  * so a workgroup spinning on a flag set by another still progresses). */
+bool tr_yields_at_loop(const struct tr *t, const struct spv_insn *insn)
+{
+    return t->yield_at_loops || (t->spin_loop && t->spin_loop[insn - t->m->insns]);
+}
+
 bool spv_is_suspension_point(const struct tr *t, const struct spv_insn *insn)
 {
     return insn->opcode == SpvOpControlBarrier || (t->options->suspend_at_atomics && spv_is_atomic(insn->opcode)) ||
-           (t->yield_at_loops && insn->opcode == SpvOpLoopMerge);
+           (insn->opcode == SpvOpLoopMerge && tr_yields_at_loop(t, insn));
 }
 
 /* Does the module read memory another invocation may write while it runs

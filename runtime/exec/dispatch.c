@@ -44,6 +44,9 @@ struct watchdog {
     /* A part of a dispatch in parts: its monitor, its writes at the last
      * poll, and polls since one of them changed (gave_up: too many). */
     const struct vkmm_device_monitor *part_monitor;
+    /* Strict mode: the monitor of the dispatch run in turns (a part's is
+     * part_monitor), asked at each poll whether a spin can never end. */
+    const struct vkmm_device_monitor *monitor;
     uint64_t part_writes;
     uint32_t quiet_polls;
     bool gave_up;
@@ -104,6 +107,23 @@ static void fill_pattern(uint8_t *bytes, size_t size, uint64_t seed)
     }
 }
 
+/* A loop that polls may spin on a private flag that it can never see
+ * change (device_monitor.c, note_private_spin): the dispatch ends now, with
+ * the monitor's text, rather than at the time limit. */
+static bool spins_for_ever(struct watchdog *w, const struct vkmm_shader_invocation *invocation)
+{
+    const struct vkmm_device_monitor *monitor = w->monitor ? w->monitor : w->part_monitor;
+    const char *hopeless = monitor ? vkmm_device_monitor_hopeless(monitor) : NULL;
+    if (!hopeless)
+        return false;
+    if (!atomic_flag_test_and_set(&w->claimed)) {
+        snprintf(w->hopeless, sizeof(w->hopeless), "%s", hopeless);
+        memcpy(w->workgroup, invocation->workgroup_id, sizeof(w->workgroup));
+    }
+    atomic_store(&w->over, true);
+    return true;
+}
+
 static uint64_t monotonic_ns(void)
 {
     struct timespec now;
@@ -123,6 +143,8 @@ static int32_t poll_watchdog(void *context, const struct vkmm_shader_invocation 
         atomic_store(&w->over, true);
         return 1;
     }
+    if (spins_for_ever(w, invocation))
+        return 1;
     if (!w->deadline_ns || monotonic_ns() < w->deadline_ns)
         return 0;
     if (!atomic_flag_test_and_set(&w->claimed)) {
@@ -797,6 +819,7 @@ static void run_in_turns(struct vkmm_execution *x, const struct vkmm_command *co
         struct vkmm_device_monitor *monitor = vkmm_strict_device_monitor(device->strict);
         run->levels = vkmm_device_monitor_levels(monitor);
         run->monitor = monitor;
+        run->watchdog->monitor = monitor;
         if (run_in_parts(device, mirror, run, groups)) {
             vkmm_strict_dispatch_finish(mirror);
             return;

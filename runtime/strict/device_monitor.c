@@ -1,5 +1,6 @@
 #include "device_monitor.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,8 @@ void vkmm_device_monitor_begin(struct vkmm_device_monitor *m, struct vkmm_device
     m->updates_read_first = m->updates_seen_newer = false;
     m->lost = false;
     m->hopeless_reads = 0;
+    m->spin_reads = 0;
+    m->hopeless_site = 0;
     m->hopeless[0] = 0;
     m->writes = 0;
     m->races = races;
@@ -282,13 +285,13 @@ static void record_unordered(struct vkmm_device_monitor *m, const struct vkmm_un
     };
 }
 
-/* Anti-dependencies (DESIGN §3 "Manifest").  A private read of an
+/* Anti-dependencies (DESIGN §3 "Manifest").  A read (private or not) of an
  * in-place update (`a[i] = a[i + 1] + 1`: its invocation stores to the
  * variable after it, VKMM_ACCESS_UPDATED_AFTER) that races with a write
  * coming later in the module means to read the old value: it sees the
  * newer bytes instead — the model lets a racing read return either — so
  * the race shows as a wrong answer, where the stalest value would be the
- * one the author meant.  `owner` holds the site of the bytes' last write. */
+ * one the author meant.  `writer_site`: the instruction of that write. */
 static bool sees_later_update(struct vkmm_device_monitor *m, uint32_t writer_site, const struct access *a)
 {
     const struct site *writer = &m->sites[writer_site], *reader = &m->sites[a->site];
@@ -417,6 +420,37 @@ static bool access_range(struct vkmm_device_monitor *m, uint64_t at, uint64_t si
     return stale;
 }
 
+/* The spin at `site` can never end: the dispatch's device-lost report
+ * names it and what it lacks, so the race records whose read it is go when
+ * the dispatch ends (one report per bug; DESIGN §3.4). */
+static void forget_races_read_by(struct vkmm_device_monitor *m, uint32_t site)
+{
+    struct vkmm_device_races *races = m->races;
+    uint32_t word = m->sites[site].word, kept = 0;
+    for (uint32_t i = 0; races && i < races->count; i++) {
+        const struct vkmm_device_race *r = &races->race[i];
+        bool spin = (r->earlier.word == word && !r->earlier.write) || (r->later.word == word && !r->later.write);
+        if (!spin)
+            races->race[kept++] = *r;
+    }
+    if (races)
+        races->count = kept;
+}
+
+/* Every invocation still running spins on the read at `site`, which can
+ * never see what it waits for: `format` says why (the device-lost text),
+ * and the race records of that read go at the dispatch's end. */
+static void declare_hopeless(struct vkmm_device_monitor *m, uint32_t site, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+static void declare_hopeless(struct vkmm_device_monitor *m, uint32_t site, const char *format, ...)
+{
+    m->hopeless_site = site;
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(m->hopeless, sizeof(m->hopeless), format, arguments);
+    va_end(arguments);
+}
+
 /* The lane's bytes through the dispatch's levels (dispatch_levels.h):
  * moves its address when a level holds them. */
 static bool access_levels(struct vkmm_device_monitor *m, uint64_t *address, uint64_t at, uint32_t size,
@@ -436,7 +470,7 @@ static bool access_levels(struct vkmm_device_monitor *m, uint64_t *address, uint
     if (judged && !(stale->stale && stale->for_good))
         m->hopeless_reads = 0;
     else if (judged && ++m->hopeless_reads == VKMM_HOPELESS_READS)
-        snprintf(m->hopeless, sizeof(m->hopeless),
+        declare_hopeless(m, a->site,
                  "every invocation still running spins on %s, which can never return the newer bytes %s: it "
                  "reads %s", m->sites[a->site].text,
                  stale->held ? "a finished invocation left in its cache (never made available)"
@@ -679,6 +713,47 @@ static void note_pointer_semantics(struct vkmm_device_monitor *m, uint32_t flags
         vkmm_happens_before_device_available(m->order, a->tag);
 }
 
+/* DESIGN §3.3 "no hangs": a private read racing with another
+ * invocation's write returns the bytes from before the dispatch, on every
+ * read (seed 0; other seeds as their coin decided for this instruction and
+ * word): a loop that waits for those bytes to change waits for ever.  Once
+ * one instruction read the same bytes so VKMM_HOPELESS_READS times in a row
+ * with no write to them between, the dispatch can never finish (dispatch.c
+ * polls the monitor from the spinning loop). */
+static void note_private_spin(struct vkmm_device_monitor *m, uint32_t site, uint64_t at, uint32_t size)
+{
+    if (m->spin_reads && m->spin_site == site && m->spin_at == at && m->spin_size == size) {
+        if (++m->spin_reads == VKMM_HOPELESS_READS && !m->hopeless[0])
+            declare_hopeless(m, site,
+                     "every invocation still running spins on %s, a private read (not coherent, no "
+                     "NonPrivatePointer, not atomic) of bytes another invocation wrote in this dispatch: a private "
+                     "read never sees another invocation's write inside a command; declare the flag coherent and "
+                     "read it with an acquire (or use atomics at a scope that holds both invocations)",
+                     m->sites[site].text ? m->sites[site].text : "a load");
+        return;
+    }
+    m->spin_site = site;
+    m->spin_at = at;
+    m->spin_size = size;
+    m->spin_reads = 1;
+}
+
+/* A write to the spin's bytes: the spin may yet end (its count starts
+ * again). */
+static void forget_spin_if_written(struct vkmm_device_monitor *m, const uint64_t *addresses, uint64_t lanes,
+                                   uint32_t size)
+{
+    for (uint64_t active = lanes; active; active &= active - 1) {
+        uint64_t at;
+        uint32_t lane = (uint32_t)__builtin_ctzll(active);
+        if (vkmm_lane_offset(addresses[lane], (uintptr_t)m->base, m->size, size, &at) &&
+            at < m->spin_at + m->spin_size && m->spin_at < at + size) {
+            m->spin_reads = 0;
+            return;
+        }
+    }
+}
+
 /* Does a racing read see the bytes from before the dispatch?  Yes, unless
  * such reads piled up with no write between (a spin on a racing flag: this
  * one then sees the newer bytes, so the spin ends). */
@@ -761,7 +836,7 @@ static bool order_atomic(struct vkmm_device_monitor *m, uint64_t at, uint32_t si
      * one of narrower scope never has to: a spin on it is hopeless. */
     bool in_workgroup = earlier.why == VKMM_UNORDERED_SUBGROUP_ATOMIC;
     if (!wide && ++m->hopeless_reads == VKMM_HOPELESS_READS)
-        snprintf(m->hopeless, sizeof(m->hopeless),
+        declare_hopeless(m, a->site,
                  "every invocation still running spins on %s, an atomic of %s whose value %s writes: atomics "
                  "whose scope does not hold both invocations need never see each other's writes (use %s)",
                  m->sites[a->site].text, in_workgroup ? "Subgroup scope" : "Workgroup scope (or narrower)",
@@ -792,6 +867,8 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         m->writes++;
         m->hopeless_reads = 0; /* something changes: the spinners may yet see it */
         m->unordered_stale_reads = 0;
+        if (m->spin_reads)
+            forget_spin_if_written(m, addresses, lanes, size);
     }
     if (flags & VKMM_WORKGROUP_ATOMIC)
         vkmm_happens_before_atomic_begins(m->order, a.tag, subgroup);
@@ -860,6 +937,8 @@ int64_t vkmm_device_monitor_access(void *monitor, uint64_t *addresses, uint64_t 
         }
         /* This lane reads what the bytes held before the dispatch: private
          * reads never see another invocation's writes inside a command. */
+        if (a.private_)
+            note_private_spin(m, a.site, at, size);
         uint8_t *view = m->view + lane * 64;
         m->peek(m->peek_user, at, size, view);
         addresses[lane] = (uintptr_t)view;
@@ -1009,6 +1088,8 @@ void vkmm_device_monitor_end_dispatch(struct vkmm_device_monitor *m)
             .subgroup_scope = lost[i].subgroup_scope,
         };
     }
+    if (m->hopeless[0])
+        forget_races_read_by(m, m->hopeless_site);
 }
 
 uint64_t vkmm_device_monitor_writes(const struct vkmm_device_monitor *m)

@@ -103,6 +103,13 @@ struct vkmm_device_monitor {
      * no write and no fresh read between: every invocation that runs spins
      * on a value it can never see (DESIGN §3.3 "no hangs"). */
     uint64_t hopeless_reads;
+    /* A spin on a private flag (note_private_spin): the instruction and
+     * bytes of the last racing private read, which returned the bytes from
+     * before the dispatch, and how many times in a row it did, with no
+     * write to those bytes between. */
+    uint32_t spin_site, spin_size;
+    uint64_t spin_at, spin_reads;
+    uint32_t hopeless_site; /* the read of the spin that can never end */
     char hopeless[384];
     uint64_t writes; /* write accesses in this dispatch (a part's progress, dispatch.c) */
     uint32_t subgroup_width;  /* lanes per subgroup: local invocation index = subgroup * width + lane */

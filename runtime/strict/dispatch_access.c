@@ -652,6 +652,58 @@ static const struct mirrored_range *range_holding(const struct vkmm_dispatch_mir
     return NULL;
 }
 
+/* One report per bug (DESIGN §3.4): races of a read and a write whose
+ * write is one instruction are one missing synchronization — a stencil's
+ * loads against its store (`a[i] = a[i - 1] + a[i + 1]`), a reduction's
+ * two loads against the store of its step.  The write's word, or 0 for two
+ * writes (or two reads). */
+static uint32_t write_of_pair(bool earlier_write, uint32_t earlier_word, bool later_write, uint32_t later_word)
+{
+    if (earlier_write == later_write)
+        return 0;
+    return earlier_write ? earlier_word : later_word;
+}
+
+/* Appends "; the same write races with the read of X too" to a report's
+ * `missing` text (while it fits). */
+static void add_other_read(char *missing, size_t size, const char *read_text)
+{
+    size_t used = strlen(missing);
+    if (used + 64 + strlen(read_text) < size)
+        snprintf(missing + used, size - used, "; the same write races with the read of %s too", read_text);
+}
+
+static uint32_t device_race_write(const struct vkmm_device_race *r)
+{
+    return write_of_pair(r->earlier.write, r->earlier.word, r->later.write, r->later.word);
+}
+
+/* Is device race `i` one of an earlier race's bug (same kind, same write)? */
+static bool device_race_joins_earlier(const struct vkmm_device_races *races, uint32_t i)
+{
+    const struct vkmm_device_race *r = &races->race[i];
+    uint32_t write = device_race_write(r);
+    for (uint32_t j = 0; write && j < i; j++) {
+        const struct vkmm_device_race *o = &races->race[j];
+        if (o->stale == r->stale && o->lost == r->lost && o->unordered == r->unordered && device_race_write(o) == write)
+            return true;
+    }
+    return false;
+}
+
+/* The reads of later races that join race `i`, named in its report. */
+static void add_joined_device_reads(const struct vkmm_device_races *races, uint32_t i, char *missing, size_t size)
+{
+    const struct vkmm_device_race *r = &races->race[i];
+    uint32_t write = device_race_write(r);
+    for (uint32_t k = i + 1; write && k < races->count; k++) {
+        const struct vkmm_device_race *o = &races->race[k];
+        if (o->stale == r->stale && o->lost == r->lost && o->unordered == r->unordered &&
+            device_race_write(o) == write)
+            add_other_read(missing, size, (o->earlier.write ? o->later : o->earlier).text);
+    }
+}
+
 /* Races between workgroups the device-memory monitor found: one report per
  * pair of instructions, with the bytes named as the application knows them.
  * Lock held. */
@@ -661,6 +713,8 @@ static void report_device_races(struct vkmm_dispatch_mirror *mirror)
     const struct vkmm_mm_agent *agent = &mirror->command.agent;
     for (uint32_t i = 0; i < mirror->races.count; i++) {
         const struct vkmm_device_race *r = &mirror->races.race[i];
+        if (device_race_joins_earlier(&mirror->races, i))
+            continue;
         const uint8_t *at = (const uint8_t *)strict->space->base + r->offset;
         const struct mirrored_range *range = range_holding(mirror, at);
         if (!range)
@@ -681,6 +735,7 @@ static void report_device_races(struct vkmm_dispatch_mirror *mirror)
             describe_unordered_race(&mirror->grid, r, &hazard);
         else
             describe_private_race(&mirror->grid, r, &hazard);
+        add_joined_device_reads(&mirror->races, i, hazard.missing, sizeof(hazard.missing));
         struct vkmm_hazard_place place;
         vkmm_strict_describe(strict, &hazard, &place);
         vkmm_hazard_report_add(strict, &hazard, &place);
@@ -794,6 +849,39 @@ static void describe_uninitialized_workgroup_read(const struct vkmm_workgroup_ra
              b[1], b[2], r->workgroup[0], r->workgroup[1], r->workgroup[2]);
 }
 
+static uint32_t workgroup_race_write(const struct vkmm_workgroup_race *r)
+{
+    return r->uninitialized ? 0 : write_of_pair(r->earlier.write, r->earlier.word, r->later.write, r->later.word);
+}
+
+/* Is the race's read the spin the dispatch was lost to (its report)? */
+static bool reads_hopeless_spin(const struct vkmm_workgroup_races *races, const struct vkmm_workgroup_race *r)
+{
+    uint32_t spin = races->hopeless_read;
+    return spin && ((r->earlier.word == spin && !r->earlier.write) || (r->later.word == spin && !r->later.write));
+}
+
+/* Is workgroup race `i` one of an earlier race's bug (its write)? */
+static bool workgroup_race_joins_earlier(const struct vkmm_workgroup_races *races, uint32_t i)
+{
+    uint32_t write = workgroup_race_write(&races->race[i]);
+    for (uint32_t j = 0; write && j < i; j++)
+        if (workgroup_race_write(&races->race[j]) == write)
+            return true;
+    return false;
+}
+
+static void add_joined_workgroup_reads(const struct vkmm_workgroup_races *races, uint32_t i, char *missing,
+                                       size_t size)
+{
+    uint32_t write = workgroup_race_write(&races->race[i]);
+    for (uint32_t k = i + 1; write && k < races->count; k++) {
+        const struct vkmm_workgroup_race *o = &races->race[k];
+        if (workgroup_race_write(o) == write)
+            add_other_read(missing, size, (o->earlier.write ? o->later : o->earlier).text);
+    }
+}
+
 void vkmm_strict_report_workgroup_races(struct vkmm_strict *strict, const struct vkmm_strict_command *command,
                                         const struct vkmm_workgroup_races *races)
 {
@@ -803,6 +891,8 @@ void vkmm_strict_report_workgroup_races(struct vkmm_strict *strict, const struct
     uint32_t count = races->count ? races->count : races->has_narrow_read;
     for (uint32_t i = 0; i < count; i++) {
         const struct vkmm_workgroup_race *r = races->count ? &races->race[i] : &races->narrow_read;
+        if ((races->count && workgroup_race_joins_earlier(races, i)) || reads_hopeless_spin(races, r))
+            continue;
         struct vkmm_mm_hazard hazard = {
             .id = VKMM_MM_HAZARD_WORKGROUP_RACE,
             .memory_id = VKMM_MM_WORKGROUP_MEMORY,
@@ -818,6 +908,8 @@ void vkmm_strict_report_workgroup_races(struct vkmm_strict *strict, const struct
             continue;
         }
         workgroup_race_missing(r, hazard.missing, sizeof(hazard.missing));
+        if (races->count)
+            add_joined_workgroup_reads(races, i, hazard.missing, sizeof(hazard.missing));
         snprintf(hazard.example, sizeof(hazard.example),
                  "invocation (%u,%u,%u) (%s) and invocation (%u,%u,%u) (%s) of workgroup (%u,%u,%u) first; %llu "
                  "byte accesses raced",

@@ -86,7 +86,7 @@ void vkmm_workgroup_monitor_begin(struct vkmm_workgroup_monitor *m, uint8_t *sha
     memset(m->wide, 0, m->subgroups * sizeof(*m->wide));
     memset(m->local, 0, m->subgroups * sizeof(*m->local));
     m->moment = m->last_release = 0;
-    m->narrow_reads = 0;
+    m->narrow_reads = m->spin_reads = 0;
     m->hopeless[0] = 0;
     m->forward = NULL;
     vkmm_workgroup_clocks_begin(m->clocks);
@@ -698,7 +698,9 @@ int64_t vkmm_workgroup_monitor_judge(struct vkmm_workgroup_monitor *m, const uin
                            !early_store_seen(m, b, (uint32_t)(site >> 32), offset)))
                 m->view[offset] = (uint8_t)(is_word ? b->old >> (8 * (offset % WORD)) : b->old);
             if (narrow && i == 0)
-                vkmm_workgroup_monitor_note_hopeless_read(m, text);
+                vkmm_workgroup_monitor_note_hopeless_read(m, text, (uint32_t)(site >> 32));
+            else if (i == 0 && !a.atomic && m->view[offset] != m->shared[offset])
+                vkmm_workgroup_monitor_note_stale_spin(m, text, (uint32_t)(site >> 32), offset);
         }
     }
     return (int64_t)((uintptr_t)m->view - base);

@@ -67,6 +67,9 @@ struct vkmm_workgroup_races {
      * bytes (the race manifested).  With the first and not the second, the
      * dispatch runs again writers first (runtime/exec/dispatch.c). */
     bool updates_read_first, updates_seen_newer;
+    /* The word of a spin's read that can never see its value (0: none): the
+     * device-lost report names it, so its races are not reported. */
+    uint32_t hopeless_read;
 };
 
 struct vkmm_workgroup_monitor;

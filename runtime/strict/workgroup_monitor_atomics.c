@@ -132,7 +132,7 @@ static int64_t judge(struct vkmm_workgroup_monitor *m, const uint64_t *addresses
                      uint32_t flags, uint32_t subgroup, uint64_t site, const char *text)
 {
     if (flags & VKMM_WORKGROUP_WRITE)
-        m->narrow_reads = 0; /* something changes: the spinners may yet see it */
+        m->narrow_reads = m->spin_reads = 0; /* something changes: the spinners may yet see it */
     if (flags & VKMM_ACCESS_ATOMIC_SYNC)
         match_atomic(m, addresses, lanes, size, flags, subgroup);
     return vkmm_workgroup_monitor_judge(m, addresses, lanes, size, flags, subgroup, site, text);
@@ -176,14 +176,39 @@ int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, 
  * Subgroup-scope atomic (or its own Subgroup-scope load of one): when such
  * reads pile up with no write between, every subgroup still running spins
  * on what it need never see. */
-void vkmm_workgroup_monitor_note_hopeless_read(struct vkmm_workgroup_monitor *m, const char *text)
+void vkmm_workgroup_monitor_note_hopeless_read(struct vkmm_workgroup_monitor *m, const char *text, uint32_t word)
 {
     if (++m->narrow_reads != HOPELESS_NARROW_READS)
         return;
+    m->races->hopeless_read = word; /* its race goes unreported: the device-lost report names the spin */
     snprintf(m->hopeless, sizeof(m->hopeless),
              "every invocation still running spins on %s, an atomic of Subgroup scope whose value another subgroup "
              "of its workgroup writes: atomics whose scope does not hold both invocations need never see each "
              "other's writes (use gl_ScopeWorkgroup)",
+             text);
+}
+
+/* A plain read returned the value from before another invocation's write
+ * of this interval (no barrier() between them), and will until the next
+ * barrier: when one instruction reads one byte so HOPELESS_NARROW_READS
+ * times in a row with no write between, the spin can never end (DESIGN
+ * §3.3 "no hangs"). */
+void vkmm_workgroup_monitor_note_stale_spin(struct vkmm_workgroup_monitor *m, const char *text, uint32_t word,
+                                            uint32_t offset)
+{
+    if (!m->spin_reads || m->spin_word != word || m->spin_offset != offset) {
+        m->spin_word = word;
+        m->spin_offset = offset;
+        m->spin_reads = 1;
+        return;
+    }
+    if (++m->spin_reads != HOPELESS_NARROW_READS)
+        return;
+    m->races->hopeless_read = word; /* its race goes unreported: the device-lost report names the spin */
+    snprintf(m->hopeless, sizeof(m->hopeless),
+             "every invocation still running spins on %s, a plain read of Workgroup memory that another "
+             "invocation wrote with no barrier() between: until a barrier the read need never see the write; "
+             "use barrier(), or atomics with release/acquire semantics",
              text);
 }
 

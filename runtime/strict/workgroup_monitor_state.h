@@ -103,6 +103,10 @@ struct vkmm_workgroup_monitor {
      * Subgroup scope, since the last write: they read the value from
      * before it, so a spin on one ends only in `hopeless`. */
     uint32_t narrow_reads;
+    /* A spin on a plain variable another invocation wrote in this interval
+     * (no barrier between): the read's instruction and byte, and how many
+     * times in a row it read the interval-start value with no write between. */
+    uint32_t spin_word, spin_offset, spin_reads;
     char hopeless[256];
     /* Atomics handed on (vkmm_workgroup_monitor_forward_atomics). */
     vkmm_shared_atomic_forward forward;
@@ -154,7 +158,9 @@ void vkmm_workgroup_monitor_note_initialized(struct vkmm_workgroup_monitor *m, u
 void vkmm_workgroup_monitor_store_landed(void *monitor, uint32_t token, uint32_t offset, uint32_t size);
 bool vkmm_workgroup_monitor_store_landing(void *monitor, uint32_t subgroup, uint32_t lane, uint32_t token,
                                           uint32_t offset, uint32_t size, const uint8_t *bytes);
-void vkmm_workgroup_monitor_note_hopeless_read(struct vkmm_workgroup_monitor *m, const char *text);
+void vkmm_workgroup_monitor_note_hopeless_read(struct vkmm_workgroup_monitor *m, const char *text, uint32_t word);
+void vkmm_workgroup_monitor_note_stale_spin(struct vkmm_workgroup_monitor *m, const char *text, uint32_t word,
+                                            uint32_t offset);
 
 /* workgroup_monitor_history.c: the history's part of an access (after the
  * cells judged it, `judged` their move), of a store landing, of a barrier

@@ -16,6 +16,8 @@ enum {
     NEXT_IN_PLACE,
     PREVIOUS_IN_PLACE,
     NEXT_IN_PLACE_COHERENT,
+    NEXT_AFTER_LOAD,
+    NEXT_SELECTED,
     CORRECT_SHARED_WITH_BARRIER,
     SHARED_NO_BARRIER,
     VARIANTS
@@ -28,6 +30,12 @@ static const struct sync_variant variants[VARIANTS] = {
     [PREVIOUS_IN_PLACE] = { "bug_in_place_update_from_the_previous_element", "VKMM-HAZARD-DISPATCH-RACE",
                             .mentions = "an in-place update" },
     [NEXT_IN_PLACE_COHERENT] = { "bug_in_place_update_of_a_coherent_buffer", "VKMM-HAZARD-DISPATCH-RACE" },
+    /* The load before the branch that stores, and the load in a branch
+     * with the store after it. */
+    [NEXT_AFTER_LOAD] = { "bug_in_place_update_stored_in_a_branch", "VKMM-HAZARD-DISPATCH-RACE",
+                          .mentions = "an in-place update" },
+    [NEXT_SELECTED] = { "bug_in_place_update_loaded_in_a_branch", "VKMM-HAZARD-DISPATCH-RACE",
+                        .mentions = "an in-place update" },
     [CORRECT_SHARED_WITH_BARRIER] = { "correct_shared_update_with_barrier", NULL },
     [SHARED_NO_BARRIER] = { "bug_shared_in_place_update_without_barrier", "VKMM-HAZARD-WORKGROUP-RACE" },
 };
@@ -37,6 +45,8 @@ static const char *const shaders[VARIANTS] = {
     [NEXT_IN_PLACE] = "sync_update_next_in_place",
     [PREVIOUS_IN_PLACE] = "sync_update_previous_in_place",
     [NEXT_IN_PLACE_COHERENT] = "sync_update_next_in_place_coherent",
+    [NEXT_AFTER_LOAD] = "sync_update_next_after_load",
+    [NEXT_SELECTED] = "sync_update_next_selected",
     [CORRECT_SHARED_WITH_BARRIER] = "sync_shared_update_next",
     [SHARED_NO_BARRIER] = "sync_shared_update_next_no_barrier",
 };
@@ -48,7 +58,7 @@ static uint32_t input_word(uint32_t i)
 
 static bool in_place(int variant)
 {
-    return variant == NEXT_IN_PLACE || variant == PREVIOUS_IN_PLACE || variant == NEXT_IN_PLACE_COHERENT;
+    return variant != CORRECT_TWO_BUFFERS && variant != CORRECT_SHARED_WITH_BARRIER && variant != SHARED_NO_BARRIER;
 }
 
 static void program(struct vkmm_test *t, int variant, uint32_t result[SYNC_WORDS])
@@ -104,6 +114,8 @@ static void correct_two_buffers(void **state) { (void)state; run(CORRECT_TWO_BUF
 static void bug_next_in_place(void **state) { (void)state; run(NEXT_IN_PLACE); }
 static void bug_previous_in_place(void **state) { (void)state; run(PREVIOUS_IN_PLACE); }
 static void bug_next_in_place_coherent(void **state) { (void)state; run(NEXT_IN_PLACE_COHERENT); }
+static void bug_next_after_load(void **state) { (void)state; run(NEXT_AFTER_LOAD); }
+static void bug_next_selected(void **state) { (void)state; run(NEXT_SELECTED); }
 static void correct_shared_with_barrier(void **state) { (void)state; run(CORRECT_SHARED_WITH_BARRIER); }
 static void bug_shared_no_barrier(void **state) { (void)state; run(SHARED_NO_BARRIER); }
 
@@ -113,6 +125,7 @@ int main(void)
         cmocka_unit_test(correct_two_buffers),         cmocka_unit_test(bug_next_in_place),
         cmocka_unit_test(bug_previous_in_place),       cmocka_unit_test(correct_shared_with_barrier),
         cmocka_unit_test(bug_shared_no_barrier),       cmocka_unit_test(bug_next_in_place_coherent),
+        cmocka_unit_test(bug_next_after_load),         cmocka_unit_test(bug_next_selected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
