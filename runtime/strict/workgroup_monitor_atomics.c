@@ -172,6 +172,16 @@ int64_t vkmm_workgroup_monitor_access(void *monitor, const uint64_t *addresses, 
     return vkmm_workgroup_monitor_history_access(m, addresses, lanes, size, flags, subgroup, judged);
 }
 
+/* Every subgroup still running spins on the read `text` (instruction
+ * `word`), which `why` says can never see its value: the dispatch is
+ * hopeless, and the read's race goes unreported (the device-lost report
+ * names the spin: one report per bug). */
+static void give_up(struct vkmm_workgroup_monitor *m, uint32_t word, const char *text, const char *why)
+{
+    m->races->hopeless_read = word;
+    snprintf(m->hopeless, sizeof(m->hopeless), "every invocation still running spins on %s, %s", text, why);
+}
+
 /* A lane read the value from before another subgroup's write of a
  * Subgroup-scope atomic (or its own Subgroup-scope load of one): when such
  * reads pile up with no write between, every subgroup still running spins
@@ -180,12 +190,9 @@ void vkmm_workgroup_monitor_note_hopeless_read(struct vkmm_workgroup_monitor *m,
 {
     if (++m->narrow_reads != HOPELESS_NARROW_READS)
         return;
-    m->races->hopeless_read = word; /* its race goes unreported: the device-lost report names the spin */
-    snprintf(m->hopeless, sizeof(m->hopeless),
-             "every invocation still running spins on %s, an atomic of Subgroup scope whose value another subgroup "
-             "of its workgroup writes: atomics whose scope does not hold both invocations need never see each "
-             "other's writes (use gl_ScopeWorkgroup)",
-             text);
+    give_up(m, word, text,
+            "an atomic of Subgroup scope whose value another subgroup of its workgroup writes: atomics whose scope "
+            "does not hold both invocations need never see each other's writes (use gl_ScopeWorkgroup)");
 }
 
 /* A plain read returned the value from before another invocation's write
@@ -204,12 +211,9 @@ void vkmm_workgroup_monitor_note_stale_spin(struct vkmm_workgroup_monitor *m, co
     }
     if (++m->spin_reads != HOPELESS_NARROW_READS)
         return;
-    m->races->hopeless_read = word; /* its race goes unreported: the device-lost report names the spin */
-    snprintf(m->hopeless, sizeof(m->hopeless),
-             "every invocation still running spins on %s, a plain read of Workgroup memory that another "
-             "invocation wrote with no barrier() between: until a barrier the read need never see the write; "
-             "use barrier(), or atomics with release/acquire semantics",
-             text);
+    give_up(m, word, text,
+            "a plain read of Workgroup memory that another invocation wrote with no barrier() between: until a "
+            "barrier the read need never see the write; use barrier(), or atomics with release/acquire semantics");
 }
 
 const char *vkmm_workgroup_monitor_hopeless(const struct vkmm_workgroup_monitor *m)

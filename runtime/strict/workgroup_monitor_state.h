@@ -107,7 +107,7 @@ struct vkmm_workgroup_monitor {
      * (no barrier between): the read's instruction and byte, and how many
      * times in a row it read the interval-start value with no write between. */
     uint32_t spin_word, spin_offset, spin_reads;
-    char hopeless[256];
+    char hopeless[384];
     /* Atomics handed on (vkmm_workgroup_monitor_forward_atomics). */
     vkmm_shared_atomic_forward forward;
     void *forward_user;
