@@ -678,28 +678,29 @@ static uint32_t device_race_write(const struct vkmm_device_race *r)
     return write_of_pair(r->earlier.write, r->earlier.word, r->later.write, r->later.word);
 }
 
-/* Is device race `i` one of an earlier race's bug (same kind, same write)? */
+/* Two read/write races of one kind with the same write: one bug. */
+static bool same_device_bug(const struct vkmm_device_race *a, const struct vkmm_device_race *b)
+{
+    uint32_t write = device_race_write(a);
+    return write && a->stale == b->stale && a->lost == b->lost && a->unordered == b->unordered &&
+           device_race_write(b) == write;
+}
+
+/* Is device race `i` one of an earlier race's bug? */
 static bool device_race_joins_earlier(const struct vkmm_device_races *races, uint32_t i)
 {
-    const struct vkmm_device_race *r = &races->race[i];
-    uint32_t write = device_race_write(r);
-    for (uint32_t j = 0; write && j < i; j++) {
-        const struct vkmm_device_race *o = &races->race[j];
-        if (o->stale == r->stale && o->lost == r->lost && o->unordered == r->unordered && device_race_write(o) == write)
+    for (uint32_t j = 0; j < i; j++)
+        if (same_device_bug(&races->race[j], &races->race[i]))
             return true;
-    }
     return false;
 }
 
 /* The reads of later races that join race `i`, named in its report. */
 static void add_joined_device_reads(const struct vkmm_device_races *races, uint32_t i, char *missing, size_t size)
 {
-    const struct vkmm_device_race *r = &races->race[i];
-    uint32_t write = device_race_write(r);
-    for (uint32_t k = i + 1; write && k < races->count; k++) {
+    for (uint32_t k = i + 1; k < races->count; k++) {
         const struct vkmm_device_race *o = &races->race[k];
-        if (o->stale == r->stale && o->lost == r->lost && o->unordered == r->unordered &&
-            device_race_write(o) == write)
+        if (same_device_bug(&races->race[i], o))
             add_other_read(missing, size, (o->earlier.write ? o->later : o->earlier).text);
     }
 }
